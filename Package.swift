@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers (see README "Modules"): FrameFarmCore (pure Swift) <- FrameFarmMedia (FFmpeg, libpng, libjpeg-turbo)
+// and FrameFarmGPU (Vulkan) <- FrameFarm (engine) <- framefarm, bench. Only Media and GPU import the C modules.
+let package = Package(
+    name: "FrameFarm",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "framefarm", targets: ["framefarm"]),
+        .executable(name: "bench", targets: ["bench"]),
+        .library(name: "FrameFarm", targets: ["FrameFarm"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CVulkan", pkgConfig: "vulkan",
+                       providers: [.apt(["libvulkan-dev", "mesa-vulkan-drivers"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+
+        .target(name: "FrameFarmCore"),
+        .target(name: "FrameFarmMedia", dependencies: ["FrameFarmCore", "CFFmpeg", "CPNG", "CTurboJPEG"]),
+        .target(name: "FrameFarmGPU", dependencies: ["FrameFarmCore", "CVulkan"],
+                plugins: [.plugin(name: "ShaderCompiler")]),
+        .target(name: "FrameFarm", dependencies: ["FrameFarmCore", "FrameFarmMedia", "FrameFarmGPU"]),
+        .executableTarget(name: "framefarm", dependencies: [
+            "FrameFarm", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "bench", dependencies: [
+            "FrameFarm", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Benchmarks/bench"),
+
+        .plugin(name: "ShaderCompiler", capability: .buildTool()),
+
+        .testTarget(name: "FrameFarmCoreTests", dependencies: ["FrameFarmCore"]),
+        .testTarget(name: "FrameFarmMediaTests", dependencies: ["FrameFarmMedia"]),
+        .testTarget(name: "FrameFarmGPUTests", dependencies: ["FrameFarmGPU"]),
+        .testTarget(name: "FrameFarmTests", dependencies: ["FrameFarm"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

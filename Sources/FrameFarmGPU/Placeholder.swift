@@ -1,0 +1,2 @@
+import CVulkan
+public func smokeWords() -> Int { ShaderLibrary.smoke.words.count }

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the system libraries FrameFarm builds and runs against, only those missing.
+# Usage: scripts/install-deps.sh [--test]   (--test adds the validation layer and the ffmpeg CLI used by tests)
+set -euo pipefail
+
+packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools
+          libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
+          libpng-dev libturbojpeg0-dev)
+if [[ "${1:-}" == "--test" ]]; then
+    packages+=(vulkan-validationlayers)
+fi
+if [[ "${1:-}" == "--bench" ]]; then
+    packages+=(ffmpeg)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "framefarm: installing system packages: ${missing[*]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "framefarm: installed ${#missing[@]} packages"
