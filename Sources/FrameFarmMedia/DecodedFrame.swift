@@ -1,0 +1,57 @@
+import CFFmpeg
+import FrameFarmCore
+
+/// Owns one decoded AVFrame in a layout the GPU uploads as-is (other formats were converted by
+/// `FrameNormalizer`). Immutable once made, so it may be handed between threads.
+public final class DecodedFrame: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<AVFrame>
+    /// Presentation time in seconds, from the best-effort timestamp.
+    public let timeSeconds: Double
+    public let isKeyFrame: Bool
+    public let format: FrameFormat
+
+    init(taking frame: UnsafeMutablePointer<AVFrame>, timeSeconds: Double, format: FrameFormat) {
+        pointer = frame
+        self.timeSeconds = timeSeconds
+        self.isKeyFrame = frame.pointee.key_frame != 0
+        self.format = format
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+
+    public var size: PixelSize { PixelSize(width: format.width, height: format.height) }
+
+    /// Copies the planes into `destination` laid out as `format.packedPlanes` (one memcpy per row).
+    public func copyPlanes(into destination: UnsafeMutableRawBufferPointer) {
+        precondition(destination.count >= format.byteCount, "destination smaller than the frame")
+        for (index, plane) in format.packedPlanes.enumerated() {
+            let sourceStride = stride(ofPlane: index)
+            guard let source = planeData(index) else { continue }
+            let rowBytes = min(plane.bytesPerRow, abs(sourceStride))
+            for row in 0..<plane.height {
+                let target = destination.baseAddress! + plane.byteOffset + row * plane.bytesPerRow
+                target.copyMemory(from: source + row * sourceStride, byteCount: rowBytes)
+            }
+        }
+    }
+
+    /// The luma plane's samples (8- or 16-bit per `format.bytesPerSample`), row stride in bytes.
+    public func withLumaPlane<Result>(_ body: (UnsafeRawPointer, _ bytesPerRow: Int) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawPointer(planeData(0)!), stride(ofPlane: 0))
+    }
+
+    private func stride(ofPlane index: Int) -> Int {
+        withUnsafePointer(to: pointer.pointee.linesize) { tuple in
+            tuple.withMemoryRebound(to: Int32.self, capacity: 8) { Int($0[index]) }
+        }
+    }
+
+    private func planeData(_ index: Int) -> UnsafeMutablePointer<UInt8>? {
+        withUnsafePointer(to: pointer.pointee.data) { tuple in
+            tuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0[index] }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import CFFmpeg
+import FrameFarmCore
+
+/// Turns FFmpeg's colour enums into a ColorDescription, resolving "unspecified" the way players do.
+enum FrameColor {
+    static func describe(space: AVColorSpace, range: AVColorRange, transfer: AVColorTransferCharacteristic,
+                         location: AVChromaLocation, pixelFormat: AVPixelFormat, height: Int) -> ColorDescription {
+        let assumed = ColorDescription.assumed(forHeight: height)
+        let matrix: ColorMatrix = switch space {
+        case AVCOL_SPC_BT709: .bt709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_FCC, AVCOL_SPC_SMPTE240M: .bt601
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: .bt2020
+        default: assumed.matrix
+        }
+        let isJPEGFormat = [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(pixelFormat)
+        let fullRange = range == AVCOL_RANGE_JPEG || (range == AVCOL_RANGE_UNSPECIFIED && isJPEGFormat)
+        let transferFunction: TransferFunction = switch transfer {
+        case AVCOL_TRC_SMPTE2084: .pq
+        case AVCOL_TRC_ARIB_STD_B67: .hlg
+        case AVCOL_TRC_IEC61966_2_1: .srgb
+        case AVCOL_TRC_LINEAR: .linear
+        case AVCOL_TRC_BT709, AVCOL_TRC_SMPTE170M, AVCOL_TRC_BT2020_10, AVCOL_TRC_BT2020_12: .bt709
+        default: .unknown
+        }
+        // JPEG (and MPEG-1) centre chroma; MPEG-2 and later put it on the left when the stream doesn't say.
+        let siting: ChromaSiting = switch location {
+        case AVCHROMA_LOC_CENTER: .center
+        case AVCHROMA_LOC_TOPLEFT: .topLeft
+        case AVCHROMA_LOC_LEFT: .left
+        default: isJPEGFormat ? .center : .left
+        }
+        return ColorDescription(matrix: matrix, range: fullRange ? .full : .limited, transfer: transferFunction,
+                                chromaSiting: siting)
+    }
+}

@@ -1,0 +1,120 @@
+import CFFmpeg
+import FrameFarmCore
+
+/// Decodes a file's video frames in presentation order, with exact and keyframe seeking. Owns its demuxer and
+/// decoder; not thread-safe (parallel work opens one reader per chunk).
+public final class FrameReader {
+    public let path: String
+    public let info: VideoStreamInfo
+    private let file: MediaFile
+    private let decoder: VideoDecoder
+    private let normalizer = FrameNormalizer()
+    private var draining = false
+    private var finished = false
+    /// Presentation times (seconds) of packets the decoder rejected as corrupt; the caller warns about them.
+    public private(set) var corruptPacketTimes: [Double] = []
+    /// Frame decoded past a target while seeking exactly; returned first by the next read.
+    private var pending: DecodedFrame?
+
+    public init(path: String, threads: Int = 0, keyframesOnly: Bool = false) throws {
+        self.path = path
+        file = try MediaFile(path: path)
+        info = file.info
+        decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly)
+    }
+
+    /// The next frame in presentation order, or nil at the end of the stream.
+    public func nextFrame() throws -> DecodedFrame? {
+        if let frame = pending {
+            pending = nil
+            return frame
+        }
+        while !finished {
+            let (frame, step) = try decoder.receive()
+            if let frame {
+                let timestamp = frame.pointee.best_effort_timestamp
+                let seconds = timestamp == framefarm_av_nopts_value() ? 0 : file.seconds(timestamp)
+                return try normalizer.normalize(frame, timeSeconds: seconds)
+            }
+            if step == .endOfStream {
+                finished = true
+                break
+            }
+            try feedDecoder()
+        }
+        return nil
+    }
+
+    private func feedDecoder() throws {
+        if draining { return }
+        guard let packet = file.readVideoPacket() else {
+            draining = true
+            _ = try decoder.send(nil)
+            return
+        }
+        do {
+            _ = try decoder.send(packet)
+        } catch let error as MediaError where error.code != -12 {
+            // Corrupt data: the decoder skips the packet and resynchronises at the next one.
+            corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1)
+        }
+    }
+
+    /// Repositions at the keyframe at or before `seconds` (stream time); the next frame read is that keyframe or
+    /// the first decodable frame after it.
+    public func seek(toSeconds seconds: Double) throws {
+        try file.seek(toSeconds: seconds)
+        decoder.flush()
+        pending = nil
+        draining = false
+        finished = false
+    }
+
+    /// Stream time of the keyframe at or before `seconds`, from the container's index; nil when it has none.
+    public func keyframeTime(atOrBefore seconds: Double) -> Double? {
+        let index = av_index_search_timestamp(file.stream, file.timestamp(seconds), AVSEEK_FLAG_BACKWARD)
+        guard index >= 0, let entry = avformat_index_get_entry(file.stream, index) else { return nil }
+        return file.seconds(entry.pointee.timestamp)
+    }
+
+    /// The frame on screen at stream time `seconds`: the last frame whose presentation time is at or before it
+    /// (the first frame when `seconds` precedes the stream). `lastTime` is the time of the frame this reader
+    /// returned last, if any: when the target lies ahead of it with no keyframe between, decoding simply goes on
+    /// instead of seeking back to the same keyframe.
+    public func frame(at seconds: Double, lastTime: Double?) throws -> DecodedFrame? {
+        let keyframe = keyframeTime(atOrBefore: seconds)
+        let decodeForward = lastTime.map { last in last <= seconds && keyframe.map { $0 <= last } ?? false } ?? false
+        if !decodeForward { try seek(toSeconds: seconds) }
+        // Half a microsecond of slack absorbs the rounding of the container's time base.
+        let target = seconds + 5e-7
+        var onScreen: DecodedFrame?
+        while let frame = try nextFrame() {
+            if frame.timeSeconds > target {
+                pending = frame
+                break
+            }
+            onScreen = frame
+        }
+        if let onScreen { return onScreen }
+        defer { pending = nil }
+        return pending
+    }
+
+    /// Keyframe times and the last packet time, from a demux-only scan (no decoding); rewinds afterwards.
+    public func scanKeyframeTimes(maxPackets: Int = 100_000) throws -> (keyframes: [Double], lastTime: Double?) {
+        try file.seek(toSeconds: info.startSeconds)
+        var keyframes: [Double] = []
+        var last: Double?
+        var count = 0
+        while count < maxPackets, let packet = file.readVideoPacket() {
+            count += 1
+            if let pts = packet.presentationTimestamp ?? packet.decodeTimestamp {
+                let time = file.seconds(pts)
+                last = max(last ?? time, time)
+                if packet.isKeyFrame { keyframes.append(time) }
+            }
+        }
+        try seek(toSeconds: info.startSeconds)
+        return (keyframes, last)
+    }
+}

@@ -1,0 +1,69 @@
+import CFFmpeg
+
+/// A failed call into FFmpeg, libpng or libjpeg-turbo: the call's name, its code, and the library's message.
+public struct MediaError: Error, CustomStringConvertible, Sendable {
+    public let call: String
+    public let code: Int32
+    public let message: String
+
+    public init(call: String, code: Int32, message: String) {
+        self.call = call
+        self.code = code
+        self.message = message
+    }
+
+    /// An FFmpeg error code turned into FFmpeg's own message (`av_strerror`).
+    static func ffmpeg(_ call: String, _ code: Int32) -> MediaError {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return MediaError(call: call, code: code, message: message)
+    }
+
+    public var description: String { "\(call) failed: \(message)" }
+}
+
+/// Why an input cannot be used, in words a user can act on. The engine prefixes the file path.
+public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
+    case notFound
+    case isDirectory
+    case empty
+    case unreadable(String)
+    case notAVideo(String)
+    case noVideoStream
+    case tooLarge(width: Int, height: Int, maxPixels: Int)
+    case noDecodableFrames
+
+    public var description: String {
+        switch self {
+        case .notFound: "no such file"
+        case .isDirectory: "is a directory, not a video file"
+        case .empty: "file is empty (0 bytes)"
+        case .unreadable(let reason): "cannot read file: \(reason)"
+        case .notAVideo(let reason): "not a video file FFmpeg can read (\(reason))"
+        case .noVideoStream: "has no video stream (audio only or no streams)"
+        case .tooLarge(let width, let height, let maxPixels):
+            "frame size \(width)x\(height) exceeds the limit of \(maxPixels) pixels (raise it with --max-pixels)"
+        case .noDecodableFrames: "no frame could be decoded (truncated or corrupt file)"
+        }
+    }
+}
+
+/// Throws a MediaError for a negative FFmpeg return code; returns the (non-negative) code otherwise.
+@discardableResult
+func check(_ call: String, _ code: Int32) throws -> Int32 {
+    if code < 0 { throw MediaError.ffmpeg(call, code) }
+    return code
+}
+
+/// EAGAIN and EOF are loop control in FFmpeg's send/receive API, not errors.
+enum CodecStep {
+    case ready, needsInput, endOfStream
+
+    static func of(_ call: String, _ code: Int32) throws -> CodecStep {
+        if code == framefarm_averror_eagain() { return .needsInput }
+        if code == framefarm_averror_eof() { return .endOfStream }
+        try check(call, code)
+        return .ready
+    }
+}

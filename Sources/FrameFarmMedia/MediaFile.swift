@@ -1,0 +1,142 @@
+import CFFmpeg
+import Foundation
+import FrameFarmCore
+
+/// Facts about a file's video stream, read from the container and codec parameters (no decoding).
+public struct VideoStreamInfo: Sendable {
+    public var containerName: String
+    public var codecName: String
+    public var pixelFormatName: String
+    public var geometry: DisplayGeometry
+    /// Frames per second (average), nil when the container doesn't say.
+    public var frameRate: Double?
+    /// Seconds; nil when neither the stream nor the container knows.
+    public var durationSeconds: Double?
+    public var startSeconds: Double
+    public var color: ColorDescription
+    public var bitRate: Int?
+}
+
+/// Owns an opened container (AVFormatContext) and the index of its best video stream. Not thread-safe: use one
+/// per thread (parallel chunks each open their own).
+public final class MediaFile {
+    public let path: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+    let videoStreamIndex: Int32
+    private let packet = Packet()
+
+    /// Opens `path` and finds its video stream; errors are InputError (user-facing) or MediaError.
+    public init(path: String) throws {
+        self.path = path
+        FFmpegLog.configured
+        try MediaFile.checkReadable(path)
+        var opened: UnsafeMutablePointer<AVFormatContext>?
+        let openCode = avformat_open_input(&opened, path, nil, nil)
+        guard openCode >= 0, let opened else {
+            throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
+        }
+        context = opened
+        let infoCode = avformat_find_stream_info(opened, nil)
+        let bestStream = av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        guard bestStream >= 0 else {
+            var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
+            avformat_close_input(&toClose)
+            if infoCode < 0 { throw InputError.notAVideo(MediaError.ffmpeg("avformat_find_stream_info", infoCode).message) }
+            throw InputError.noVideoStream
+        }
+        videoStreamIndex = bestStream
+        for index in 0..<Int(opened.pointee.nb_streams) where index != Int(bestStream) {
+            opened.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
+        }
+    }
+
+    deinit {
+        var toClose: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&toClose)
+    }
+
+    private static func checkReadable(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InputError.notFound }
+        if isDirectory.boolValue { throw InputError.isDirectory }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw InputError.unreadable("permission denied") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if size == 0 { throw InputError.empty }
+    }
+
+    var stream: UnsafeMutablePointer<AVStream> { context.pointee.streams[Int(videoStreamIndex)]! }
+    var timeBase: AVRational { stream.pointee.time_base }
+
+    func seconds(_ timestamp: Int64) -> Double {
+        Double(timestamp) * Double(timeBase.num) / Double(timeBase.den)
+    }
+
+    func timestamp(_ seconds: Double) -> Int64 {
+        Int64((seconds * Double(timeBase.den) / Double(timeBase.num)).rounded(.down))
+    }
+
+    public var info: VideoStreamInfo {
+        let parameters = stream.pointee.codecpar!.pointee
+        let codecName = avcodec_get_name(parameters.codec_id).map { String(cString: $0) } ?? "unknown"
+        let format = AVPixelFormat(rawValue: parameters.format)
+        let pixelFormatName = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
+        var sar = parameters.sample_aspect_ratio
+        if sar.num <= 0 || sar.den <= 0 { sar = stream.pointee.sample_aspect_ratio }
+        let geometry = DisplayGeometry(
+            codedSize: PixelSize(width: Int(parameters.width), height: Int(parameters.height)),
+            sampleAspectRatio: SampleAspectRatio(Int(sar.num), Int(sar.den)),
+            transform: displayTransform)
+        let rate = stream.pointee.avg_frame_rate.den > 0 && stream.pointee.avg_frame_rate.num > 0
+            ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        let frameRate = rate.den > 0 && rate.num > 0 ? Double(rate.num) / Double(rate.den) : nil
+        let color = FrameColor.describe(space: parameters.color_space, range: parameters.color_range,
+                                        transfer: parameters.color_trc, location: parameters.chroma_location,
+                                        pixelFormat: format, height: Int(parameters.height))
+        let start = stream.pointee.start_time == framefarm_av_nopts_value() ? 0 : seconds(stream.pointee.start_time)
+        return VideoStreamInfo(
+            containerName: String(cString: context.pointee.iformat.pointee.name),
+            codecName: codecName, pixelFormatName: pixelFormatName, geometry: geometry,
+            frameRate: frameRate, durationSeconds: containerDuration, startSeconds: start, color: color,
+            bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
+    }
+
+    /// Duration from the stream, else the container; nil when neither knows (see `scanDuration`).
+    var containerDuration: Double? {
+        if stream.pointee.duration > 0, stream.pointee.duration != framefarm_av_nopts_value() {
+            return seconds(stream.pointee.duration)
+        }
+        if context.pointee.duration > 0, context.pointee.duration != framefarm_av_nopts_value() {
+            return Double(context.pointee.duration) / Double(AV_TIME_BASE)
+        }
+        return nil
+    }
+
+    private var displayTransform: DisplayTransform {
+        var size: Int = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
+            return .identity
+        }
+        let matrix = UnsafeRawPointer(data).bindMemory(to: Int32.self, capacity: 9)
+        let counterClockwise = av_display_rotation_get(matrix)
+        guard counterClockwise.isFinite else { return .identity }
+        // A negative determinant of the 2x2 part means the matrix mirrors the picture.
+        let determinant = Double(matrix[0]) * Double(matrix[4]) - Double(matrix[1]) * Double(matrix[3])
+        return DisplayTransform(rotation: Int((-counterClockwise).rounded()), mirrored: determinant < 0)
+    }
+
+    /// Reads the next packet of the video stream; nil at end of file. Read errors past the start are treated as
+    /// the end (a truncated file still gives what it has).
+    func readVideoPacket() -> Packet? {
+        while true {
+            packet.unreference()
+            let code = av_read_frame(context, packet.pointer)
+            if code < 0 { return nil }
+            if packet.streamIndex == videoStreamIndex { return packet }
+        }
+    }
+
+    /// Seeks so that the next packet read is the keyframe at or before `seconds`.
+    func seek(toSeconds seconds: Double) throws {
+        try check("av_seek_frame", av_seek_frame(context, videoStreamIndex, timestamp(seconds), AVSEEK_FLAG_BACKWARD))
+    }
+}

@@ -1,0 +1,25 @@
+import CFFmpeg
+
+/// Owns one AVPacket. Not thread-safe; reused across reads (unreferenced between uses).
+final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() {
+        guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
+        pointer = packet
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+
+    var streamIndex: Int32 { pointer.pointee.stream_index }
+    var isKeyFrame: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+    var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
+    var presentationTimestamp: Int64? { pointer.pointee.pts == framefarm_av_nopts_value() ? nil : pointer.pointee.pts }
+    var decodeTimestamp: Int64? { pointer.pointee.dts == framefarm_av_nopts_value() ? nil : pointer.pointee.dts }
+    var size: Int { Int(pointer.pointee.size) }
+
+    func unreference() { av_packet_unref(pointer) }
+}

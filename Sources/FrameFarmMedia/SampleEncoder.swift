@@ -1,0 +1,224 @@
+import CFFmpeg
+import Foundation
+import FrameFarmCore
+
+/// Owns the muxer, encoder and frame used to write one sample video. Not thread-safe.
+final class SampleEncoder {
+    private let options: SampleOptions
+    private let output: UnsafeMutablePointer<AVFormatContext>
+    private let codec: UnsafeMutablePointer<AVCodecContext>
+    private let stream: UnsafeMutablePointer<AVStream>
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private let packet = Packet()
+    private let pattern: SamplePattern
+    private let pixelFormat: AVPixelFormat
+
+    init(path: String, finalPath: String, options: SampleOptions) throws {
+        FFmpegLog.configured
+        self.options = options
+        guard options.size.width >= 2, options.size.height >= 2, options.durationSeconds >= 0 else {
+            throw MediaError(call: "sample", code: -22, message: "size must be at least 2x2 and duration non-negative")
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        // The muxer is chosen by the final name's extension (the temporary name ends in .tmp).
+        try check("avformat_alloc_output_context2", avformat_alloc_output_context2(&context, nil, nil, finalPath))
+        output = context!
+        let encoder = try SampleEncoder.findEncoder(options.encoder)
+        guard let codecContext = avcodec_alloc_context3(encoder), let newStream = avformat_new_stream(output, nil),
+              let newFrame = av_frame_alloc() else {
+            throw MediaError(call: "avcodec_alloc_context3", code: -12, message: "out of memory")
+        }
+        codec = codecContext
+        stream = newStream
+        frame = newFrame
+        pixelFormat = try SampleEncoder.choosePixelFormat(options.pixelFormat, encoder: encoder)
+        let descriptor = av_pix_fmt_desc_get(pixelFormat)!.pointee
+        pattern = SamplePattern(size: options.size, content: options.contentRect,
+                                chromaSubsamplingX: 1 << Int(descriptor.log2_chroma_w),
+                                chromaSubsamplingY: 1 << Int(descriptor.log2_chroma_h))
+        try configure(path: path)
+    }
+
+    deinit {
+        var frameToFree: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&frameToFree)
+        var codecToFree: UnsafeMutablePointer<AVCodecContext>? = codec
+        avcodec_free_context(&codecToFree)
+        if output.pointee.pb != nil, output.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            avio_closep(&output.pointee.pb)
+        }
+        avformat_free_context(output)
+    }
+
+    private static func findEncoder(_ name: String?) throws -> UnsafePointer<AVCodec> {
+        if let name {
+            guard let encoder = avcodec_find_encoder_by_name(name) else {
+                throw MediaError(call: "avcodec_find_encoder_by_name", code: -22, message: "no encoder named \(name)")
+            }
+            return encoder
+        }
+        return avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)!
+    }
+
+    private static func choosePixelFormat(_ name: String?, encoder: UnsafePointer<AVCodec>) throws -> AVPixelFormat {
+        var supported: [AVPixelFormat] = []
+        if var list = encoder.pointee.pix_fmts {
+            while list.pointee != AV_PIX_FMT_NONE {
+                supported.append(list.pointee)
+                list += 1
+            }
+        }
+        guard let name else { return supported.first ?? AV_PIX_FMT_YUV420P }
+        let format = av_get_pix_fmt(name)
+        guard format != AV_PIX_FMT_NONE, supported.isEmpty || supported.contains(format) else {
+            let names = supported.compactMap { av_get_pix_fmt_name($0).map { String(cString: $0) } }
+            throw MediaError(call: "sample", code: -22,
+                             message: "encoder \(String(cString: encoder.pointee.name)) can't write \(name) (it takes \(names.joined(separator: ", ")))")
+        }
+        return format
+    }
+
+    private var isVariableFrameRate: Bool { options.variableFrameRate }
+
+    private func configure(path: String) throws {
+        let rate = AVRational(num: Int32(options.frameRate.numerator), den: Int32(options.frameRate.denominator))
+        // VFR needs a fine time base; CFR uses exactly one tick per frame.
+        let timeBase = isVariableFrameRate ? AVRational(num: 1, den: 90_000) : AVRational(num: rate.den, den: rate.num)
+        codec.pointee.width = Int32(options.size.width)
+        codec.pointee.height = Int32(options.size.height)
+        codec.pointee.pix_fmt = pixelFormat
+        codec.pointee.time_base = timeBase
+        codec.pointee.framerate = rate
+        codec.pointee.sample_aspect_ratio = AVRational(num: Int32(options.sampleAspectRatio.numerator),
+                                                        den: Int32(options.sampleAspectRatio.denominator))
+        codec.pointee.color_range = pixelFormatIsFullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        codec.pointee.colorspace = options.size.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
+        codec.pointee.color_primaries = options.size.height >= 720 ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M
+        codec.pointee.color_trc = options.size.height >= 720 ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M
+        if let interval = options.keyframeIntervalSeconds {
+            let frames = max(1, Int32((interval * Double(rate.num) / Double(rate.den)).rounded()))
+            codec.pointee.gop_size = frames
+            codec.pointee.keyint_min = frames
+        }
+        if let bFrames = options.bFrames { codec.pointee.max_b_frames = Int32(bFrames) }
+        if output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+            codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
+        if String(cString: codec.pointee.codec.pointee.name).hasPrefix("libx26") {
+            av_opt_set(codec.pointee.priv_data, "preset", options.preset, 0)
+            av_opt_set(codec.pointee.priv_data, "crf", "23", 0)
+            if options.keyframeIntervalSeconds != nil { av_opt_set(codec.pointee.priv_data, "x264-params", "scenecut=0", 0) }
+        } else {
+            codec.pointee.bit_rate = Int64(options.size.area) * 4
+            codec.pointee.qmax = 10
+        }
+        try check("avcodec_open2", avcodec_open2(codec, nil, nil))
+        try check("avcodec_parameters_from_context", avcodec_parameters_from_context(stream.pointee.codecpar, codec))
+        stream.pointee.time_base = timeBase
+        stream.pointee.avg_frame_rate = rate
+        stream.pointee.sample_aspect_ratio = codec.pointee.sample_aspect_ratio
+        if options.rotation % 360 != 0 {
+            guard let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36) else {
+                throw MediaError(call: "av_stream_new_side_data", code: -12, message: "out of memory")
+            }
+            // av_display_rotation_set(a) makes av_display_rotation_get return -a, which readers (ffmpeg's
+            // autorotate and MediaFile) take as a clockwise turn by a.
+            av_display_rotation_set(UnsafeMutableRawPointer(matrix).assumingMemoryBound(to: Int32.self),
+                                    Double(options.rotation))
+        }
+        if output.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            try check("avio_open", avio_open(&output.pointee.pb, path, AVIO_FLAG_WRITE))
+        }
+        try check("avformat_write_header", avformat_write_header(output, nil))
+        frame.pointee.format = pixelFormat.rawValue
+        frame.pointee.width = codec.pointee.width
+        frame.pointee.height = codec.pointee.height
+        try check("av_frame_get_buffer", av_frame_get_buffer(frame, 0))
+    }
+
+    private var pixelFormatIsFullRange: Bool {
+        [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(pixelFormat)
+    }
+
+    func encodeAll(progress: ((Double) -> Void)?) throws {
+        let frameDuration = Double(options.frameRate.denominator) / Double(options.frameRate.numerator)
+        let timeBase = codec.pointee.time_base
+        let ticksPerSecond = Double(timeBase.den) / Double(timeBase.num)
+        var time = 0.0, index = 0
+        while time < options.durationSeconds || index == 0 {
+            try check("av_frame_make_writable", av_frame_make_writable(frame))
+            fill(with: draw(index: index, time: time))
+            frame.pointee.pts = Int64(((time + options.startSeconds) * ticksPerSecond).rounded())
+            try send(frame)
+            let durationFactor = isVariableFrameRate ? [1.0, 0.5, 1.5][index % 3] : 1.0
+            index += 1
+            time = isVariableFrameRate ? time + frameDuration * durationFactor : Double(index) * frameDuration
+            progress?(min(1, time / max(options.durationSeconds, frameDuration)))
+        }
+        try send(nil)
+        try check("av_write_trailer", av_write_trailer(output))
+    }
+
+    private func draw(index: Int, time: Double) -> SamplePattern.Planes {
+        let brightness: Double
+        if time < options.blackLeadSeconds {
+            brightness = 0
+        } else if options.fadeInSeconds > 0, time < options.blackLeadSeconds + options.fadeInSeconds {
+            brightness = (time - options.blackLeadSeconds) / options.fadeInSeconds
+        } else {
+            brightness = 1
+        }
+        return pattern.draw(index: index, time: time, brightness: brightness,
+                            blurred: options.blurredRange?.contains(time) ?? false)
+    }
+
+    /// Copies 8-bit planes into the AVFrame, widening to the pixel format's depth; full-range formats get their
+    /// limited-range values expanded.
+    private func fill(with planes: SamplePattern.Planes) {
+        let descriptor = av_pix_fmt_desc_get(pixelFormat)!.pointee
+        let depth = Int(descriptor.comp.0.depth)
+        let fullRange = pixelFormatIsFullRange
+        let sources = [planes.luma, planes.cb, planes.cr]
+        let planeCount = descriptor.nb_components == 1 ? 1 : 3
+        let chromaShift = (Int(descriptor.log2_chroma_w), Int(descriptor.log2_chroma_h))
+        withUnsafeMutablePointer(to: &frame.pointee.data) { dataTuple in
+            withUnsafePointer(to: frame.pointee.linesize) { strideTuple in
+                let data = UnsafeMutableRawPointer(dataTuple).assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
+                let strides = UnsafeRawPointer(strideTuple).assumingMemoryBound(to: Int32.self)
+                for plane in 0..<planeCount {
+                    let width = plane == 0 ? options.size.width : (options.size.width + (1 << chromaShift.0) - 1) >> chromaShift.0
+                    let height = plane == 0 ? options.size.height : (options.size.height + (1 << chromaShift.1) - 1) >> chromaShift.1
+                    let source = sources[plane]
+                    let base = data[plane]!
+                    let stride = Int(strides[plane])
+                    for y in 0..<height {
+                        for x in 0..<width {
+                            var value = Int(source[y * width + x])
+                            if fullRange {
+                                value = plane == 0 ? (value - 16) * 255 / 219 : 128 + (value - 128) * 255 / 224
+                                value = min(255, max(0, value))
+                            }
+                            if depth > 8 {
+                                let row = UnsafeMutableRawPointer(base + y * stride).assumingMemoryBound(to: UInt16.self)
+                                row[x] = UInt16(value << (depth - 8))
+                            } else {
+                                base[y * stride + x] = UInt8(value)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws {
+        try check("avcodec_send_frame", avcodec_send_frame(codec, frame))
+        while true {
+            let step = try CodecStep.of("avcodec_receive_packet", avcodec_receive_packet(codec, packet.pointer))
+            guard step == .ready else { return }
+            av_packet_rescale_ts(packet.pointer, codec.pointee.time_base, stream.pointee.time_base)
+            packet.pointer.pointee.stream_index = stream.pointee.index
+            try check("av_interleaved_write_frame", av_interleaved_write_frame(output, packet.pointer))
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import CFFmpeg
+import Foundation
+import FrameFarmCore
+
+/// What `framefarm sample` makes. Every frame carries its number as a FrameCode and a clock.
+public struct SampleOptions: Sendable {
+    public var size = PixelSize(width: 1280, height: 720)
+    public var durationSeconds = 10.0
+    /// Frames per second as a fraction (30000/1001 for 29.97).
+    public var frameRate = (numerator: 25, denominator: 1)
+    /// Bake 2.39:1 letterbox bars (top and bottom) or 4:3 pillarbox bars (left and right) into the frame.
+    public var letterbox = false
+    public var pillarbox = false
+    public var sampleAspectRatio = SampleAspectRatio.square
+    /// Display-matrix rotation, clockwise degrees (0, 90, 180, 270).
+    public var rotation = 0
+    /// Encoder name (libx264, libx265, mpeg4, mjpeg ...); nil picks libx264, else mpeg4.
+    public var encoder: String?
+    /// Pixel format name (yuv420p, yuv422p, yuv444p, yuv420p10le ...); nil takes the encoder's first choice.
+    public var pixelFormat: String?
+    /// Keyframe every this many seconds; nil keeps the encoder's default GOP (x264: 250 frames + scene cuts).
+    public var keyframeIntervalSeconds: Double?
+    public var bFrames: Int?
+    /// First timestamp of the stream, in seconds (use a .ts container to keep it: MP4 edit lists hide it).
+    public var startSeconds = 0.0
+    /// Frame durations cycle through 1x, 0.5x and 1.5x the nominal one (variable frame rate).
+    public var variableFrameRate = false
+    /// Seconds of black at the start, then seconds of fade-in; and a stretch of blurred frames.
+    public var blackLeadSeconds = 0.0
+    public var fadeInSeconds = 0.0
+    public var blurredRange: ClosedRange<Double>?
+    /// x264 preset (ultrafast for tests, veryfast for realistic bench inputs).
+    public var preset = "veryfast"
+
+    public init() {}
+
+    /// The content rect inside the coded frame: the whole frame, or the frame minus baked-in bars.
+    public var contentRect: PixelRect {
+        if letterbox {
+            let height = min(size.height, Int((Double(size.width) / 2.39 / 2).rounded()) * 2)
+            return PixelRect(x: 0, y: (size.height - height) / 2 & ~1, width: size.width, height: height)
+        }
+        if pillarbox {
+            let width = min(size.width, Int((Double(size.height) * 4 / 3 / 2).rounded()) * 2)
+            return PixelRect(x: (size.width - width) / 2 & ~1, y: 0, width: width, height: size.height)
+        }
+        return PixelRect(size: size)
+    }
+}
+
+/// Encodes a synthetic sample video with libavcodec and muxes it with libavformat (no ffmpeg CLI needed).
+public enum SampleVideoWriter {
+    /// Writes the sample to `path` atomically (a temporary name in the same folder, then a rename).
+    /// `progress` gets the fraction done.
+    public static func write(to path: String, options: SampleOptions,
+                             progress: ((Double) -> Void)? = nil) throws {
+        let temporary = AtomicFile.temporaryPath(for: path)
+        do {
+            let encoder = try SampleEncoder(path: temporary, finalPath: path, options: options)
+            try encoder.encodeAll(progress: progress)
+            try AtomicFile.commit(temporary, to: path)
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import CFFmpeg
+
+/// Owns an AVCodecContext opened for a file's video stream. Not thread-safe.
+final class VideoDecoder {
+    private let context: UnsafeMutablePointer<AVCodecContext>
+
+    /// - Parameters:
+    ///   - threads: decoder threads; 0 lets FFmpeg choose (all cores), 1 when the caller parallelises itself.
+    ///   - keyframesOnly: discard every non-key frame before decoding it (the fast `--seek keyframe` path).
+    init(file: MediaFile, threads: Int, keyframesOnly: Bool) throws {
+        let parameters = file.stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
+            throw InputError.notAVideo("no decoder for codec \(name)")
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw MediaError(call: "avcodec_alloc_context3", code: -12, message: "out of memory")
+        }
+        self.context = context
+        try check("avcodec_parameters_to_context", avcodec_parameters_to_context(context, parameters))
+        context.pointee.pkt_timebase = file.timeBase
+        context.pointee.thread_count = Int32(threads)
+        if keyframesOnly { context.pointee.skip_frame = AVDISCARD_NONKEY }
+        try check("avcodec_open2", avcodec_open2(context, codec, nil))
+    }
+
+    deinit {
+        var toFree: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&toFree)
+    }
+
+    /// Sends a packet (nil starts draining). `.needsInput` here means "receive frames first, then resend".
+    func send(_ packet: Packet?) throws -> CodecStep {
+        try CodecStep.of("avcodec_send_packet", avcodec_send_packet(context, packet?.pointer))
+    }
+
+    /// Receives the next frame into a new AVFrame the caller owns; nil with the step when none is ready.
+    func receive() throws -> (UnsafeMutablePointer<AVFrame>?, CodecStep) {
+        guard let frame = av_frame_alloc() else { throw MediaError(call: "av_frame_alloc", code: -12, message: "out of memory") }
+        let step: CodecStep
+        do {
+            step = try CodecStep.of("avcodec_receive_frame", avcodec_receive_frame(context, frame))
+        } catch {
+            var toFree: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&toFree)
+            throw error
+        }
+        if step == .ready { return (frame, .ready) }
+        var toFree: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&toFree)
+        return (nil, step)
+    }
+
+    /// Drops buffered frames after a seek.
+    func flush() { avcodec_flush_buffers(context) }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import FrameFarmCore
+import Testing
+@testable import FrameFarmMedia
+
+@Suite struct SampleVideoTests {
+    @Test func everyDecodedFrameCarriesItsOwnNumberInOrder() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.bFrames = 2 }
+        let reader = try FrameReader(path: path)
+        var numbers: [Int?] = []
+        while let frame = try reader.nextFrame() { numbers.append(readFrameCode(frame)) }
+        #expect(numbers.count == 50)
+        #expect(numbers == (0..<50).map { Optional($0) })
+    }
+
+    @Test func streamFactsMatchWhatWasWritten() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.sampleAspectRatio = SampleAspectRatio(4, 3)
+            $0.rotation = 90
+            $0.frameRate = (30000, 1001)
+        }
+        let info = try MediaFile(path: path).info
+        #expect(info.codecName == "h264")
+        #expect(info.geometry.codedSize == PixelSize(width: 320, height: 180))
+        #expect(info.geometry.sampleAspectRatio == SampleAspectRatio(4, 3))
+        #expect(info.geometry.transform.rotation == 90)
+        #expect(info.geometry.displaySize == PixelSize(width: 180, height: 427))
+        #expect(abs((info.frameRate ?? 0) - 30000.0 / 1001) < 1e-6)
+    }
+
+    @Test func exactSeekReturnsTheFrameOnScreen() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 4
+            $0.frameRate = (30000, 1001)
+            $0.bFrames = 3
+        }
+        let reader = try FrameReader(path: path)
+        var last: Double?
+        for target in [0.0, 0.5, 1.0, 1.7, 3.2, 0.9] {
+            let frame = try #require(try reader.frame(at: target, lastTime: last))
+            last = frame.timeSeconds
+            // Frame n is on screen during [n * 1001/30000, (n + 1) * 1001/30000).
+            #expect(readFrameCode(frame) == Int((target * 30000 / 1001 + 1e-9).rounded(.down)), "at \(target) s")
+        }
+    }
+
+    @Test func tenBitAndFourFourFourDecodeAsUploadableFormats() throws {
+        let directory = TemporaryDirectory()
+        for (encoder, pixelFormat) in [("libx265", "yuv420p10le"), ("libx264", "yuv444p")] {
+            let path = try makeSample(in: directory, name: "\(pixelFormat).mkv") {
+                $0.encoder = encoder
+                $0.pixelFormat = pixelFormat
+                $0.durationSeconds = 0.4
+            }
+            let reader = try FrameReader(path: path)
+            let frame = try #require(try reader.nextFrame())
+            #expect(readFrameCode(frame) == 0)
+            #expect(frame.format.bitDepth == (pixelFormat.contains("10") ? 10 : 8))
+            #expect(frame.format.chromaSubsamplingX == (pixelFormat == "yuv444p" ? 1 : 2))
+        }
+    }
+}
