@@ -1,0 +1,53 @@
+import CPNG
+import CTurboJPEG
+import Foundation
+import FrameFarmCore
+
+/// Reads PNG and JPEG files back to RGBA: used to validate outputs when resuming a batch, and by the tests.
+public enum ImageDecoder {
+    public static func decode(_ data: Data) throws -> RGBAImage {
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data) }
+        if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data) }
+        throw MediaError(call: "decode", code: -1, message: "neither PNG nor JPEG")
+    }
+
+    private static func decodePNG(_ data: Data) throws -> RGBAImage {
+        var image = png_image()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
+        let began = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
+        guard began != 0 else { throw pngError(&image, "png_image_begin_read_from_memory") }
+        image.format = png_uint_32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_ALPHA)
+        let width = Int(image.width), height = Int(image.height)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = pixels.withUnsafeMutableBytes { buffer in
+            png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+        }
+        guard finished != 0 else { throw pngError(&image, "png_image_finish_read") }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    private static func decodeJPEG(_ data: Data) throws -> RGBAImage {
+        guard let handle = tjInitDecompress() else { throw MediaError(call: "tjInitDecompress", code: -1, message: "") }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let header = data.withUnsafeBytes { buffer in
+            tjDecompressHeader3(handle, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(buffer.count),
+                                &width, &height, &subsampling, &colorspace)
+        }
+        guard header == 0 else {
+            throw MediaError(call: "tjDecompressHeader3", code: header, message: String(cString: tjGetErrorStr2(handle)))
+        }
+        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+        let result = data.withUnsafeBytes { source in
+            pixels.withUnsafeMutableBytes { target in
+                tjDecompress2(handle, source.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(source.count),
+                              target.baseAddress!.assumingMemoryBound(to: UInt8.self), width, width * 4, height,
+                              Int32(TJPF_RGBA.rawValue), TJFLAG_ACCURATEDCT)
+            }
+        }
+        guard result == 0 else {
+            throw MediaError(call: "tjDecompress2", code: result, message: String(cString: tjGetErrorStr2(handle)))
+        }
+        return RGBAImage(width: Int(width), height: Int(height), pixels: pixels)
+    }
+}
