@@ -1,0 +1,95 @@
+/// The `devices --json` document, and decoding a `--devices-file` with errors that name the device and field.
+
+import Foundation
+
+/// The JSON document `devices --json` writes and `--devices-file` reads.
+struct DeviceFile: Codable {
+    var devices: [Device]
+
+    /// Decodes and validates a devices file: every device complete and sane, ids unique within the file.
+    static func decode(_ data: Data) throws -> [Device] {
+        let file: DeviceFile
+        do {
+            file = try JSONDecoder().decode(DeviceFile.self, from: data)
+        } catch let error as DecodingError {
+            throw describe(error, ids: probeIDs(data))
+        }
+        try validate(file.devices)
+        return file.devices
+    }
+
+    /// Throws for the first device with a problem, then for the first id used twice.
+    static func validate(_ devices: [Device]) throws {
+        for (index, device) in devices.enumerated() {
+            if let problem = device.problems.first {
+                throw DeviceCatalogError.invalidDevice(index: index, id: device.id, field: problem.field,
+                                                       reason: problem.reason)
+            }
+        }
+        let indicesByID = Dictionary(grouping: devices.indices, by: { devices[$0].id })
+        if let (id, indices) = indicesByID.filter({ $0.value.count > 1 }).min(by: { $0.value[0] < $1.value[0] }) {
+            throw DeviceCatalogError.duplicateID(id: id, indices: indices)
+        }
+    }
+
+    /// Turns a decoding error into one naming the device (by index and, where readable, id) and the field.
+    private static func describe(_ error: DecodingError, ids: [String?]) -> DeviceCatalogError {
+        let (path, reason): ([CodingKey], String)
+        switch error {
+        case .keyNotFound(let key, let context): (path, reason) = (context.codingPath + [key], "is missing")
+        case .typeMismatch(let type, let context): (path, reason) = (context.codingPath, "must be \(jsonName(type))")
+        case .valueNotFound(let type, let context): (path, reason) = (context.codingPath, "must be \(jsonName(type))")
+        case .dataCorrupted(let context): (path, reason) = (context.codingPath, context.debugDescription)
+        @unknown default: return .malformedFile(reason: "\(error)")
+        }
+        guard path.count >= 2, path[0].stringValue == "devices", let index = path[1].intValue else {
+            let field = path.isEmpty ? "" : fieldName(path) + " "
+            let detail = path.isEmpty ? (error.underlyingDescription ?? reason) : reason
+            return .malformedFile(reason: "\(field)\(detail)")
+        }
+        let field = path.count > 2 ? fieldName(Array(path.dropFirst(2))) : "device"
+        return .invalidDevice(index: index, id: index < ids.count ? ids[index] : nil, field: field, reason: reason)
+    }
+
+    private static func fieldName(_ path: [CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".")
+    }
+
+    private static func jsonName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "an integer"
+        case is Double.Type: "a number"
+        case is [Any].Type: "an array"
+        default: "a \(type)"
+        }
+    }
+
+    /// The `id` of each device where it is a string, so an error can name the device even when decoding failed.
+    private static func probeIDs(_ data: Data) -> [String?] {
+        struct Probe: Decodable {
+            var id: String?
+            init(from decoder: Decoder) throws {
+                let container = try? decoder.container(keyedBy: Key.self)
+                id = try? container?.decodeIfPresent(String.self, forKey: .id)
+            }
+            enum Key: String, CodingKey { case id }
+        }
+        struct ProbeFile: Decodable { var devices: [Probe] }
+        return (try? JSONDecoder().decode(ProbeFile.self, from: data))?.devices.map(\.id) ?? []
+    }
+}
+
+extension DecodingError {
+    /// The message of the error underneath (JSONSerialization's "Unexpected character..."), if any.
+    fileprivate var underlyingDescription: String? {
+        guard case .dataCorrupted(let context) = self, let underlying = context.underlyingError else { return nil }
+        return (underlying as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(underlying)"
+    }
+}
+
+extension String {
+    fileprivate func trimmingPrefix(_ prefix: String) -> String {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
+    }
+}

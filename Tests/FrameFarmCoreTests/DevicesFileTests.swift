@@ -1,0 +1,98 @@
+import Foundation
+import FrameFarmCore
+import Testing
+
+/// A valid device entry as JSON, with `changes` applied on top (a nil value removes the key).
+private func entry(_ changes: [String: Any?] = [:]) -> [String: Any] {
+    var device: [String: Any] = [
+        "id": "kiosk-screen", "name": "Lobby kiosk", "kind": "tv",
+        "nativePixels": ["width": 1080, "height": 1920], "scale": 1,
+        "safeAreaPortrait": ["top": 0, "left": 0, "bottom": 100, "right": 0],
+        "orientations": ["portrait"],
+    ]
+    for (key, value) in changes { device[key] = value }
+    return device
+}
+
+private func file(_ devices: [[String: Any]]) throws -> Data {
+    try JSONSerialization.data(withJSONObject: ["devices": devices])
+}
+
+private func mergeError(_ data: Data) -> DeviceCatalogError? {
+    do {
+        _ = try DeviceCatalog.builtIn.merging(devicesFile: data)
+        return nil
+    } catch {
+        return error as? DeviceCatalogError
+    }
+}
+
+@Test func devicesFileAddsAndOverrides() throws {
+    var xs = entry(["id": "iphone-xs", "name": "iPhone XS (measured)", "kind": "phone",
+                    "nativePixels": ["width": 1125, "height": 2436], "scale": 3, "cornerRadius": 40,
+                    "orientations": ["portrait"]])
+    xs["safeAreaPortrait"] = ["top": 47, "left": 0, "bottom": 34, "right": 0]
+    let merged = try DeviceCatalog.builtIn.merging(devicesFile: try file([entry(), xs]))
+    #expect(merged.devices.count == DeviceCatalog.builtIn.devices.count + 1)
+    #expect(merged.ids.last == "kiosk-screen")
+    let overridden = try #require(merged.device(id: "iphone-xs"))
+    #expect(merged.ids.firstIndex(of: "iphone-xs") == DeviceCatalog.builtIn.ids.firstIndex(of: "iphone-xs"))
+    #expect(overridden.name == "iPhone XS (measured)" && overridden.cornerRadius == 40)
+    #expect(overridden.screen(.landscape) == nil)
+    #expect(overridden.screen(.portrait)?.safeAreaInsets.top == 141)
+    let kiosk = try #require(merged.device(id: "kiosk-screen")?.screen(.portrait))
+    #expect(kiosk.size == PixelSize(width: 1080, height: 1920) && kiosk.cornerRadius == nil)
+}
+
+@Test func devicesFileErrorsNameTheDeviceAndField() throws {
+    let cases: [([[String: Any]], DeviceCatalogError)] = [
+        ([entry(), entry(["id": "b", "scale": nil])],
+         .invalidDevice(index: 1, id: "b", field: "scale", reason: "is missing")),
+        ([entry(["nativePixels": ["width": 0, "height": 1920]])],
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "nativePixels.width", reason: "must be positive")),
+        ([entry(["nativePixels": ["width": 1080]])],
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "nativePixels.height", reason: "is missing")),
+        ([entry(["scale": "two"])],
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "scale", reason: "must be a number")),
+        ([entry(["safeAreaPortrait": ["top": 1000, "left": 0, "bottom": 920, "right": 0]])],
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "safeAreaPortrait",
+                        reason: "leaves no safe area inside the 1080.0x1920.0 pt screen")),
+        ([entry(["safeAreaPortrait": ["top": -1, "left": 0, "bottom": 0, "right": 0]])],
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "safeAreaPortrait.top", reason: "must be zero or positive")),
+        ([entry(["orientations": ["landscape"]])],
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "safeAreaLandscape",
+                        reason: "is missing but orientations has landscape")),
+        ([entry(["id": "Kiosk Screen"])],
+         .invalidDevice(index: 0, id: "Kiosk Screen", field: "id",
+                        reason: "must be kebab-case: lowercase letters and digits joined by '-'")),
+        ([entry(["cornerRadius": 600])],
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "cornerRadius",
+                        reason: "must be from 0 to half the short side (540.0 pt)")),
+        ([entry(), entry(["name": "other"]), entry(["id": "x"])],
+         .duplicateID(id: "kiosk-screen", indices: [0, 1])),
+    ]
+    for (devices, expected) in cases {
+        #expect(mergeError(try file(devices)) == expected)
+    }
+}
+
+@Test func devicesFileDecodingFailuresAreReadable() throws {
+    let badKind = try #require(mergeError(try file([entry(["kind": "toaster"])])))
+    guard case .invalidDevice(0, "kiosk-screen", "kind", _) = badKind else {
+        Issue.record("unexpected \(badKind)")
+        return
+    }
+    let badOrientation = try #require(mergeError(try file([entry(["orientations": ["sideways"]])])))
+    guard case .invalidDevice(0, "kiosk-screen", "orientations[0]", _) = badOrientation else {
+        Issue.record("unexpected \(badOrientation)")
+        return
+    }
+    let notJSON = try #require(mergeError(Data("{devices".utf8)))
+    guard case .malformedFile = notJSON else {
+        Issue.record("unexpected \(notJSON)")
+        return
+    }
+    #expect(mergeError(Data(#"{"device": []}"#.utf8)) == .malformedFile(reason: "devices is missing"))
+    let message = "\(DeviceCatalogError.invalidDevice(index: 2, id: "b", field: "scale", reason: "is missing"))"
+    #expect(message == "devices file: devices[2] ('b'): scale is missing")
+}
