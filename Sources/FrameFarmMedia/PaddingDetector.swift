@@ -50,6 +50,7 @@ public enum PaddingDetector {
     }
 
     /// Samples `count` frames spread over the video (keyframes near 5% ... 95% of it) and finds the content rect.
+    /// Throws `InputError.noDecodableFrames` when not one frame decodes.
     public static func detect(path: String, durationSeconds: Double, startSeconds: Double,
                               count: Int = 9) throws -> PixelRect {
         let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true)
@@ -61,6 +62,11 @@ public enum PaddingDetector {
             try reader.seek(toSeconds: startSeconds + durationSeconds * fraction)
             guard let frame = try reader.nextFrame(), seen.insert(frame.timeSeconds).inserted else { continue }
             perFrame.append(bars(in: frame))
+        }
+        if perFrame.isEmpty {
+            try reader.seek(toSeconds: startSeconds)
+            guard let first = try reader.nextFrame() else { throw InputError.noDecodableFrames }
+            perFrame.append(bars(in: first))
         }
         return contentRect(codedSize: codedSize, bars: perFrame)
     }

@@ -34,14 +34,16 @@ public struct SampleOptions: Sendable {
 
     public init() {}
 
-    /// The content rect inside the coded frame: the whole frame, or the frame minus baked-in bars.
+    /// The content rect inside the coded frame: the whole frame, or the frame minus baked-in bars sized so that
+    /// the picture is 2.39:1 (letterbox) or 4:3 (pillarbox) in display terms, SAR included.
     public var contentRect: PixelRect {
+        let pixelAspect = sampleAspectRatio.value
         if letterbox {
-            let height = min(size.height, Int((Double(size.width) / 2.39 / 2).rounded()) * 2)
+            let height = min(size.height, Int((Double(size.width) * pixelAspect / 2.39 / 2).rounded()) * 2)
             return PixelRect(x: 0, y: (size.height - height) / 2 & ~1, width: size.width, height: height)
         }
         if pillarbox {
-            let width = min(size.width, Int((Double(size.height) * 4 / 3 / 2).rounded()) * 2)
+            let width = min(size.width, Int((Double(size.height) * 4 / 3 / pixelAspect / 2).rounded()) * 2)
             return PixelRect(x: (size.width - width) / 2 & ~1, y: 0, width: width, height: size.height)
         }
         return PixelRect(size: size)

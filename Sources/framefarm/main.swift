@@ -1,1 +1,15 @@
-print("hi")
+import ArgumentParser
+import Foundation
+
+// Usage errors exit with 2 (not ArgumentParser's 64), as the README documents.
+do {
+    var command = try FrameFarmCommand.parseAsRoot()
+    try command.run()
+} catch {
+    let code = FrameFarmCommand.exitCode(for: error)
+    if code == .validationFailure {
+        FileHandle.standardError.write(Data((FrameFarmCommand.fullMessage(for: error) + "\n").utf8))
+        exit(ExitStatus.usage)
+    }
+    FrameFarmCommand.exit(withError: error)
+}

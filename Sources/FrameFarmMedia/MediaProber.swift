@@ -1,0 +1,36 @@
+import FrameFarmCore
+
+/// What `probe` learns about a file: the stream's facts plus what takes reading packets or decoding frames.
+public struct MediaFacts: Sendable {
+    public var info: VideoStreamInfo
+    /// From the container, or from the last packet's timestamp when the container doesn't say.
+    public var durationSeconds: Double
+    /// Median gap between keyframes over the first packets of the stream; nil with fewer than two keyframes.
+    public var keyframeIntervalSeconds: Double?
+    /// The picture without baked-in bars, in coded pixels (the whole frame when there are none).
+    public var codedContentRect: PixelRect
+}
+
+public enum MediaProber {
+    /// Demuxes (no decoding) up to this many packets to estimate the keyframe interval.
+    static let keyframeScanPackets = 3000
+
+    public static func probe(path: String, detectPadding: Bool = true) throws -> MediaFacts {
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true)
+        let info = reader.info
+        let scan = try reader.scanKeyframeTimes(maxPackets: keyframeScanPackets)
+        let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
+        let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
+        let codedSize = info.geometry.codedSize
+        let content: PixelRect
+        if detectPadding {
+            content = try PaddingDetector.detect(path: path, durationSeconds: duration, startSeconds: info.startSeconds)
+        } else {
+            guard try reader.nextFrame() != nil else { throw InputError.noDecodableFrames }
+            content = PixelRect(size: codedSize)
+        }
+        return MediaFacts(info: info, durationSeconds: duration,
+                          keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
+                          codedContentRect: content)
+    }
+}

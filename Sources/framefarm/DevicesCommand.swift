@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import FrameFarm
+
+/// `--devices-file`, shared by every command that renders for devices.
+struct DeviceCatalogOptions: ParsableArguments {
+    @Option(help: "JSON file of devices to add or override (same schema as 'framefarm devices --json').")
+    var devicesFile: String?
+
+    func catalog() throws -> DeviceCatalog {
+        guard let devicesFile else { return .builtIn }
+        guard let data = FileManager.default.contents(atPath: devicesFile) else {
+            throw ValidationError("cannot read devices file \(devicesFile)")
+        }
+        do {
+            return try DeviceCatalog.builtIn.merging(devicesFile: data)
+        } catch {
+            throw ValidationError("\(devicesFile): \(error)")
+        }
+    }
+}
+
+struct DevicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List the device screens FrameFarm renders for.",
+        discussion: "Sizes are native pixels; safe-area insets are points (multiply by the scale for pixels).")
+
+    @OptionGroup var catalogOptions: DeviceCatalogOptions
+
+    @Flag(help: "Print the catalog as JSON (the schema --devices-file takes).")
+    var json = false
+
+    func run() throws {
+        let catalog = try catalogOptions.catalog()
+        if json {
+            print(String(decoding: try catalog.jsonData(), as: UTF8.self))
+        } else {
+            print(catalog.textTable(), terminator: "")
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+import FrameFarm
+
+struct FrameFarmCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "framefarm",
+        abstract: "Render how videos look on every device, and make trick-play thumbnails and posters, on any Vulkan GPU.",
+        discussion: """
+            Exit status: 0 when every input succeeded, 1 when some failed (each failure is one line \
+            'framefarm: <path>: <reason>' on stderr), 2 for usage errors.
+            """,
+        subcommands: [ProbeCommand.self, DevicesCommand.self, SampleCommand.self])
+}

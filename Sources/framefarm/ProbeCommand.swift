@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import FrameFarm
+
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Print each video's geometry, colour, timing and baked-in padding.",
+        discussion: """
+            Sizes are display sizes (sample aspect ratio and rotation applied) unless named 'coded'. Padding is \
+            found from frames sampled across the video and reported as 'contentRect'. The JSON keys are listed \
+            in the README and stay stable.
+            """)
+
+    @Argument(help: "Video files.")
+    var videos: [String]
+
+    @Flag(help: "Print a JSON array (one object per input that could be read) on stdout.")
+    var json = false
+
+    @Option(help: "Policy for 'defaultMode': hig, or max-crop:P (fill unless it crops more than P% of the picture).",
+            transform: { try ModePolicy(parsing: $0) })
+    var policy: ModePolicy = .hig
+
+    func run() throws {
+        let results = Prober.probe(paths: videos, policy: policy)
+        var reports: [ProbeReport] = []
+        for result in results {
+            switch result {
+            case .success(let report): reports.append(report)
+            case .failure(let failure): Terminal.report(failure)
+            }
+        }
+        if json {
+            try Terminal.printJSON(reports)
+        } else {
+            reports.forEach { print(ProbeCommand.describe($0)) }
+        }
+        if reports.count < results.count { throw ExitCode(ExitStatus.someInputsFailed) }
+    }
+
+    static func describe(_ report: ProbeReport) -> String {
+        let rate = report.frameRate.map { String(format: "%.3f fps", $0) } ?? "unknown rate"
+        let keyframes = report.keyframeIntervalSeconds.map { String(format: "keyframe every %.2f s", $0) } ?? "one keyframe"
+        let content = report.contentRect
+        let padding = report.paddingDetected
+            ? "baked-in padding: picture is \(content.width)x\(content.height) at +\(content.x)+\(content.y) (\(String(format: "%.3f", report.contentAspectRatio)):1)"
+            : "no baked-in padding"
+        return """
+            \(report.path)
+              \(report.container), \(report.codec) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
+              display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass), default mode \(report.defaultMode) (\(report.policy))
+              \(String(format: "%.3f", report.durationSeconds)) s, \(rate), \(keyframes)
+              colour \(report.colorMatrix) \(report.colorRange) range, transfer \(report.colorTransfer), chroma \(report.chromaSiting)
+              \(padding)
+            """
+    }
+}

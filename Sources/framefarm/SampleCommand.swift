@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import FrameFarm
+
+struct SampleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample",
+        abstract: "Encode a synthetic test video: moving detail, a clock, and each frame's number as a readable code.",
+        discussion: """
+            The frame number is drawn as two rows of twelve black/white cells across the bottom fifth of the \
+            picture, legible in a 160-px thumbnail; tests read it back to check which frame a thumbnail shows.
+            """)
+
+    @Option(help: "Output file; the container follows the extension (.mp4, .mkv, .ts, .mov).")
+    var out: String
+
+    @Option(help: "Seconds.")
+    var duration: Double = 10
+
+    @Option(help: "Coded size WxH.", transform: parseSize)
+    var size = PixelSize(width: 1280, height: 720)
+
+    @Option(help: "Frames per second: 25, 24, 30000/1001 ...")
+    var fps = "25"
+
+    @Flag(help: "Bake 2.39:1 letterbox bars into the frame.")
+    var letterbox = false
+
+    @Flag(help: "Bake 4:3 pillarbox bars into the frame.")
+    var pillarbox = false
+
+    @Option(help: "Sample aspect ratio N:D (anamorphic pixels).")
+    var sar = "1:1"
+
+    @Option(help: "Display rotation, clockwise degrees: 0, 90, 180, 270.")
+    var rotation = 0
+
+    @Option(help: "Encoder (libx264, libx265, mpeg4, mjpeg ...). Default: libx264, else mpeg4.")
+    var encoder: String?
+
+    @Option(help: "Pixel format (yuv420p, yuv444p, yuv420p10le ...). Default: the encoder's first.")
+    var pixelFormat: String?
+
+    @Option(help: "Keyframe every S seconds (default: the encoder's own GOP, x264: 250 frames with scene cuts).")
+    var keyframeInterval: Double?
+
+    @Option(help: "Maximum consecutive B-frames.")
+    var bframes: Int?
+
+    @Option(help: "Timestamp of the first frame, seconds (kept by .ts; MP4 edit lists hide it).")
+    var startTime: Double = 0
+
+    @Flag(help: "Vary frame durations (variable frame rate).")
+    var vfr = false
+
+    @Option(help: "Seconds of black at the start.")
+    var blackLead: Double = 0
+
+    @Option(help: "Seconds of fade-in after the black lead.")
+    var fadeIn: Double = 0
+
+    @Option(help: "A blurred stretch FROM-TO in seconds, e.g. 4-6.")
+    var blur: String?
+
+    @Option(help: "x264/x265 preset.")
+    var preset = "veryfast"
+
+    func validate() throws {
+        guard duration >= 0, duration <= 24 * 3600 else { throw ValidationError("--duration must be 0 to 86400 seconds") }
+        guard [0, 90, 180, 270].contains(rotation) else { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
+        guard !(letterbox && pillarbox) else { throw ValidationError("choose --letterbox or --pillarbox, not both") }
+        _ = try options()
+    }
+
+    func options() throws -> SampleOptions {
+        var options = SampleOptions()
+        options.size = size
+        options.durationSeconds = duration
+        let rate = fps.split(separator: "/").compactMap { Int($0) }
+        guard (1...2).contains(rate.count), rate.allSatisfy({ $0 > 0 }), rate.count == fps.split(separator: "/").count else {
+            throw ValidationError("--fps must be N or N/D, e.g. 25 or 30000/1001")
+        }
+        options.frameRate = (rate[0], rate.count == 2 ? rate[1] : 1)
+        let aspect = sar.split(separator: ":").compactMap { Int($0) }
+        guard aspect.count == 2 else { throw ValidationError("--sar must be N:D, e.g. 4:3") }
+        options.sampleAspectRatio = SampleAspectRatio(aspect[0], aspect[1])
+        options.letterbox = letterbox
+        options.pillarbox = pillarbox
+        options.rotation = rotation
+        options.encoder = encoder
+        options.pixelFormat = pixelFormat
+        options.keyframeIntervalSeconds = keyframeInterval
+        options.bFrames = bframes
+        options.startSeconds = startTime
+        options.variableFrameRate = vfr
+        options.blackLeadSeconds = blackLead
+        options.fadeInSeconds = fadeIn
+        options.preset = preset
+        if let blur {
+            let bounds = blur.split(separator: "-").compactMap { Double($0) }
+            guard bounds.count == 2, bounds[0] <= bounds[1] else { throw ValidationError("--blur must be FROM-TO seconds") }
+            options.blurredRange = bounds[0]...bounds[1]
+        }
+        return options
+    }
+
+    func run() throws {
+        let progress = Terminal.standardErrorIsTerminal ? ProgressLine(label: "encoding \(out)") : nil
+        do {
+            try SampleMaker.make(path: out, options: try options()) { progress?.update(fraction: $0) }
+            progress?.finish()
+        } catch let failure as InputFailure {
+            progress?.finish()
+            Terminal.report(failure)
+            throw ExitCode(ExitStatus.someInputsFailed)
+        }
+        print(out)
+    }
+}
+
+func parseSize(_ text: String) throws -> PixelSize {
+    let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+    guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("size must be WxH, e.g. 1920x1080") }
+    return PixelSize(width: parts[0], height: parts[1])
+}

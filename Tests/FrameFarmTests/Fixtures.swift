@@ -1,0 +1,48 @@
+import Foundation
+import FrameFarm
+
+/// A temporary folder per test, removed when the value goes away.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "framefarm-engine-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func write(_ name: String, _ data: Data) -> String {
+        let target = file(name)
+        FileManager.default.createFile(atPath: target, contents: data)
+        return target
+    }
+}
+
+/// A small sample video (ultrafast x264) made by the engine's own `sample` path.
+func makeSample(in directory: TemporaryDirectory, name: String = "sample.mp4",
+                _ configure: (inout SampleOptions) -> Void = { _ in }) throws -> String {
+    var options = SampleOptions()
+    options.size = PixelSize(width: 320, height: 180)
+    options.durationSeconds = 2
+    options.preset = "ultrafast"
+    configure(&options)
+    let path = directory.file(name)
+    try SampleMaker.make(path: path, options: options)
+    return path
+}
+
+/// One second of 8 kHz mono silence as a WAV file: a real media file with no video stream.
+func wavFile() -> Data {
+    var data = Data()
+    func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+    let samples = 8000
+    data.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36 + samples * 2))
+    data.append(contentsOf: Array("WAVEfmt ".utf8)); append(UInt32(16)); append(UInt16(1)); append(UInt16(1))
+    append(UInt32(8000)); append(UInt32(16000)); append(UInt16(2)); append(UInt16(16))
+    data.append(contentsOf: Array("data".utf8)); append(UInt32(samples * 2))
+    data.append(Data(count: samples * 2))
+    return data
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+@Suite struct ProbeTests {
+    @Test func anamorphicRotatedLetterboxedVideoReportsDisplayGeometry() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 480, height: 360)
+            $0.sampleAspectRatio = SampleAspectRatio(4, 3)
+            $0.rotation = 90
+            $0.letterbox = true
+            $0.keyframeIntervalSeconds = 0.5
+        }
+        let report = try Prober.probe(paths: [path]).first!.get()
+        #expect(report.codedWidth == 480 && report.codedHeight == 360)
+        #expect(report.sampleAspectRatio == "4:3")
+        #expect(report.rotation == 90)
+        // 480 coded columns of 4:3 pixels are 640 wide; turned a quarter, the display is 360x640.
+        #expect(report.displayWidth == 360 && report.displayHeight == 640)
+        #expect(report.paddingDetected)
+        // Letterbox bars (top/bottom in coded space) become left/right bars once turned; the picture is 640/2.39
+        // (rounded to even) wide in display pixels.
+        let pictureWidth = Int((640.0 / 2.39 / 2).rounded()) * 2
+        #expect(abs(report.contentRect.width - pictureWidth) <= 1)
+        #expect(report.contentRect.height == 640)
+        #expect(abs(report.contentRect.x - (360 - pictureWidth) / 2) <= 1)
+        #expect(report.aspectClass == "wide")
+        // Portrait 2.39:1 video on a portrait screen: the wide class fills under the HIG policy.
+        #expect(report.defaultMode == "fill")
+        #expect(abs((report.keyframeIntervalSeconds ?? 0) - 0.5) < 0.05)
+        #expect(abs(report.durationSeconds - 2) < 0.1)
+    }
+
+    @Test func policyChangesTheDefaultMode() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.size = PixelSize(width: 480, height: 360) }
+        let hig = try Prober.probe(paths: [path], policy: .hig).first!.get()
+        #expect(hig.aspectClass == "standard" && hig.defaultMode == "fit")
+        // 4:3 filling 16:9 crops 25% of the picture.
+        #expect(try Prober.probe(paths: [path], policy: .maxCrop(percent: 30)).first!.get().defaultMode == "fill")
+        #expect(try Prober.probe(paths: [path], policy: .maxCrop(percent: 20)).first!.get().defaultMode == "fit")
+    }
+
+    @Test func badInputsEachGetOneClearReasonAndTheRestGoOn() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        let video = try Data(contentsOf: URL(fileURLWithPath: good))
+        let cases: [(path: String, reason: String)] = [
+            (directory.file("missing.mp4"), "no such file"),
+            (directory.path, "is a directory"),
+            (directory.write("zero.mp4", Data()), "empty"),
+            (directory.write("text.mp4", Data("just some text, not a video\n".utf8)), "not a video"),
+            (directory.write("random.mp4", Data((0..<4096).map { _ in UInt8.random(in: 0...255) })), "not a video"),
+            (directory.write("audio.wav", wavFile()), "no video stream"),
+            (directory.write("truncated.mp4", video.prefix(video.count / 2)), "not a video"),
+        ]
+        let results = Prober.probe(paths: cases.map(\.path) + [good])
+        for (result, expected) in zip(results, cases) {
+            guard case .failure(let failure) = result else {
+                Issue.record("\(expected.path) should fail")
+                continue
+            }
+            #expect(failure.path == expected.path)
+            #expect(failure.reason.contains(expected.reason), "\(failure)")
+            #expect(!failure.reason.contains("\n"))
+        }
+        #expect((try? results.last!.get()) != nil)
+    }
+}
