@@ -23,6 +23,7 @@ run: build-release
 	@mkdir -p $(OUT)
 	@test -f $(SAMPLE) || $(RUN_BIN) sample --out $(SAMPLE) --duration 30
 	$(RUN_BIN) probe $(SAMPLE)
+	@echo "framefarm: outputs are under $(OUT)/"
 
 # The whole suite on the CPU Vulkan driver with the validation layer on (any validation message fails a test).
 test: deps-test
