@@ -1,0 +1,35 @@
+import Foundation
+import FrameFarmCore
+import Testing
+@testable import FrameFarmMedia
+
+@Suite struct PosterPickerTests {
+    @Test func posterComesFromTheSharpWellExposedPart() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 20
+            $0.keyframeIntervalSeconds = 1
+            $0.blackLeadSeconds = 5
+            $0.fadeInSeconds = 2
+            $0.blurredRange = 8...14
+        }
+        let choice = try PosterPicker.pick(path: path, durationSeconds: 20, startSeconds: 0)
+        #expect(choice.timeSeconds >= 7, "picked \(choice.timeSeconds) s, inside the black lead or the fade")
+        #expect(!(8...14).contains(choice.timeSeconds), "picked \(choice.timeSeconds) s, inside the blurred stretch")
+        #expect(choice.timeSeconds <= 19, "picked the last 5% of the video")
+        #expect(choice.candidates >= 15)
+    }
+
+    @Test func scoresOrderBlackBelowFlatBelowDetailed() {
+        let size = 32
+        let black = PosterScore(luma: [Double](repeating: 0.02, count: size * size), width: size, height: size)
+        let flat = PosterScore(luma: [Double](repeating: 0.5, count: size * size), width: size, height: size)
+        let detailed = PosterScore(luma: (0..<(size * size)).map { ($0 / size + $0 % size) % 2 == 0 ? 0.2 : 0.8 },
+                                   width: size, height: size)
+        let blurred = PosterScore(luma: (0..<(size * size)).map { 0.2 + 0.6 * Double($0 % size) / Double(size) },
+                                  width: size, height: size)
+        #expect(black.value == 0)
+        #expect(flat.value == 0)
+        #expect(blurred.value < detailed.value)
+    }
+}
