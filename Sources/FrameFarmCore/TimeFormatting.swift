@@ -1,0 +1,36 @@
+/// Times as manifests spell them. Every writer rounds to the millisecond through here so the same instant is
+/// spelled the same way in every file.
+
+/// Formats seconds for WebVTT, HLS and DASH. Pure functions; thread-safe.
+public enum TimeFormatting {
+    /// Seconds rounded to the nearest millisecond (never truncated), clamped at 0.
+    public static func milliseconds(_ seconds: Double) -> Int {
+        seconds.isFinite && seconds > 0 ? Int((seconds * 1000).rounded()) : 0
+    }
+
+    /// WebVTT timestamp `HH:MM:SS.mmm` (hours grow past two digits when needed).
+    public static func webVTT(_ seconds: Double) -> String {
+        let total = milliseconds(seconds)
+        let hours = total / 3_600_000, minutes = total / 60_000 % 60, wholeSeconds = total / 1000 % 60
+        return "\(padded(hours, 2)):\(padded(minutes, 2)):\(padded(wholeSeconds, 2)).\(padded(total % 1000, 3))"
+    }
+
+    /// Decimal seconds with exactly three decimals, as HLS `EXTINF` and `DURATION` use: `9.500`.
+    public static func decimalSeconds(_ seconds: Double) -> String {
+        let total = milliseconds(seconds)
+        return "\(total / 1000).\(padded(total % 1000, 3))"
+    }
+
+    /// An xs:duration in seconds, trailing zeros dropped: `PT600S`, `PT9.5S`.
+    public static func xsDuration(_ seconds: Double) -> String {
+        var text = decimalSeconds(seconds)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return "PT\(text)S"
+    }
+
+    private static func padded(_ value: Int, _ digits: Int) -> String {
+        let text = String(value)
+        return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import FrameFarmCore
+import Testing
+
+/// Tracks covering the awkward cases: shorter than one interval, one cut sheet, many sheets with a one-tile last
+/// sheet, a partial last row, `--count`, a 1x1 grid and an empty video.
+private let tracks: [ThumbnailTrack] = [
+    try! track(9.5, .interval(10), 5, 2),
+    try! track(600, .interval(10), 10, 10),
+    try! track(1001, .interval(10), 5, 2),
+    try! track(1001, .interval(10), 7, 3),
+    try! track(1001, .count(100), 4, 4),
+    try! track(25, .interval(10), 1, 1),
+    try! track(0, .interval(2), 3, 3),
+]
+
+/// An attribute's value, looked up in `attributes` because swift-corelibs' `attribute(forName:)` misses the
+/// attributes of an element that declares a default namespace.
+private func attribute(_ element: XMLElement, _ name: String) -> String? {
+    element.attributes?.first { $0.name == name }?.stringValue
+}
+
+private func ms(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+
+@Test(arguments: tracks.indices)
+func webVTTCuesAreContiguousAndPointInsideTheSheets(index: Int) throws {
+    let track = tracks[index]
+    let cues = try parseWebVTT(WebVTTWriter.document(for: track))
+    #expect(cues.count == track.thumbnails.count)
+    #expect(cues.first?.start == 0 && cues.last?.end == ms(track.duration))
+    for (cue, next) in zip(cues, cues.dropFirst()) { #expect(cue.end == next.start) }
+    let sizes = Dictionary(uniqueKeysWithValues: track.sheets.map { ($0.fileName, $0.size) })
+    for (cue, thumbnail) in zip(cues, track.thumbnails) {
+        #expect(cue.start < cue.end)
+        let parts = cue.payload.components(separatedBy: "#xywh=")
+        let numbers = parts.count == 2 ? parts[1].split(separator: ",").compactMap { Int($0) } : []
+        let sheet = try #require(parts.count == 2 ? sizes[parts[0]] : nil, "\(cue.payload)")
+        try #require(numbers.count == 4 && parts[1].split(separator: ",").count == 4, "\(cue.payload)")
+        let rect = PixelRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        #expect(PixelRect(size: sheet).contains(rect) && rect.size == tile, "\(cue.payload)")
+        #expect(parts[0] == track.sheets[thumbnail.sheetIndex].fileName)
+    }
+}
+
+@Test(arguments: tracks.indices)
+func hlsImagePlaylistIsWellFormed(index: Int) throws {
+    let track = tracks[index]
+    let lines = try parseM3U(HLSImagePlaylistWriter.playlist(for: track))
+    let header: [M3ULine] = [.tag(name: "#EXTM3U", value: nil), .tag(name: "#EXT-X-VERSION", value: "7")]
+    #expect(Array(lines.prefix(2)) == header)
+    #expect(lines.last == .tag(name: "#EXT-X-ENDLIST", value: nil))
+    for tag in ["#EXT-X-PLAYLIST-TYPE", "#EXT-X-IMAGES-ONLY", "#EXT-X-TARGETDURATION", "#EXT-X-MEDIA-SEQUENCE"] {
+        #expect(lines.filter { if case .tag(tag, _) = $0 { true } else { false } }.count == 1, "\(tag)")
+    }
+    #expect(lines.contains(.tag(name: "#EXT-X-PLAYLIST-TYPE", value: "VOD")))
+    guard case .tag("#EXT-X-TARGETDURATION", let target?) = lines[2], let targetDuration = Int(target) else {
+        Issue.record("TARGETDURATION must follow VERSION: \(lines[2])")
+        return
+    }
+    let segments = Array(lines.dropFirst(6).dropLast())
+    try #require(segments.count == track.sheets.count * 3)
+    var total = 0
+    for (sheet, start) in zip(track.sheets, stride(from: 0, to: segments.count, by: 3)) {
+        guard case .tag("#EXT-X-TILES", let tilesValue?) = segments[start],
+              case .tag("#EXTINF", let extinf) = segments[start + 1],
+              case .uri(let uri) = segments[start + 2] else {
+            Issue.record("bad segment at \(segments[start])")
+            return
+        }
+        let attributes = try parseAttributes(tilesValue)
+        #expect(Set(attributes.keys) == ["RESOLUTION", "LAYOUT", "DURATION"])
+        #expect(attributes["RESOLUTION"] == "160x90" && uri == sheet.fileName)
+        #expect(attributes["LAYOUT"] == "\(sheet.columns)x\(sheet.rows)")
+        let tileMillis = try #require(parseDecimalMilliseconds(attributes["DURATION"] ?? ""))
+        #expect(tileMillis == ms(track.interval))
+        let segmentMillis = try parseExtinf(extinf)
+        #expect((segmentMillis + 500) / 1000 <= targetDuration && segmentMillis > 0)
+        // The layout holds the tiles that cover the segment, and not a whole spare row.
+        let tilesCovering = Int((Double(segmentMillis) / Double(tileMillis)).rounded(.up))
+        #expect(tilesCovering <= sheet.columns * sheet.rows && tilesCovering > sheet.columns * (sheet.rows - 1))
+        total += segmentMillis
+    }
+    #expect(abs(total - ms(track.duration)) <= track.sheets.count)
+    #expect(targetDuration == (total == 0 ? 1 : Int((Double(ms(track.sheets[0].duration)) / 1000).rounded(.up))))
+    let streamInf = HLSImagePlaylistWriter.imageStreamInfLine(for: track, bandwidth: 12_345)
+    let prefix = "#EXT-X-IMAGE-STREAM-INF:"
+    #expect(streamInf.hasPrefix(prefix))
+    let streamAttributes = try parseAttributes(String(streamInf.dropFirst(prefix.count)))
+    #expect(streamAttributes == ["BANDWIDTH": "12345", "RESOLUTION": "160x90", "CODECS": "\"jpeg\"",
+                                 "URI": "\"thumbnails.m3u8\""])
+}
+
+@Test(arguments: tracks.indices)
+func dashImageAdaptationSetFollowsDashIF(index: Int) throws {
+    let track = tracks[index]
+    let document = try XMLDocument(data: Data(DASHImageWriter.mpd(for: track, bandwidth: 9_000).utf8))
+    let mpd = try #require(document.rootElement())
+    let namespace = "urn:mpeg:dash:schema:mpd:2011"
+    #expect(mpd.localName == "MPD" && mpd.uri == namespace)
+    #expect(attribute(mpd, "type") == "static")
+    #expect(attribute(mpd, "profiles") == "urn:mpeg:dash:profile:isoff-live:2011")
+    #expect(attribute(mpd, "minBufferTime") == "PT2S")
+    let duration = try #require(attribute(mpd, "mediaPresentationDuration"))
+    try #require(duration.hasPrefix("PT") && duration.hasSuffix("S"))
+    let seconds = try #require(Double(duration.dropFirst(2).dropLast()))
+    #expect(ms(seconds) == ms(track.duration))
+
+    let periods = mpd.elements(forLocalName: "Period", uri: namespace)
+    let sets = try #require(periods.first).elements(forLocalName: "AdaptationSet", uri: namespace)
+    try #require(periods.count == 1 && sets.count == 1)
+    let set = sets[0]
+    #expect(attribute(set, "contentType") == "image")
+    #expect(attribute(set, "mimeType") == "image/jpeg")
+    let template = try #require(set.elements(forLocalName: "SegmentTemplate", uri: namespace).first)
+    #expect(attribute(template, "media") == "sheet-$Number%04d$.jpg")
+    #expect(attribute(template, "timescale") == "1000" && attribute(template, "startNumber") == "1")
+    let segmentMillis = try #require(Int(attribute(template, "duration") ?? ""))
+    #expect(segmentMillis == ms(Double(track.columns * track.rows) * track.interval))
+    #expect((ms(track.duration) + segmentMillis - 1) / segmentMillis == track.sheets.count)
+
+    let representation = try #require(set.elements(forLocalName: "Representation", uri: namespace).first)
+    #expect(attribute(representation, "width") == "\(track.columns * 160)")
+    #expect(attribute(representation, "height") == "\(track.rows * 90)")
+    #expect(attribute(representation, "bandwidth") == "9000" && attribute(representation, "id") != nil)
+    let property = try #require(representation.elements(forLocalName: "EssentialProperty", uri: namespace).first)
+    #expect(attribute(property, "schemeIdUri") == "http://dashif.org/guidelines/thumbnail_tile")
+    #expect(attribute(property, "value") == "\(track.columns)x\(track.rows)")
+
+    // A DASH player spreads C*R tiles evenly over each segment; each thumbnail's midpoint must land on its tile.
+    let perSheet = track.columns * track.rows
+    for thumbnail in track.thumbnails {
+        let middle = (thumbnail.startTime + thumbnail.endTime) / 2 * 1000
+        let segment = Int(middle / Double(segmentMillis))
+        let slot = Int((middle - Double(segment * segmentMillis)) / (Double(segmentMillis) / Double(perSheet)))
+        #expect(segment == thumbnail.sheetIndex)
+        #expect(PixelRect(x: slot % track.columns * 160, y: slot / track.columns * 90, width: 160, height: 90)
+            == thumbnail.tileRect)
+    }
+}
+
+@Test func iFramePlaylistAddressesEveryFragment() throws {
+    let track = tracks[4]
+    var offset = 1234
+    let fragments = track.thumbnails.map { thumbnail in
+        defer { offset += 5000 + thumbnail.index }
+        return IFrameFragment(time: thumbnail.startTime, duration: thumbnail.endTime - thumbnail.startTime,
+                              byteOffset: offset, byteLength: 5000 + thumbnail.index)
+    }
+    let lines = try parseM3U(IFramePlaylistWriter.playlist(initSegmentLength: 1234, fragments: fragments))
+    let expectedHeader: [M3ULine] = [
+        .tag(name: "#EXTM3U", value: nil), .tag(name: "#EXT-X-VERSION", value: "7"),
+        .tag(name: "#EXT-X-TARGETDURATION", value: "11"), .tag(name: "#EXT-X-PLAYLIST-TYPE", value: "VOD"),
+        .tag(name: "#EXT-X-I-FRAMES-ONLY", value: nil),
+    ]
+    #expect(Array(lines.prefix(5)) == expectedHeader)
+    guard case .tag("#EXT-X-MAP", let map?) = lines[5] else {
+        Issue.record("missing EXT-X-MAP")
+        return
+    }
+    #expect(try parseAttributes(map) == ["URI": "\"iframes.mp4\"", "BYTERANGE": "\"1234@0\""])
+    #expect(lines.last == .tag(name: "#EXT-X-ENDLIST", value: nil))
+    let body = Array(lines.dropFirst(6).dropLast())
+    try #require(body.count == fragments.count * 3)
+    var expectedOffset = 1234
+    for (fragment, start) in zip(fragments, stride(from: 0, to: body.count, by: 3)) {
+        guard case .tag("#EXTINF", let extinf) = body[start], case .tag("#EXT-X-BYTERANGE", let range?) = body[start + 1],
+              body[start + 2] == .uri("iframes.mp4") else {
+            Issue.record("bad fragment at \(body[start])")
+            return
+        }
+        #expect(try parseExtinf(extinf) == ms(fragment.duration))
+        let parts = range.split(separator: "@").compactMap { Int($0) }
+        #expect(parts == [fragment.byteLength, expectedOffset])
+        expectedOffset += fragment.byteLength
+    }
+    let line = IFramePlaylistWriter.streamInfLine(fragments: fragments, resolution: PixelSize(width: 320, height: 180))
+    let prefix = "#EXT-X-I-FRAME-STREAM-INF:"
+    let attributes = try parseAttributes(String(line.dropFirst(prefix.count)))
+    #expect(line.hasPrefix(prefix))
+    // Peak: the largest fragment, 5099 bytes over 10.01 s.
+    #expect(attributes == ["BANDWIDTH": "\(Int((5099.0 * 8 / 10.01).rounded(.up)))", "RESOLUTION": "320x180",
+                           "CODECS": "\"jpeg\"", "URI": "\"iframes.m3u8\""])
+}
+
+@Test func pngTracksUsePngEverywhere() throws {
+    let png = try ThumbnailTrack(duration: 60, spacing: .interval(10), tileSize: tile, columns: 3, rows: 2,
+                                 format: .png)
+    #expect(WebVTTWriter.document(for: png).contains("sheet-0001.png#xywh=0,0,160,90"))
+    #expect(HLSImagePlaylistWriter.imageStreamInfLine(for: png, bandwidth: 1).contains("CODECS=\"png\""))
+    let mpd = DASHImageWriter.mpd(for: png, bandwidth: 1)
+    #expect(mpd.contains("mimeType=\"image/png\"") && mpd.contains("media=\"sheet-$Number%04d$.png\""))
+}
