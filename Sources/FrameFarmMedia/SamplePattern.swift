@@ -135,24 +135,23 @@ struct SamplePattern {
         }
     }
 
+    /// Two passes of a separable running-sum box blur over the picture above the code band.
     private func boxBlur(_ luma: inout [UInt8], radius: Int) {
         let bandTop = content.y + Int(Double(content.height) * FrameCode.bandTop)
         let area = PixelRect(x: content.x, y: content.y, width: content.width, height: bandTop - content.y)
+        func blurLine(count: Int, index: (Int) -> Int) {
+            var line = [Int](repeating: 0, count: count)
+            for i in 0..<count { line[i] = Int(luma[index(i)]) }
+            var prefix = [Int](repeating: 0, count: count + 1)
+            for i in 0..<count { prefix[i + 1] = prefix[i] + line[i] }
+            for i in 0..<count {
+                let low = max(0, i - radius), high = min(count - 1, i + radius)
+                luma[index(i)] = UInt8((prefix[high + 1] - prefix[low]) / (high - low + 1))
+            }
+        }
         for _ in 0..<2 {
-            for y in area.y..<area.maxY {
-                let row = (area.x..<area.maxX).map { Int(luma[y * size.width + $0]) }
-                for x in 0..<area.width {
-                    let low = max(0, x - radius), high = min(area.width - 1, x + radius)
-                    luma[y * size.width + area.x + x] = UInt8(row[low...high].reduce(0, +) / (high - low + 1))
-                }
-            }
-            for x in area.x..<area.maxX {
-                let column = (area.y..<area.maxY).map { Int(luma[$0 * size.width + x]) }
-                for y in 0..<area.height {
-                    let low = max(0, y - radius), high = min(area.height - 1, y + radius)
-                    luma[(area.y + y) * size.width + x] = UInt8(column[low...high].reduce(0, +) / (high - low + 1))
-                }
-            }
+            for y in area.y..<area.maxY { blurLine(count: area.width) { y * size.width + area.x + $0 } }
+            for x in area.x..<area.maxX { blurLine(count: area.height) { (area.y + $0) * size.width + x } }
         }
     }
 

@@ -8,6 +8,7 @@ import Testing
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) {
             $0.durationSeconds = 20
+            $0.frameRate = (10, 1)
             $0.keyframeIntervalSeconds = 1
             $0.blackLeadSeconds = 5
             $0.fadeInSeconds = 2
