@@ -1,50 +1,14 @@
 import Foundation
 import FrameFarmMedia
 
-/// What `framefarm probe --json` prints per input. The keys are a public contract (README, "probe JSON"): add
-/// keys, never rename or remove them.
-public struct ProbeReport: Codable, Sendable {
-    public struct Rect: Codable, Sendable, Equatable {
-        public var x: Int, y: Int, width: Int, height: Int
-    }
-
-    public var path: String
-    public var container: String
-    public var codec: String
-    public var pixelFormat: String
-    public var codedWidth: Int
-    public var codedHeight: Int
-    public var sampleAspectRatio: String
-    /// Clockwise degrees from the display matrix: 0, 90, 180 or 270.
-    public var rotation: Int
-    public var mirrored: Bool
-    public var displayWidth: Int
-    public var displayHeight: Int
-    /// displayWidth / displayHeight.
-    public var aspectRatio: Double
-    /// Class of the content (padding removed): standard, wide or ultra-wide.
-    public var aspectClass: String
-    /// What `--modes auto` picks under `policy` on a 16:9 screen turned like the video.
-    public var defaultMode: String
-    public var policy: String
-    public var durationSeconds: Double
-    public var frameRate: Double?
-    public var keyframeIntervalSeconds: Double?
-    public var colorMatrix: String
-    public var colorRange: String
-    public var colorTransfer: String
-    public var chromaSiting: String
-    /// The picture without baked-in bars, in display pixels; the full frame when there are none.
-    public var contentRect: Rect
-    public var contentAspectRatio: Double
-    public var paddingDetected: Bool
-
+extension ProbeReport {
     init(path: String, facts: MediaFacts, policy: ModePolicy) {
+        self.init()
         let info = facts.info
         let geometry = info.geometry
         let display = geometry.displaySize
         let content = geometry.displayRect(ofCoded: SourceRect(facts.codedContentRect))
-        let contentRect = Rect(x: Int(content.x.rounded()), y: Int(content.y.rounded()),
+        let contentRect = ProbeReport.Rect(x: Int(content.x.rounded()), y: Int(content.y.rounded()),
                                width: Int(content.width.rounded()), height: Int(content.height.rounded()))
         let contentSize = PixelSize(width: max(1, contentRect.width), height: max(1, contentRect.height))
         let referenceScreen = PixelSize(width: 1920, height: 1080).oriented(contentSize.orientation)

@@ -1,0 +1,50 @@
+/// What `framefarm probe --json` prints per input, and the `probe` section of every manifest.json. The keys are a
+/// public contract (README, "probe --json keys"): add keys, never rename or remove them.
+public struct ProbeReport: Codable, Sendable, Equatable {
+    public struct Rect: Codable, Sendable, Equatable {
+        public var x: Int, y: Int, width: Int, height: Int
+
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+
+        public init(_ rect: PixelRect) { self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
+        public var pixelRect: PixelRect { PixelRect(x: x, y: y, width: width, height: height) }
+    }
+
+    public var path = ""
+    public var container = ""
+    public var codec = ""
+    public var pixelFormat = ""
+    public var codedWidth = 0
+    public var codedHeight = 0
+    public var sampleAspectRatio = "1:1"
+    /// Clockwise degrees from the display matrix: 0, 90, 180 or 270.
+    public var rotation = 0
+    public var mirrored = false
+    public var displayWidth = 0
+    public var displayHeight = 0
+    /// displayWidth / displayHeight.
+    public var aspectRatio = 0.0
+    /// Class of the content (padding removed): standard, wide or ultra-wide.
+    public var aspectClass = AspectClass.standard.rawValue
+    /// What `--modes auto` picks under `policy` on a 16:9 screen turned like the video.
+    public var defaultMode = ViewingMode.fit.rawValue
+    public var policy = ModePolicy.hig.rawValue
+    public var durationSeconds = 0.0
+    public var frameRate: Double?
+    public var keyframeIntervalSeconds: Double?
+    public var colorMatrix = ""
+    public var colorRange = ""
+    public var colorTransfer = ""
+    public var chromaSiting = ""
+    /// The picture without baked-in bars, in display pixels; the full frame when there are none.
+    public var contentRect = Rect(x: 0, y: 0, width: 0, height: 0)
+    public var contentAspectRatio = 0.0
+    public var paddingDetected = false
+
+    public init() {}
+}

@@ -1,0 +1,172 @@
+/// `OUT/<stem>/manifest.json`: every output of one video, with the geometry, times and settings that made it.
+/// `preview`, `thumbnails` and `poster` each own one section and leave the others as they found them. Keys are
+/// a public contract (README, "manifest.json"): add keys, never rename or remove them.
+public struct VideoManifest: Codable, Sendable, Equatable {
+    public var formatVersion = 1
+    public var input: InputRecord
+    public var probe: ProbeReport
+    public var preview: PreviewSection?
+    public var thumbnails: ThumbnailsSection?
+    public var poster: PosterSection?
+
+    public init(input: InputRecord, probe: ProbeReport) {
+        self.input = input
+        self.probe = probe
+    }
+}
+
+/// Identifies the input a manifest was made from, so a re-run can tell whether its outputs are still current.
+public struct InputRecord: Codable, Sendable, Equatable {
+    public var path: String
+    public var sizeBytes: Int
+    /// Modification time, seconds since 1970.
+    public var modifiedSeconds: Double
+
+    public init(path: String, sizeBytes: Int, modifiedSeconds: Double) {
+        self.path = path
+        self.sizeBytes = sizeBytes
+        self.modifiedSeconds = modifiedSeconds
+    }
+
+    /// Same file content as far as size and modification time tell (the path may differ).
+    public func describesSameFile(as other: InputRecord) -> Bool {
+        sizeBytes == other.sizeBytes && abs(modifiedSeconds - other.modifiedSeconds) < 0.001
+    }
+}
+
+/// The Vulkan device that rendered a section.
+public struct GPURecord: Codable, Sendable, Equatable {
+    public var name: String
+    public var type: String
+
+    public init(name: String, type: String) {
+        self.name = name
+        self.type = type
+    }
+}
+
+public struct PreviewSection: Codable, Sendable, Equatable {
+    public var settings: [String: String]
+    public var gpu: GPURecord
+    /// Stream time of the rendered frame, and how it was chosen (`poster`, `25%`, `12.5`).
+    public var frameTimeSeconds: Double
+    public var frameChoice: String
+    public var paddingDetected: Bool
+    public var paddingRemoved: Bool
+    /// The part of the frame placed on screens, in display pixels.
+    public var contentRect: ProbeReport.Rect
+    public var renders: [PreviewRender]
+
+    public init(settings: [String: String], gpu: GPURecord, frameTimeSeconds: Double, frameChoice: String,
+                paddingDetected: Bool, paddingRemoved: Bool, contentRect: ProbeReport.Rect, renders: [PreviewRender]) {
+        self.settings = settings
+        self.gpu = gpu
+        self.frameTimeSeconds = frameTimeSeconds
+        self.frameChoice = frameChoice
+        self.paddingDetected = paddingDetected
+        self.paddingRemoved = paddingRemoved
+        self.contentRect = contentRect
+        self.renders = renders
+    }
+}
+
+/// One device screen in one orientation and mode.
+public struct PreviewRender: Codable, Sendable, Equatable {
+    /// Relative to the video's folder: `preview/<device>-<orientation>-<mode>.png`.
+    public var file: String
+    public var device: String
+    public var deviceName: String
+    public var orientation: Orientation
+    public var mode: ViewingMode
+    /// Whether `mode` is what the policy picks for this video on this screen.
+    public var isDefault: Bool
+    public var screenWidth: Int
+    public var screenHeight: Int
+    /// Part of the content shown, in content display pixels (fill crops it).
+    public var sourceCrop: SourceRect
+    /// Where the picture lands on the screen, in screen pixels.
+    public var destination: ProbeReport.Rect
+    public var safeArea: ProbeReport.Rect
+    public var croppedFraction: CroppedFraction
+    public var fractionOutsideSafeArea: Double
+
+    public init(file: String, device: String, deviceName: String, orientation: Orientation, mode: ViewingMode,
+                isDefault: Bool, placement: Placement) {
+        self.file = file
+        self.device = device
+        self.deviceName = deviceName
+        self.orientation = orientation
+        self.mode = mode
+        self.isDefault = isDefault
+        screenWidth = placement.screen.width
+        screenHeight = placement.screen.height
+        sourceCrop = placement.sourceCrop
+        destination = ProbeReport.Rect(placement.destination)
+        safeArea = ProbeReport.Rect(placement.safeArea)
+        croppedFraction = placement.croppedFraction
+        fractionOutsideSafeArea = placement.fractionOutsideSafeArea
+    }
+}
+
+public struct ThumbnailsSection: Codable, Sendable, Equatable {
+    public var settings: [String: String]
+    public var gpu: GPURecord
+    public var tileWidth: Int
+    public var tileHeight: Int
+    public var columns: Int
+    public var rows: Int
+    public var intervalSeconds: Double
+    public var count: Int
+    /// Files relative to the video's folder.
+    public var sheets: [String]
+    public var manifests: [String]
+    /// Stream time of the frame each thumbnail shows (its cue starts at index x interval).
+    public var frameTimes: [Double]
+    public var warnings: [String]
+
+    public init(settings: [String: String], gpu: GPURecord, tileWidth: Int, tileHeight: Int, columns: Int, rows: Int,
+                intervalSeconds: Double, count: Int, sheets: [String], manifests: [String], frameTimes: [Double],
+                warnings: [String]) {
+        self.settings = settings
+        self.gpu = gpu
+        self.tileWidth = tileWidth
+        self.tileHeight = tileHeight
+        self.columns = columns
+        self.rows = rows
+        self.intervalSeconds = intervalSeconds
+        self.count = count
+        self.sheets = sheets
+        self.manifests = manifests
+        self.frameTimes = frameTimes
+        self.warnings = warnings
+    }
+}
+
+public struct PosterSection: Codable, Sendable, Equatable {
+    public struct File: Codable, Sendable, Equatable {
+        public var file: String
+        public var width: Int
+        public var height: Int
+
+        public init(file: String, width: Int, height: Int) {
+            self.file = file
+            self.width = width
+            self.height = height
+        }
+    }
+
+    public var settings: [String: String]
+    public var gpu: GPURecord
+    public var timeSeconds: Double
+    /// Score of the chosen frame (brightness, contrast, sharpness, value); absent for `--at TIME`.
+    public var score: [String: Double]?
+    public var files: [File]
+
+    public init(settings: [String: String], gpu: GPURecord, timeSeconds: Double, score: [String: Double]?, files: [File]) {
+        self.settings = settings
+        self.gpu = gpu
+        self.timeSeconds = timeSeconds
+        self.score = score
+        self.files = files
+    }
+}
