@@ -1,0 +1,123 @@
+// Data shared by every pass of a render batch: the structs mirrored in Sources/FrameFarmGPU/ShaderInterface.swift
+// (std430, scalars only so the Swift structs match member for member), the bindings of the one descriptor set
+// layout all passes share, and the tile lookup every pass starts with.
+
+struct SourceDescriptor {
+    uint byteOffset;        // of the frame in the source buffer; a multiple of 4
+    uint planeLayout;           // 0 planar, 1 semi-planar (Cb Cr interleaved in plane 1), 2 gray
+    uint bytesPerSample;    // 1 or 2 (little-endian 16-bit words)
+    uint lumaOffset;        // plane byte offsets and strides, relative to byteOffset; all multiples of 4
+    uint lumaStride;
+    uint cbOffset;
+    uint crOffset;
+    uint chromaStride;
+    uint lumaWidth;
+    uint lumaHeight;
+    uint chromaWidth;
+    uint chromaHeight;
+    float chromaScaleX;      // chroma coordinate = luma coordinate * scale + offset (linear-light upsampling)
+    float chromaScaleY;
+    float chromaOffsetX;
+    float chromaOffsetY;
+    uint transfer;           // 0: sRGB-like curve for every SDR transfer
+    float matrix[12];        // row-major 3x4: R'G'B' = M * (Y, Cb, Cr, 1) with samples as stored (raw words)
+};
+
+struct PrefilterImage {
+    uint sourceIndex;
+    uint planeGroup;         // 0 luma (linear light: R, G, B at luma resolution), 1 chroma (Cb, Cr)
+    int originX;             // first plane pixel of the crop; box (i, j) starts at origin + (i, j) * shrink
+    int originY;
+    int lastX;               // last plane pixel of the crop: samples past it repeat it
+    int lastY;
+    uint shrinkX;            // box size; 1 just unpacks samples to floats
+    uint shrinkY;
+    uint width;              // of the output image, in boxes
+    uint height;
+    uint outputOffset;       // float index in the planes buffer; plane p starts at outputOffset + p * width * height
+    uint planeCount;
+};
+
+struct PlaneGroupPass {      // one plane group (luma or chroma) of a job, through both resampling passes
+    uint planeCount;         // 0 when the group is absent (gray chroma, linear-light chroma)
+    uint imageIndex;         // prefilter image the horizontal pass reads
+    uint rowStart;           // first image row the horizontal pass filters
+    uint rowCount;
+    uint horizontalTable;    // word index in the filter table: per destination column, start then taps weights
+    uint horizontalTaps;
+    uint verticalTable;      // per destination row: start (relative to rowStart) then taps weights
+    uint verticalTaps;
+    uint intermediateOffset; // float index; plane p, row r, column c at offset + (p * rowCount + r) * width + c
+};
+
+struct ResampleJob {
+    uint sourceIndex;
+    uint canvasIndex;
+    int destinationX;
+    int destinationY;
+    uint width;              // destination size
+    uint height;
+    PlaneGroupPass luma;
+    PlaneGroupPass chroma;
+};
+
+struct CanvasDescriptor {
+    uint pixelOffset;        // uint index of pixel (0, 0) in the canvas buffer; rows are width pixels
+    uint width;
+    uint height;
+    uint background;         // RGBA8, R in the low byte
+    uint overlayFirst;
+    uint overlayCount;
+};
+
+struct OverlayDescriptor {
+    uint kind;               // 0 outline, 1 rounded-corner mask, 2 tint
+    int x;
+    int y;
+    int width;
+    int height;
+    uint color;              // RGBA8, R in the low byte; alpha blends
+    int thickness;
+    float radius;
+};
+
+// One entry per unit of work (an image, a job's plane group, a job, a run of canvas cells) of a pass: its tiles
+// are firstTile ..< next entry's firstTile, tilesAcross per row of tiles, offset by tileOrigin (x | y << 16).
+struct WorkItem {
+    uint firstTile;
+    uint item;
+    uint tilesAcross;
+    uint tileOrigin;
+};
+
+layout(push_constant) uniform PassConstants {
+    uint workBase;           // first WorkItem of this pass
+    uint workCount;
+    uint tileCount;          // tiles of all the pass's items
+    uint groupsPerRow;       // workgroups per row of the dispatch grid (grid y spills past the x limit)
+} pass;
+
+layout(std430, binding = 0) readonly buffer SourceWords { uint sourceWords[]; };
+layout(std430, binding = 1) readonly buffer Sources { SourceDescriptor sources[]; };
+layout(std430, binding = 2) readonly buffer Images { PrefilterImage images[]; };
+layout(std430, binding = 3) readonly buffer Jobs { ResampleJob jobs[]; };
+layout(std430, binding = 4) readonly buffer FilterTable { uint filterTable[]; };
+layout(std430, binding = 5) readonly buffer WorkItems { WorkItem workItems[]; };
+layout(std430, binding = 9) readonly buffer Canvases { CanvasDescriptor canvases[]; };
+layout(std430, binding = 10) readonly buffer Overlays { OverlayDescriptor overlays[]; };
+
+// The work item and tile (x, y in tiles) of this workgroup; false for the padding groups past the last tile.
+bool findTile(out WorkItem work, out uvec2 tile) {
+    uint index = gl_WorkGroupID.x + gl_WorkGroupID.y * pass.groupsPerRow;
+    if (index >= pass.tileCount) return false;
+    uint low = pass.workBase, high = pass.workBase + pass.workCount - 1u;
+    while (low < high) {
+        uint middle = (low + high + 1u) >> 1;
+        if (workItems[middle].firstTile <= index) low = middle; else high = middle - 1u;
+    }
+    work = workItems[low];
+    uint local = index - work.firstTile;
+    tile = uvec2(local % work.tilesAcross, local / work.tilesAcross)
+        + uvec2(work.tileOrigin & 0xFFFFu, work.tileOrigin >> 16);
+    return true;
+}

@@ -1,0 +1,265 @@
+import Foundation
+import FrameFarmCore
+
+/// Everything the host works out for one batch before any GPU command: the shader tables (sources, prefilter
+/// images, jobs, filter weights, canvases, overlays, work items), the scratch sizes, and how jobs are grouped
+/// into chunks whose intermediates fit the scratch budget. Pure host code: no Vulkan.
+struct BatchPlan {
+    /// Jobs whose horizontal results share the intermediate buffer at once; chunks run one after another.
+    struct JobChunk {
+        var jobs: Range<Int>
+        var horizontal = PassWork()
+        var vertical = PassWork()
+    }
+
+    var sources: [SourceDescriptor] = []
+    /// Byte offset of each frame in the source region, and the region's size.
+    var sourceOffsets: [Int] = []
+    var sourceBytes = 0
+    var images: [PrefilterImage] = []
+    var planeFloats = 0
+    var jobs: [ResampleJob] = []
+    var filterWords: [UInt32] = []
+    var chunks: [JobChunk] = []
+    var intermediateFloats = 0
+    var canvases: [CanvasDescriptor] = []
+    var overlays: [OverlayDescriptor] = []
+    var canvasPixels = 0
+    var workItems: [WorkItem] = []
+    var prefilterWork = PassWork()
+    var overlayWork = PassWork()
+
+    private var sharedImages: [Int: Int] = [:]
+    private var tableOffsets: [AxisMapping: (offset: Int, taps: Int)] = [:]
+
+    /// - Parameter intermediateBudget: floats of intermediate a chunk may use (a single larger job still runs).
+    init(batch: RenderBatch, intermediateBudget: Int, filterTables: FilterTableCache) throws {
+        try Self.validate(batch)
+        for source in batch.sources { addSource(source.format) }
+        for (index, canvas) in batch.canvases.enumerated() { addCanvas(canvas, index: index) }
+        for job in batch.jobs {
+            let format = batch.sources[job.sourceIndex].format
+            jobs.append(planJob(job, format: format, filter: batch.filter, linearLight: batch.linearLight,
+                                filterTables: filterTables))
+        }
+        var builder = WorkListBuilder()
+        prefilterWork = PrefilterPass.addWork(for: images, to: &builder)
+        assignChunks(budget: intermediateBudget, builder: &builder)
+        overlayWork = OverlayPass.addWork(for: batch.canvases, to: &builder)
+        workItems = builder.items
+    }
+
+    // MARK: - Sources and canvases
+
+    private mutating func addSource(_ format: FrameFormat) {
+        let planes = format.packedPlanes
+        let subsampling = (x: Double(format.chromaSubsamplingX), y: Double(format.chromaSubsamplingY))
+        let siting = format.color.chromaSiting.chromaOffset
+        var descriptor = SourceDescriptor()
+        descriptor.byteOffset = UInt32(sourceBytes)
+        descriptor.planeLayout = switch format.layout {
+        case .planar: 0
+        case .semiPlanar: 1
+        case .gray: 2
+        }
+        descriptor.bytesPerSample = UInt32(format.bytesPerSample)
+        descriptor.lumaOffset = UInt32(planes[0].byteOffset)
+        descriptor.lumaStride = UInt32(planes[0].bytesPerRow)
+        descriptor.lumaWidth = UInt32(format.width)
+        descriptor.lumaHeight = UInt32(format.height)
+        if planes.count > 1 {
+            descriptor.cbOffset = UInt32(planes[1].byteOffset)
+            descriptor.crOffset = UInt32(planes[planes.count - 1].byteOffset)
+            descriptor.chromaStride = UInt32(planes[1].bytesPerRow)
+            descriptor.chromaWidth = UInt32(format.chromaWidth)
+            descriptor.chromaHeight = UInt32(format.chromaHeight)
+        }
+        descriptor.chromaScaleX = Float(1 / subsampling.x)
+        descriptor.chromaScaleY = Float(1 / subsampling.y)
+        descriptor.chromaOffsetX = Float(format.chromaSubsamplingX == 2 ? siting.x : 0)
+        descriptor.chromaOffsetY = Float(format.chromaSubsamplingY == 2 ? siting.y : 0)
+        descriptor.matrix = ColorTransform(format: format).shaderMatrix
+        sources.append(descriptor)
+        sourceOffsets.append(sourceBytes)
+        sourceBytes += (format.byteCount + 15) & ~15
+    }
+
+    private mutating func addCanvas(_ canvas: CanvasSpec, index: Int) {
+        canvases.append(CanvasDescriptor(pixelOffset: UInt32(canvasPixels), width: UInt32(canvas.size.width),
+                                         height: UInt32(canvas.size.height), background: canvas.background.packed,
+                                         overlayFirst: UInt32(overlays.count),
+                                         overlayCount: UInt32(canvas.overlays.count)))
+        overlays += canvas.overlays.map(OverlayPass.descriptor)
+        canvasPixels += canvas.size.area
+    }
+
+    // MARK: - Jobs
+
+    /// One axis of a job in one plane's pixels: the crop's continuous start and length, and the pixels it touches.
+    private struct PlaneAxis {
+        var start: Double
+        var length: Double
+        var first: Int
+        var last: Int
+
+        init(cropStart: Double, cropLength: Double, subsampling: Int, sitingOffset: Double, planeSize: Int) {
+            let factor = Double(subsampling)
+            start = cropStart / factor + (subsampling == 2 ? sitingOffset : 0)
+            length = cropLength / factor
+            // A crop edge within a millionth of a pixel boundary is on it: padding must not leak in by rounding.
+            first = min(max(Int((cropStart / factor + 1e-6).rounded(.down)), 0), planeSize - 1)
+            last = min(max(Int(((cropStart + cropLength) / factor - 1e-6).rounded(.up)) - 1, first), planeSize - 1)
+        }
+    }
+
+    private mutating func planJob(_ job: RenderJob, format: FrameFormat, filter: ResamplingFilter,
+                                  linearLight: Bool, filterTables: FilterTableCache) -> ResampleJob {
+        let crop = job.sourceCrop
+        let destination = job.destination.size
+        var planned = ResampleJob(sourceIndex: UInt32(job.sourceIndex), canvasIndex: UInt32(job.canvasIndex),
+                                  destinationX: Int32(job.destination.x), destinationY: Int32(job.destination.y),
+                                  width: UInt32(destination.width), height: UInt32(destination.height))
+        let lumaX = PlaneAxis(cropStart: crop.x, cropLength: crop.width, subsampling: 1, sitingOffset: 0,
+                              planeSize: format.width)
+        let lumaY = PlaneAxis(cropStart: crop.y, cropLength: crop.height, subsampling: 1, sitingOffset: 0,
+                              planeSize: format.height)
+        planned.luma = planGroup(source: job.sourceIndex, group: 0, axes: (lumaX, lumaY),
+                                 planeSize: (format.width, format.height), planeCount: linearLight ? 3 : 1,
+                                 destination: destination, filter: filter, filterTables: filterTables)
+        if format.layout != .gray && !linearLight {
+            let siting = format.color.chromaSiting.chromaOffset
+            let chromaX = PlaneAxis(cropStart: crop.x, cropLength: crop.width, subsampling: format.chromaSubsamplingX,
+                                    sitingOffset: siting.x, planeSize: format.chromaWidth)
+            let chromaY = PlaneAxis(cropStart: crop.y, cropLength: crop.height,
+                                    subsampling: format.chromaSubsamplingY, sitingOffset: siting.y,
+                                    planeSize: format.chromaHeight)
+            planned.chroma = planGroup(source: job.sourceIndex, group: 1, axes: (chromaX, chromaY),
+                                       planeSize: (format.chromaWidth, format.chromaHeight), planeCount: 2,
+                                       destination: destination, filter: filter, filterTables: filterTables)
+        }
+        return planned
+    }
+
+    /// Chooses the group's prefilter image (shared per source when unshrunk) and its two filter tables.
+    private mutating func planGroup(source: Int, group: Int, axes: (x: PlaneAxis, y: PlaneAxis),
+                                    planeSize: (width: Int, height: Int), planeCount: Int, destination: PixelSize,
+                                    filter: ResamplingFilter, filterTables: FilterTableCache) -> PlaneGroupPass {
+        let (x, y) = axes
+        let shrinkX = PrefilterPass.shrinkFactor(ratio: x.length / Double(destination.width))
+        let shrinkY = PrefilterPass.shrinkFactor(ratio: y.length / Double(destination.height))
+        let imageIndex: Int
+        let origin: (x: Int, y: Int)
+        if shrinkX == 1 && shrinkY == 1 {
+            origin = (0, 0)
+            let key = source * 2 + group
+            if let shared = sharedImages[key] {
+                imageIndex = shared
+            } else {
+                imageIndex = addImage(PrefilterImage(
+                    sourceIndex: UInt32(source), planeGroup: UInt32(group), originX: 0, originY: 0,
+                    lastX: Int32(planeSize.width - 1), lastY: Int32(planeSize.height - 1), shrinkX: 1, shrinkY: 1,
+                    width: UInt32(planeSize.width), height: UInt32(planeSize.height), planeCount: UInt32(planeCount)))
+                sharedImages[key] = imageIndex
+            }
+        } else {
+            origin = (x.first, y.first)
+            imageIndex = addImage(PrefilterImage(
+                sourceIndex: UInt32(source), planeGroup: UInt32(group), originX: Int32(x.first),
+                originY: Int32(y.first), lastX: Int32(x.last), lastY: Int32(y.last), shrinkX: UInt32(shrinkX),
+                shrinkY: UInt32(shrinkY), width: UInt32((x.last - x.first) / shrinkX + 1),
+                height: UInt32((y.last - y.first) / shrinkY + 1), planeCount: UInt32(planeCount)))
+        }
+        let rowFirst = (y.first - origin.y) / shrinkY
+        let rowLast = (y.last - origin.y) / shrinkY
+        let horizontal = filterTable(AxisMapping(
+            filter: filter, start: (x.start - Double(origin.x)) / Double(shrinkX),
+            length: x.length / Double(shrinkX), outputCount: destination.width,
+            first: (x.first - origin.x) / shrinkX, last: (x.last - origin.x) / shrinkX), cache: filterTables)
+        let vertical = filterTable(AxisMapping(
+            filter: filter, start: (y.start - Double(origin.y)) / Double(shrinkY) - Double(rowFirst),
+            length: y.length / Double(shrinkY), outputCount: destination.height,
+            first: 0, last: rowLast - rowFirst), cache: filterTables)
+        return PlaneGroupPass(planeCount: UInt32(planeCount), imageIndex: UInt32(imageIndex),
+                              rowStart: UInt32(rowFirst), rowCount: UInt32(rowLast - rowFirst + 1),
+                              horizontalTable: UInt32(horizontal.offset), horizontalTaps: UInt32(horizontal.taps),
+                              verticalTable: UInt32(vertical.offset), verticalTaps: UInt32(vertical.taps))
+    }
+
+    private mutating func addImage(_ image: PrefilterImage) -> Int {
+        var image = image
+        image.outputOffset = UInt32(planeFloats)
+        planeFloats += Int(image.planeCount * image.width * image.height)
+        images.append(image)
+        return images.count - 1
+    }
+
+    /// The table's word offset in this batch's filter table; identical mappings (every thumbnail of a sheet)
+    /// share one copy.
+    private mutating func filterTable(_ mapping: AxisMapping, cache: FilterTableCache) -> (offset: Int, taps: Int) {
+        if let known = tableOffsets[mapping] { return known }
+        let table = cache.table(for: mapping)
+        let entry = (offset: filterWords.count, taps: table.taps)
+        filterWords += table.words
+        tableOffsets[mapping] = entry
+        return entry
+    }
+
+    private static func intermediateFloats(of job: ResampleJob) -> Int {
+        [job.luma, job.chroma].reduce(0) { $0 + Int($1.planeCount * $1.rowCount * job.width) }
+    }
+
+    /// Groups consecutive jobs so each chunk's intermediates fit `budget` floats, and lays them out.
+    private mutating func assignChunks(budget: Int, builder: inout WorkListBuilder) {
+        var start = 0
+        while start < jobs.count {
+            var end = start
+            var used = 0
+            while end < jobs.count {
+                let size = Self.intermediateFloats(of: jobs[end])
+                if end > start && used + size > budget { break }
+                jobs[end].luma.intermediateOffset = UInt32(used)
+                jobs[end].chroma.intermediateOffset = UInt32(used + Int(jobs[end].luma.planeCount
+                    * jobs[end].luma.rowCount * jobs[end].width))
+                used += size
+                end += 1
+            }
+            intermediateFloats = max(intermediateFloats, used)
+            var chunk = JobChunk(jobs: start..<end)
+            chunk.horizontal = ResampleHorizontalPass.addWork(for: chunk.jobs, of: jobs, to: &builder)
+            chunk.vertical = ResampleVerticalPass.addWork(for: chunk.jobs, of: jobs, to: &builder)
+            chunks.append(chunk)
+            start = end
+        }
+    }
+
+    // MARK: - Validation
+
+    static func validate(_ batch: RenderBatch) throws {
+        func fail(_ message: String) -> GPUError { .invalidBatch(message) }
+        for (index, source) in batch.sources.enumerated() {
+            let format = source.format
+            guard format.width > 0, format.height > 0, [1, 2].contains(format.bytesPerSample),
+                  [1, 2].contains(format.chromaSubsamplingX), [1, 2].contains(format.chromaSubsamplingY),
+                  format.bitDepth >= 8, format.bitDepth + format.bitShift <= 8 * format.bytesPerSample
+            else { throw fail("source \(index) has an unsupported format \(format)") }
+        }
+        for (index, canvas) in batch.canvases.enumerated() where canvas.size.width <= 0 || canvas.size.height <= 0 {
+            throw fail("canvas \(index) is empty (\(canvas.size))")
+        }
+        for (index, job) in batch.jobs.enumerated() {
+            guard batch.sources.indices.contains(job.sourceIndex) else {
+                throw fail("job \(index) names source \(job.sourceIndex) of \(batch.sources.count)")
+            }
+            guard batch.canvases.indices.contains(job.canvasIndex) else {
+                throw fail("job \(index) names canvas \(job.canvasIndex) of \(batch.canvases.count)")
+            }
+            guard !job.destination.isEmpty else { throw fail("job \(index) has an empty destination") }
+            let crop = job.sourceCrop
+            let format = batch.sources[job.sourceIndex].format
+            let tolerance = 1e-6
+            guard crop.width > 0, crop.height > 0, crop.x >= -tolerance, crop.y >= -tolerance,
+                  crop.maxX <= Double(format.width) + tolerance, crop.maxY <= Double(format.height) + tolerance
+            else { throw fail("job \(index) crop \(crop) is empty or outside the \(format.width)x\(format.height) source") }
+        }
+    }
+}

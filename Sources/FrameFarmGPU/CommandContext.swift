@@ -1,0 +1,128 @@
+import CVulkan
+
+/// What one compute pass asks for: a pipeline, its push constants and a grid of workgroups. Passes describe
+/// work this way and never call Vulkan; `CommandContext.record(_:)` turns it into commands.
+struct ComputeDispatch {
+    var pipeline: ComputePipeline
+    var pushConstants: [UInt32]
+    var groupCountX: Int
+    var groupCountY: Int = 1
+    var groupCountZ: Int = 1
+}
+
+/// Where in the pipeline a memory dependency starts or ends.
+enum PipelineStage {
+    case host, transfer, compute
+
+    var stageMask: VkPipelineStageFlags {
+        switch self {
+        case .host: VK_PIPELINE_STAGE_HOST_BIT.rawValue
+        case .transfer: VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue
+        case .compute: VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue
+        }
+    }
+
+    var writeAccess: VkAccessFlags {
+        switch self {
+        case .host: VK_ACCESS_HOST_WRITE_BIT.rawValue
+        case .transfer: VK_ACCESS_TRANSFER_WRITE_BIT.rawValue
+        case .compute: VK_ACCESS_SHADER_WRITE_BIT.rawValue
+        }
+    }
+
+    var accessForReadAndWrite: VkAccessFlags {
+        switch self {
+        case .host: VK_ACCESS_HOST_READ_BIT.rawValue
+        case .transfer: VK_ACCESS_TRANSFER_READ_BIT.rawValue | VK_ACCESS_TRANSFER_WRITE_BIT.rawValue
+        case .compute: VK_ACCESS_SHADER_READ_BIT.rawValue | VK_ACCESS_SHADER_WRITE_BIT.rawValue
+        }
+    }
+}
+
+/// A command pool with one primary command buffer, re-recorded for every submission; the generic plumbing
+/// (fill, barrier, bind, dispatch) every pass shares lives here once.
+///
+/// Ownership: owns the `VkCommandPool` and its buffer. Thread-safety: none; one per renderer slot, and it must
+/// not be re-recorded while its last submission is in flight.
+final class CommandContext {
+    let context: GPUContext
+    let pool: VkCommandPool
+    let commandBuffer: VkCommandBuffer
+    private var boundPipeline: VkPipeline?
+
+    init(context: GPUContext) throws {
+        var poolInfo = VkCommandPoolCreateInfo()
+        poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
+        poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT.rawValue
+        poolInfo.queueFamilyIndex = context.queueFamilyIndex
+        var pool: VkCommandPool?
+        try vkCheck("vkCreateCommandPool", vkCreateCommandPool(context.device, &poolInfo, nil, &pool))
+        var allocateInfo = VkCommandBufferAllocateInfo()
+        allocateInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
+        allocateInfo.commandPool = pool
+        allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
+        allocateInfo.commandBufferCount = 1
+        var buffer: VkCommandBuffer?
+        let result = vkAllocateCommandBuffers(context.device, &allocateInfo, &buffer)
+        if result != VK_SUCCESS {
+            vkDestroyCommandPool(context.device, pool, nil)
+            throw VulkanError(call: "vkAllocateCommandBuffers", result: result)
+        }
+        self.context = context
+        self.pool = pool!
+        self.commandBuffer = buffer!
+    }
+
+    deinit { vkDestroyCommandPool(context.device, pool, nil) }
+
+    func begin() throws {
+        try vkCheck("vkResetCommandBuffer", vkResetCommandBuffer(commandBuffer, 0))
+        var info = VkCommandBufferBeginInfo()
+        info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+        info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
+        try vkCheck("vkBeginCommandBuffer", vkBeginCommandBuffer(commandBuffer, &info))
+        boundPipeline = nil
+    }
+
+    func end() throws {
+        try vkCheck("vkEndCommandBuffer", vkEndCommandBuffer(commandBuffer))
+    }
+
+    /// Fills `size` bytes (a multiple of 4) at `offset` with the 32-bit `value`.
+    func fill(_ buffer: GPUBuffer, offset: Int, size: Int, value: UInt32) {
+        vkCmdFillBuffer(commandBuffer, buffer.buffer, VkDeviceSize(offset), VkDeviceSize(size), value)
+    }
+
+    /// Makes the writes of `source` visible to the reads and writes of `destination` (a global memory barrier:
+    /// every buffer of a batch is involved, so per-buffer barriers would buy nothing).
+    func barrier(from source: PipelineStage, to destination: PipelineStage) {
+        var barrier = VkMemoryBarrier()
+        barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER
+        barrier.srcAccessMask = source.writeAccess
+        barrier.dstAccessMask = destination.accessForReadAndWrite
+        vkCmdPipelineBarrier(commandBuffer, source.stageMask, destination.stageMask, 0, 1, &barrier, 0, nil, 0, nil)
+    }
+
+    func bind(_ set: DescriptorSet, layout: PipelineLayout) {
+        var handle: VkDescriptorSet? = set.handle
+        vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout.handle, 0, 1, &handle, 0, nil)
+    }
+
+    func record(_ dispatch: ComputeDispatch) {
+        guard dispatch.groupCountX > 0, dispatch.groupCountY > 0, dispatch.groupCountZ > 0 else { return }
+        let pipeline = dispatch.pipeline
+        if boundPipeline != pipeline.handle {
+            vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle)
+            boundPipeline = pipeline.handle
+        }
+        if !dispatch.pushConstants.isEmpty {
+            precondition(dispatch.pushConstants.count * 4 <= pipeline.layout.pushConstantSize)
+            dispatch.pushConstants.withUnsafeBytes { bytes in
+                vkCmdPushConstants(commandBuffer, pipeline.layout.handle, VK_SHADER_STAGE_COMPUTE_BIT.rawValue, 0,
+                                   UInt32(bytes.count), bytes.baseAddress)
+            }
+        }
+        vkCmdDispatch(commandBuffer, UInt32(dispatch.groupCountX), UInt32(dispatch.groupCountY),
+                      UInt32(dispatch.groupCountZ))
+    }
+}

@@ -1,0 +1,84 @@
+import FrameFarmCore
+
+/// Drives Shaders/overlay.comp: draws each canvas's overlays in order, visiting only the cells of the canvas
+/// that some overlay can change (outline strips, corner squares, tint rects), not the whole canvas.
+struct OverlayPass {
+    static let tileSize = (width: 16, height: 16)
+
+    let pipeline: ComputePipeline
+
+    init(layout: PipelineLayout) throws {
+        pipeline = try ComputePipeline(layout: layout, shader: ShaderLibrary.overlay, specialization: [
+            UInt32(Self.tileSize.width), UInt32(Self.tileSize.height),
+        ])
+    }
+
+    /// The shader's form of `overlay` (see OverlayDescriptor in Shaders/shader_interface.glsl).
+    static func descriptor(_ overlay: Overlay) -> OverlayDescriptor {
+        switch overlay {
+        case .safeAreaOutline(let rect, let color, let thickness):
+            OverlayDescriptor(kind: 0, x: Int32(rect.x), y: Int32(rect.y), width: Int32(rect.width),
+                              height: Int32(rect.height), color: color.packed, thickness: Int32(max(0, thickness)))
+        case .roundedCornerMask(let radius):
+            OverlayDescriptor(kind: 1, radius: Float(max(0, radius)))
+        case .tint(let rect, let color):
+            OverlayDescriptor(kind: 2, x: Int32(rect.x), y: Int32(rect.y), width: Int32(rect.width),
+                              height: Int32(rect.height), color: color.packed)
+        }
+    }
+
+    /// Rects of `canvas` whose pixels `overlay` may change.
+    static func affectedRects(of overlay: Overlay, in canvas: PixelSize) -> [PixelRect] {
+        switch overlay {
+        case .safeAreaOutline(let rect, _, let thickness):
+            let t = max(0, thickness)
+            return [PixelRect(x: rect.x, y: rect.y, width: rect.width, height: t),
+                    PixelRect(x: rect.x, y: rect.maxY - t, width: rect.width, height: t),
+                    PixelRect(x: rect.x, y: rect.y, width: t, height: rect.height),
+                    PixelRect(x: rect.maxX - t, y: rect.y, width: t, height: rect.height)]
+        case .roundedCornerMask(let radius):
+            let side = Int(radius.rounded(.up)) + 1
+            return [PixelRect(x: 0, y: 0, width: side, height: side),
+                    PixelRect(x: canvas.width - side, y: 0, width: side, height: side),
+                    PixelRect(x: 0, y: canvas.height - side, width: side, height: side),
+                    PixelRect(x: canvas.width - side, y: canvas.height - side, width: side, height: side)]
+        case .tint(let rect, _):
+            return [rect]
+        }
+    }
+
+    /// Work for every canvas with overlays: one item per run of marked cells in a row of cells.
+    static func addWork(for canvases: [CanvasSpec], to builder: inout WorkListBuilder) -> PassWork {
+        for (index, canvas) in canvases.enumerated() where !canvas.overlays.isEmpty {
+            let across = (canvas.size.width + tileSize.width - 1) / tileSize.width
+            let down = (canvas.size.height + tileSize.height - 1) / tileSize.height
+            var marked = [Bool](repeating: false, count: across * down)
+            let bounds = PixelRect(size: canvas.size)
+            for overlay in canvas.overlays {
+                for rect in affectedRects(of: overlay, in: canvas.size) {
+                    let clipped = rect.intersection(bounds)
+                    guard !clipped.isEmpty else { continue }
+                    for cellY in (clipped.y / tileSize.height)...((clipped.maxY - 1) / tileSize.height) {
+                        for cellX in (clipped.x / tileSize.width)...((clipped.maxX - 1) / tileSize.width) {
+                            marked[cellY * across + cellX] = true
+                        }
+                    }
+                }
+            }
+            for cellY in 0..<down {
+                var cellX = 0
+                while cellX < across {
+                    guard marked[cellY * across + cellX] else { cellX += 1; continue }
+                    var end = cellX
+                    while end < across && marked[cellY * across + end] { end += 1 }
+                    builder.add(item: index, extent: ((end - cellX) * tileSize.width, tileSize.height),
+                                tileSize: tileSize, origin: (cellX, cellY))
+                    cellX = end
+                }
+            }
+        }
+        return builder.finish()
+    }
+
+    func dispatch(_ work: PassWork) -> ComputeDispatch { ComputeDispatch(pipeline: pipeline, work: work) }
+}

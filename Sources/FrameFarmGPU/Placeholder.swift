@@ -1,2 +1,0 @@
-import CVulkan
-public func smokeWords() -> Int { ShaderLibrary.smoke.words.count }

@@ -1,0 +1,30 @@
+/// Drives Shaders/prefilter.comp: turns each source plane group into a float image, box-shrunk by an integer
+/// factor when a job reduces by 6x or more (so the windowed filter after it reduces by 3x to 6x), else unpacked.
+struct PrefilterPass {
+    static let tileSize = (width: 64, height: 4)
+    /// Jobs reducing by at least this much along an axis get a box pre-shrink along it.
+    static let shrinkThreshold = 6.0
+
+    let pipeline: ComputePipeline
+
+    init(layout: PipelineLayout, linearLight: Bool) throws {
+        pipeline = try ComputePipeline(layout: layout, shader: ShaderLibrary.prefilter, specialization: [
+            UInt32(Self.tileSize.width), UInt32(Self.tileSize.height), linearLight ? 1 : 0,
+        ])
+    }
+
+    /// The box size for an axis reducing by `ratio` plane pixels per destination pixel: the largest integer that
+    /// leaves the windowed filter a reduction of at least 3x (libvips' shrink-then-reduce with a gap of 3).
+    static func shrinkFactor(ratio: Double) -> Int {
+        ratio >= shrinkThreshold ? Int(ratio / 3) : 1
+    }
+
+    static func addWork(for images: [PrefilterImage], to builder: inout WorkListBuilder) -> PassWork {
+        for (index, image) in images.enumerated() {
+            builder.add(item: index, extent: (Int(image.width), Int(image.height)), tileSize: tileSize)
+        }
+        return builder.finish()
+    }
+
+    func dispatch(_ work: PassWork) -> ComputeDispatch { ComputeDispatch(pipeline: pipeline, work: work) }
+}

@@ -1,0 +1,52 @@
+/// One in-flight submission's worth of resources: buffers, a descriptor set, a command buffer and its fence.
+/// The renderer rotates through its slots, so the host fills slot N+1 while the device runs slot N.
+///
+/// Ownership: owns its buffers (replaced, never shrunk, when a batch needs more), its command context and its
+/// submission; the descriptor set belongs to the renderer's pool. Thread-safety: none (the renderer's).
+final class RenderSlot {
+    let context: GPUContext
+    let commands: CommandContext
+    let submission: Submission
+    let descriptorSet: DescriptorSet
+    /// Bumped whenever the slot is reused; results and tickets of an older generation are stale.
+    private(set) var generation: UInt64 = 0
+
+    private(set) var upload: GPUBuffer?
+    private(set) var planes: GPUBuffer?
+    private(set) var intermediate: GPUBuffer?
+    private(set) var readback: GPUBuffer?
+    /// The canvases of the current generation, as laid out in `readback`.
+    var canvases: [CanvasDescriptor] = []
+
+    init(context: GPUContext, descriptorSet: DescriptorSet) throws {
+        self.context = context
+        self.commands = try CommandContext(context: context)
+        self.submission = try Submission(context: context)
+        self.descriptorSet = descriptorSet
+    }
+
+    var buffers: [GPUBuffer] { [upload, planes, intermediate, readback].compactMap { $0 } }
+    var deviceMemoryBytes: Int { buffers.reduce(0) { $0 + $1.allocationSize } }
+
+    /// Waits for the slot's last submission and starts a new generation; returns it.
+    func reuse() throws -> UInt64 {
+        try submission.wait()
+        generation += 1
+        return generation
+    }
+
+    /// Makes sure every buffer holds at least the given bytes, growing (never shrinking) as needed.
+    func reserve(upload uploadBytes: Int, planes planeBytes: Int, intermediate intermediateBytes: Int,
+                 readback readbackBytes: Int) throws {
+        upload = try grown(upload, to: uploadBytes, role: .upload)
+        planes = try grown(planes, to: planeBytes, role: .scratch)
+        intermediate = try grown(intermediate, to: intermediateBytes, role: .scratch)
+        readback = try grown(readback, to: readbackBytes, role: .readback)
+    }
+
+    private func grown(_ buffer: GPUBuffer?, to bytes: Int, role: GPUBuffer.Role) throws -> GPUBuffer {
+        if let buffer, buffer.size >= bytes { return buffer }
+        let size = GPUBuffer.grownCapacity(required: bytes, current: buffer?.size ?? 0)
+        return try GPUBuffer(context: context, size: size, role: role)
+    }
+}

@@ -1,0 +1,170 @@
+import CVulkan
+import Foundation
+
+/// Identifies one submitted batch; redeem it with `Renderer.wait(_:)`.
+public struct RenderTicket: Hashable, Sendable {
+    let slot: Int
+    let generation: UInt64
+}
+
+/// Host-side milliseconds of the last submission, for benchmarks (`FRAMEFARM_GPU_TIMING=1` prints them).
+public struct RenderTimings: Sendable {
+    /// Validating the batch and building its tables (weights are cached across batches).
+    public var planMilliseconds = 0.0
+    /// Writing sources and tables into the mapped upload buffer.
+    public var uploadMilliseconds = 0.0
+    /// Recording and submitting the command buffer.
+    public var recordMilliseconds = 0.0
+    /// From submission until the fence signalled, as seen by `wait` (exact for `render`).
+    public var executeMilliseconds = 0.0
+}
+
+/// Renders batches of jobs (source crop -> canvas rect) on one `GPUContext`, one submission per batch.
+///
+/// Ownership: owns its pipelines, descriptor pool and sets, command buffers and buffers, and keeps them (growing
+/// only when a batch needs more) so steady state allocates nothing on the device. Thread-safety: none; create
+/// one renderer per worker (they can share a context). Up to `slotCount` batches are in flight at once.
+public final class Renderer {
+    public let context: GPUContext
+    public let slotCount: Int
+    /// Timings of the last batch waited for.
+    public private(set) var lastTimings = RenderTimings()
+
+    private let pipelineLayout: PipelineLayout
+    private let descriptorPool: DescriptorPool
+    private let slots: [RenderSlot]
+    private var nextSlot = 0
+    private var pipelines: [Bool: PassPipelines] = [:]
+    private let filterTables = FilterTableCache()
+    private var submitTimes: [Int: UInt64] = [:]
+    private let printsTimings = ProcessInfo.processInfo.environment["FRAMEFARM_GPU_TIMING"] == "1"
+
+    /// The passes of one resampling mode (pipelines differ by specialization constants).
+    private struct PassPipelines {
+        var prefilter: PrefilterPass
+        var horizontal: ResampleHorizontalPass
+        var vertical: ResampleVerticalPass
+        var overlay: OverlayPass
+
+        var pipelineObjects: [AnyObject] { [prefilter.pipeline, horizontal.pipeline, vertical.pipeline, overlay.pipeline] }
+    }
+
+    /// - Parameter slotCount: batches that may be in flight (2: upload of N+1 and readback of N-1 overlap N).
+    public init(context: GPUContext, slotCount: Int = 2) throws {
+        precondition(slotCount >= 1)
+        self.context = context
+        self.slotCount = slotCount
+        let setLayout = try DescriptorSetLayout(context: context, bindingCount: ShaderBinding.allCases.count)
+        pipelineLayout = try PipelineLayout(setLayout: setLayout, pushConstantSize: MemoryLayout<PassConstants>.size)
+        let pool = try DescriptorPool(layout: setLayout, setCount: slotCount)
+        descriptorPool = pool
+        slots = try (0..<slotCount).map { _ in
+            try RenderSlot(context: context, descriptorSet: pool.allocateSet())
+        }
+        _ = try passes(linearLight: false)
+    }
+
+    deinit {
+        for slot in slots { try? slot.submission.wait() }
+    }
+
+    /// Device memory held by this renderer's buffers, in bytes.
+    public var deviceMemoryBytes: Int { slots.reduce(0) { $0 + $1.deviceMemoryBytes } }
+
+    /// The most source bytes one batch may upload (the device's storage-buffer range; 128 MiB on lavapipe).
+    public var maxSourceBytesPerBatch: Int { Int(context.limits.maxStorageBufferRange) }
+
+    /// Renders `batch` and waits for it. The result is valid until the next `render` or `submit`.
+    public func render(_ batch: RenderBatch) throws -> RenderedCanvases {
+        try wait(submit(batch))
+    }
+
+    /// Uploads and submits `batch` without waiting. Blocks only when every slot is busy, on the oldest one, whose
+    /// results become invalid.
+    public func submit(_ batch: RenderBatch) throws -> RenderTicket {
+        var timings = RenderTimings()
+        var clock = DispatchTime.now().uptimeNanoseconds
+        func lap() -> Double {
+            let now = DispatchTime.now().uptimeNanoseconds
+            defer { clock = now }
+            return Double(now - clock) / 1e6
+        }
+        let budget = min(Int(context.limits.maxStorageBufferRange), 64 << 20) / 4
+        let plan = try BatchPlan(batch: batch, intermediateBudget: budget, filterTables: filterTables)
+        let passes = try passes(linearLight: batch.linearLight)
+        let layout = try UploadLayout(plan: plan, context: context)
+        timings.planMilliseconds = lap()
+
+        let slotIndex = nextSlot
+        let slot = slots[slotIndex]
+        let generation = try slot.reuse()
+        nextSlot = (nextSlot + 1) % slotCount
+        try slot.reserve(upload: layout.totalBytes, planes: plan.planeFloats * 4,
+                         intermediate: plan.intermediateFloats * 4, readback: plan.canvasPixels * 4)
+        slot.canvases = plan.canvases
+        layout.write(plan: plan, sources: batch.sources, into: slot.upload!)
+        timings.uploadMilliseconds = lap()
+
+        slot.descriptorSet.update(layout.bindings(slot: slot, plan: plan))
+        try record(plan, passes: passes, into: slot)
+        try slot.submission.submit(slot.commands, retaining: slot.buffers + passes.pipelineObjects)
+        timings.recordMilliseconds = lap()
+        submitTimes[slotIndex] = clock
+        lastTimings = timings
+        return RenderTicket(slot: slotIndex, generation: generation)
+    }
+
+    /// Waits for `ticket`'s batch and returns its canvases. Throws `GPUError.staleTicket` when its slot was reused.
+    public func wait(_ ticket: RenderTicket) throws -> RenderedCanvases {
+        let slot = slots[ticket.slot]
+        guard slot.generation == ticket.generation else { throw GPUError.staleTicket }
+        try slot.submission.wait()
+        if let submitted = submitTimes.removeValue(forKey: ticket.slot) {
+            lastTimings.executeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - submitted) / 1e6
+            if printsTimings {
+                let t = lastTimings
+                FileHandle.standardError.write(Data(String(
+                    format: "framefarm-gpu: plan %.2f ms, upload %.2f ms, record %.2f ms, execute %.2f ms\n",
+                    t.planMilliseconds, t.uploadMilliseconds, t.recordMilliseconds, t.executeMilliseconds).utf8))
+            }
+        }
+        return RenderedCanvases(slot: slot, generation: ticket.generation)
+    }
+
+    private func passes(linearLight: Bool) throws -> PassPipelines {
+        if let existing = pipelines[linearLight] { return existing }
+        let created = PassPipelines(
+            prefilter: try PrefilterPass(layout: pipelineLayout, linearLight: linearLight),
+            horizontal: try pipelines[!linearLight]?.horizontal ?? ResampleHorizontalPass(layout: pipelineLayout),
+            vertical: try ResampleVerticalPass(layout: pipelineLayout, linearLight: linearLight),
+            overlay: try pipelines[!linearLight]?.overlay ?? OverlayPass(layout: pipelineLayout))
+        pipelines[linearLight] = created
+        return created
+    }
+
+    /// Fill canvases, prefilter, then per chunk horizontal and vertical, then overlays; a barrier between
+    /// dependent steps and one before the host reads.
+    private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot) throws {
+        let commands = slot.commands
+        try commands.begin()
+        commands.bind(slot.descriptorSet, layout: pipelineLayout)
+        for canvas in plan.canvases {
+            commands.fill(slot.readback!, offset: Int(canvas.pixelOffset) * 4,
+                          size: Int(canvas.width * canvas.height) * 4, value: canvas.background)
+        }
+        commands.barrier(from: .transfer, to: .compute)
+        if !plan.prefilterWork.isEmpty {
+            commands.record(passes.prefilter.dispatch(plan.prefilterWork))
+            commands.barrier(from: .compute, to: .compute)
+        }
+        for chunk in plan.chunks {
+            commands.record(passes.horizontal.dispatch(chunk.horizontal))
+            commands.barrier(from: .compute, to: .compute)
+            commands.record(passes.vertical.dispatch(chunk.vertical))
+            commands.barrier(from: .compute, to: .compute)
+        }
+        commands.record(passes.overlay.dispatch(plan.overlayWork))
+        commands.barrier(from: .compute, to: .host)
+        try commands.end()
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+extension ResamplingFilter {
+    /// Half-width of the kernel at scale 1, in pixels.
+    var support: Double {
+        switch self {
+        case .lanczos3: 3
+        case .catmullRom: 2
+        case .bilinear: 1
+        }
+    }
+
+    /// The kernel at distance `x` (in pixels at scale 1).
+    func weight(_ x: Double) -> Double {
+        let distance = abs(x)
+        switch self {
+        case .lanczos3:
+            if distance < 1e-9 { return 1 }
+            if distance >= 3 { return 0 }
+            let pix = Double.pi * distance
+            return 3 * sin(pix) * sin(pix / 3) / (pix * pix)
+        case .catmullRom:
+            if distance < 1 { return (1.5 * distance - 2.5) * distance * distance + 1 }
+            if distance < 2 { return ((-0.5 * distance + 2.5) * distance - 4) * distance + 2 }
+            return 0
+        case .bilinear:
+            return max(0, 1 - distance)
+        }
+    }
+}
+
+/// How the destination pixels of one axis map onto an image's pixels: destination pixel i (centre i + 0.5)
+/// samples the image at `start + (i + 0.5) * length / outputCount`, and taps clamp to `first...last`.
+struct AxisMapping: Hashable {
+    var filter: ResamplingFilter
+    /// Continuous image coordinate of the crop's start and its length, in image pixels (centres at j + 0.5).
+    var start: Double
+    var length: Double
+    var outputCount: Int
+    var first: Int
+    var last: Int
+
+    /// Image pixels per destination pixel.
+    var ratio: Double { length / Double(outputCount) }
+}
+
+/// Per destination pixel of one axis: the first image pixel and `taps` normalized weights, as the shaders read
+/// them (`start` word, then the weights' float bits). Taps that fall outside `first...last` are folded onto the
+/// edge pixel, so shaders never clamp and padding outside the crop never bleeds in.
+struct FilterTable {
+    let taps: Int
+    let words: [UInt32]
+
+    init(_ mapping: AxisMapping) {
+        let filter = mapping.filter
+        let scale = max(1, mapping.ratio)
+        let reach = filter.support * scale
+        let rangeCount = mapping.last - mapping.first + 1
+        var windows: [(start: Int, weights: [Double])] = []
+        windows.reserveCapacity(mapping.outputCount)
+        var taps = 1
+        for i in 0..<mapping.outputCount {
+            let centre = mapping.start + (Double(i) + 0.5) * mapping.ratio
+            let lowest = Int((centre - reach - 0.5).rounded(.up))
+            let highest = Int((centre + reach - 0.5).rounded(.down))
+            let clampedLow = min(max(lowest, mapping.first), mapping.last)
+            let clampedHigh = min(max(highest, mapping.first), mapping.last)
+            var weights = [Double](repeating: 0, count: clampedHigh - clampedLow + 1)
+            var total = 0.0
+            for j in lowest...max(lowest, highest) {
+                let w = filter.weight((Double(j) + 0.5 - centre) / scale)
+                weights[min(max(j, mapping.first), mapping.last) - clampedLow] += w
+                total += w
+            }
+            if abs(total) < 1e-12 {  // a centre exactly between bilinear taps at scale 1 cannot happen; be safe
+                weights = weights.map { _ in 0 }
+                weights[min(max(Int(centre.rounded(.down)), clampedLow), clampedHigh) - clampedLow] = 1
+                total = 1
+            }
+            windows.append((clampedLow, weights.map { $0 / total }))
+            taps = max(taps, weights.count)
+        }
+        taps = min(taps, rangeCount)
+        var words = [UInt32]()
+        words.reserveCapacity(mapping.outputCount * (taps + 1))
+        for window in windows {
+            let start = max(mapping.first, min(window.start, mapping.last - taps + 1))
+            words.append(UInt32(start))
+            for t in 0..<taps {
+                let index = start + t - window.start
+                words.append(Float(window.weights.indices.contains(index) ? window.weights[index] : 0).bitPattern)
+            }
+        }
+        self.taps = taps
+        self.words = words
+    }
+}
+
+/// Remembers filter tables by mapping: a renderer sees the same geometry frame after frame, so steady state
+/// computes no weights. Thread-safety: none (one per renderer).
+final class FilterTableCache {
+    private var tables: [AxisMapping: FilterTable] = [:]
+    private let capacity = 512
+
+    func table(for mapping: AxisMapping) -> FilterTable {
+        if let table = tables[mapping] { return table }
+        if tables.count >= capacity { tables.removeAll(keepingCapacity: true) }
+        let table = FilterTable(mapping)
+        tables[mapping] = table
+        return table
+    }
+}

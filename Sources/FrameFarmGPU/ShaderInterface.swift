@@ -1,0 +1,112 @@
+/// Host mirrors of the structs in Shaders/shader_interface.glsl. Scalars only, so Swift's layout of these structs
+/// is std430's; `ShaderInterfaceTests` checks every size and member offset against the compiled SPIR-V.
+
+/// Binding numbers of the descriptor set layout every pass shares.
+enum ShaderBinding: Int, CaseIterable {
+    case sourceWords = 0, sources, images, jobs, filterTable, workItems, planes, intermediate, canvasPixels,
+         canvases, overlays
+}
+
+// Must match Shaders/shader_interface.glsl (std430)
+struct SourceDescriptor {
+    var byteOffset: UInt32 = 0
+    var planeLayout: UInt32 = 0
+    var bytesPerSample: UInt32 = 1
+    var lumaOffset: UInt32 = 0
+    var lumaStride: UInt32 = 0
+    var cbOffset: UInt32 = 0
+    var crOffset: UInt32 = 0
+    var chromaStride: UInt32 = 0
+    var lumaWidth: UInt32 = 0
+    var lumaHeight: UInt32 = 0
+    var chromaWidth: UInt32 = 0
+    var chromaHeight: UInt32 = 0
+    var chromaScaleX: Float = 1
+    var chromaScaleY: Float = 1
+    var chromaOffsetX: Float = 0
+    var chromaOffsetY: Float = 0
+    var transfer: UInt32 = 0
+    var matrix: (Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+}
+
+// Must match Shaders/shader_interface.glsl (std430)
+struct PrefilterImage: Hashable {
+    var sourceIndex: UInt32 = 0
+    var planeGroup: UInt32 = 0
+    var originX: Int32 = 0
+    var originY: Int32 = 0
+    var lastX: Int32 = 0
+    var lastY: Int32 = 0
+    var shrinkX: UInt32 = 1
+    var shrinkY: UInt32 = 1
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var outputOffset: UInt32 = 0
+    var planeCount: UInt32 = 0
+}
+
+// Must match Shaders/shader_interface.glsl (std430)
+struct PlaneGroupPass {
+    var planeCount: UInt32 = 0
+    var imageIndex: UInt32 = 0
+    var rowStart: UInt32 = 0
+    var rowCount: UInt32 = 0
+    var horizontalTable: UInt32 = 0
+    var horizontalTaps: UInt32 = 0
+    var verticalTable: UInt32 = 0
+    var verticalTaps: UInt32 = 0
+    var intermediateOffset: UInt32 = 0
+}
+
+// Must match Shaders/shader_interface.glsl (std430)
+struct ResampleJob {
+    var sourceIndex: UInt32 = 0
+    var canvasIndex: UInt32 = 0
+    var destinationX: Int32 = 0
+    var destinationY: Int32 = 0
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var luma = PlaneGroupPass()
+    var chroma = PlaneGroupPass()
+}
+
+// Must match Shaders/shader_interface.glsl (std430)
+struct CanvasDescriptor {
+    var pixelOffset: UInt32 = 0
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var background: UInt32 = 0
+    var overlayFirst: UInt32 = 0
+    var overlayCount: UInt32 = 0
+}
+
+// Must match Shaders/shader_interface.glsl (std430)
+struct OverlayDescriptor {
+    var kind: UInt32 = 0
+    var x: Int32 = 0
+    var y: Int32 = 0
+    var width: Int32 = 0
+    var height: Int32 = 0
+    var color: UInt32 = 0
+    var thickness: Int32 = 0
+    var radius: Float = 0
+}
+
+// Must match Shaders/shader_interface.glsl (std430)
+struct WorkItem {
+    var firstTile: UInt32 = 0
+    var item: UInt32 = 0
+    var tilesAcross: UInt32 = 1
+    var tileOrigin: UInt32 = 0
+}
+
+// Must match Shaders/shader_interface.glsl (push_constant PassConstants)
+struct PassConstants {
+    var workBase: UInt32 = 0
+    var workCount: UInt32 = 0
+    var tileCount: UInt32 = 0
+    var groupsPerRow: UInt32 = 0
+
+    var words: [UInt32] { [workBase, workCount, tileCount, groupsPerRow] }
+}
