@@ -3,14 +3,6 @@
 
 import Foundation
 
-/// Image format of the sprite sheets.
-public enum ThumbnailImageFormat: String, Codable, Sendable, CaseIterable {
-    case jpeg, png
-
-    public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
-    public var mimeType: String { "image/\(rawValue)" }
-}
-
 /// How thumbnails are spaced: every `interval` seconds, or `count` evenly over the duration (`--count N`).
 public enum ThumbnailSpacing: Sendable, Hashable {
     case interval(Double)
@@ -62,7 +54,7 @@ public struct ThumbnailTrack: Sendable, Equatable {
     public let tileSize: PixelSize
     public let columns: Int
     public let rows: Int
-    public let format: ThumbnailImageFormat
+    public let format: ImageFormat
     public let naming: SheetNaming
     public let thumbnails: [Thumbnail]
     public let sheets: [Sheet]
@@ -70,7 +62,7 @@ public struct ThumbnailTrack: Sendable, Equatable {
     /// Lays out the thumbnails of a video of `duration` seconds. A video shorter than one interval (or of
     /// duration 0) gets exactly one thumbnail; `--count` is lowered where it would space thumbnails under 1 ms.
     public init(duration: Double, spacing: ThumbnailSpacing, tileSize: PixelSize, columns: Int, rows: Int,
-                format: ThumbnailImageFormat = .jpeg, naming: SheetNaming = .standard) throws {
+                format: ImageFormat = .jpeg, naming: SheetNaming = .standard) throws {
         guard duration.isFinite, duration >= 0 else { throw ThumbnailTrackError.invalidDuration(duration) }
         guard tileSize.width > 0, tileSize.height > 0 else { throw ThumbnailTrackError.invalidTileSize(tileSize) }
         guard columns > 0, rows > 0 else { throw ThumbnailTrackError.invalidGrid(columns: columns, rows: rows) }
@@ -181,14 +173,14 @@ public struct SheetNaming: Sendable, Hashable {
     }
 
     /// The file name of sheet `number` (1-based).
-    public func fileName(_ number: Int, _ format: ThumbnailImageFormat) -> String {
+    public func fileName(_ number: Int, _ format: ImageFormat) -> String {
         let text = String(number)
         let padding = String(repeating: "0", count: max(0, digits - text.count))
         return prefix + padding + text + suffix + "." + format.fileExtension
     }
 
     /// The DASH SegmentTemplate `@media` for these names: `sheet-$Number%04d$.jpg`.
-    public func dashTemplate(_ format: ThumbnailImageFormat) -> String {
+    public func dashTemplate(_ format: ImageFormat) -> String {
         prefix + "$Number%0\(digits)d$" + suffix + "." + format.fileExtension
     }
 }

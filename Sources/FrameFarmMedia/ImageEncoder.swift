@@ -3,14 +3,6 @@ import CTurboJPEG
 import Foundation
 import FrameFarmCore
 
-/// Still-image file formats FrameFarm writes.
-public enum ImageFormat: String, Codable, Sendable, CaseIterable {
-    case png, jpeg
-
-    public var fileExtension: String { self == .png ? "png" : "jpg" }
-    public var mimeType: String { self == .png ? "image/png" : "image/jpeg" }
-}
-
 /// RGBA pixels (rows of `bytesPerRow` bytes, alpha ignored: outputs are opaque) to PNG or JPEG bytes.
 /// Owns a libjpeg-turbo handle; not thread-safe: use one encoder per thread.
 public final class ImageEncoder {
