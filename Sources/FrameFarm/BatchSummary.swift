@@ -1,0 +1,64 @@
+import Foundation
+
+/// What a batch command did, printed by `--json` and summarised on stderr: one entry per input.
+public struct BatchSummary: Codable, Sendable {
+    public struct Outcome: Codable, Sendable {
+        public var path: String
+        /// Folder under the output root; nil when the input failed before one was chosen.
+        public var folder: String?
+        public var ok: Bool
+        public var error: String?
+        /// Files written for this input, relative to its folder.
+        public var outputs: [String]
+        public var warnings: [String]
+    }
+
+    public var command: String
+    public var outputRoot: String
+    public var contactSheet: String?
+    public var gpu: GPURecord?
+    public var elapsedSeconds: Double
+    public var succeeded: Int
+    public var failed: Int
+    public var inputs: [Outcome]
+
+    public var failures: [InputFailure] {
+        inputs.filter { !$0.ok }.map { InputFailure(path: $0.path, reason: $0.error ?? "failed") }
+    }
+}
+
+/// Progress of a batch, reported after every finished input and unit of work.
+public struct BatchProgress: Sendable {
+    public var inputsDone: Int
+    public var inputsTotal: Int
+    /// Renders, thumbnails or posters finished so far.
+    public var itemsDone: Int
+    public var elapsedSeconds: Double
+}
+
+/// Thread-safe progress accounting shared by a batch's workers.
+final class ProgressCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let started = Date()
+    private let total: Int
+    private var inputsDone = 0
+    private var itemsDone = 0
+    private let report: ((BatchProgress) -> Void)?
+
+    init(total: Int, report: ((BatchProgress) -> Void)?) {
+        self.total = total
+        self.report = report
+    }
+
+    func add(items: Int = 0, inputs: Int = 0) {
+        let snapshot: BatchProgress = lock.withLock {
+            itemsDone += items
+            inputsDone += inputs
+            return BatchProgress(inputsDone: inputsDone, inputsTotal: total, itemsDone: itemsDone,
+                                 elapsedSeconds: Date().timeIntervalSince(started))
+        }
+        report?(snapshot)
+    }
+
+    var elapsedSeconds: Double { Date().timeIntervalSince(started) }
+}

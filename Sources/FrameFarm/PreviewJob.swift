@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import FrameFarmGPU
+import FrameFarmMedia
+
+/// `framefarm preview`: every device x orientation x mode of each video, from one decoded frame, in one GPU
+/// submission per video; PNG/JPEG encoding fans out over the cores; videos run concurrently, a bounded number at
+/// a time so memory stays flat however many are given.
+public enum PreviewJob {
+    public static func run(inputs: [String], outputRoot: String, options: PreviewOptions, gpu: GPUService,
+                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+        let layout = OutputLayout(root: outputRoot)
+        let folders = OutputLayout.folderNames(for: inputs)
+        let counter = ProgressCounter(total: inputs.count, report: progress)
+        let workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: workers) { input, folder in
+            defer { counter.add(inputs: 1) }
+            do {
+                let files = try preview(input, folder: folder, layout: layout, options: options, gpu: gpu, counter: counter)
+                return BatchSummary.Outcome(path: input, folder: folder, ok: true, error: nil, outputs: files, warnings: [])
+            } catch {
+                let failure = InputFailure(path: input, error: error)
+                return BatchSummary.Outcome(path: input, folder: folder, ok: false, error: failure.reason, outputs: [],
+                                            warnings: [])
+            }
+        }
+        return finish(command: "preview", layout: layout, gpu: gpu, outcomes: outcomes, counter: counter)
+    }
+
+    static func finish(command: String, layout: OutputLayout, gpu: GPUService, outcomes: [BatchSummary.Outcome],
+                       counter: ProgressCounter) -> BatchSummary {
+        var contactSheet: String?
+        if outcomes.contains(where: \.ok) {
+            contactSheet = (try? ManifestStore.writeContactSheet(layout: layout)).map { layout.indexPath }
+        }
+        let succeeded = outcomes.filter(\.ok).count
+        return BatchSummary(command: command, outputRoot: layout.root, contactSheet: contactSheet, gpu: gpu.record,
+                            elapsedSeconds: counter.elapsedSeconds, succeeded: succeeded,
+                            failed: outcomes.count - succeeded, inputs: outcomes)
+    }
+
+    private static func preview(_ path: String, folder: String, layout: OutputLayout, options: PreviewOptions,
+                                gpu: GPUService, counter: ProgressCounter) throws -> [String] {
+        let facts = try MediaProber.probe(path: path, detectPadding: options.removePadding)
+        let probe = ProbeReport(path: path, facts: facts, policy: options.policy)
+        let offset = try options.frame.offset(duration: facts.durationSeconds) {
+            try PosterPicker.pick(path: path, durationSeconds: facts.durationSeconds,
+                                  startSeconds: facts.info.startSeconds).timeSeconds - facts.info.startSeconds
+        }
+        let reader = try FrameReader(path: path, threads: 1)
+        guard let frame = try reader.frame(at: facts.info.startSeconds + offset, lastTime: nil) else {
+            throw InputError.noDecodableFrames
+        }
+        let plans = PreviewPlan.renders(options: options, geometry: facts.info.geometry,
+                                        codedContent: facts.codedContentRect)
+        let videoFolder = layout.videoFolder(folder)
+        try layout.makeFolder(videoFolder + "/preview")
+        try gpu.withRenderer { renderer in
+            // One submission per video, unless its canvases exceed what one storage buffer may span on this
+            // device (128 MiB on lavapipe: a 5K display alone is 59 MB); then one per group that fits.
+            for group in groups(plans, limit: renderer.maxSourceBytesPerBatch) {
+                var jobs = group.map { plans[$0].job }
+                for index in jobs.indices { jobs[index].canvasIndex = index }
+                let batch = RenderBatch(sources: [SourceFrame(format: frame.format, write: frame.copyPlanes)],
+                                        canvases: group.map { plans[$0].canvas }, jobs: jobs)
+                let rendered = try renderer.render(batch)
+                try encodeInParallel(count: group.count) { index, encoder in
+                    let size = rendered.size(of: index)
+                    let data = try rendered.withUnsafeBytes(canvas: index) {
+                        try encoder.encode($0, width: size.width, height: size.height, bytesPerRow: size.width * 4,
+                                           format: options.format, quality: options.quality)
+                    }
+                    try AtomicFile.write(data, to: videoFolder + "/" + plans[group[index]].record.file)
+                    counter.add(items: 1)
+                }
+            }
+        }
+        let section = PreviewSection(
+            settings: options.settings, gpu: gpu.record, frameTimeSeconds: frame.timeSeconds,
+            frameChoice: options.frame.description, paddingDetected: probe.paddingDetected,
+            paddingRemoved: options.removePadding && probe.paddingDetected, contentRect: probe.contentRect,
+            renders: plans.map(\.record))
+        try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
+                                 probe: probe) { $0.preview = section }
+        return plans.map(\.record.file) + ["manifest.json"]
+    }
+
+    /// Consecutive runs of plan indices whose canvases together stay within `limit` bytes.
+    static func groups(_ plans: [PlannedRender], limit: Int) -> [[Int]] {
+        var groups: [[Int]] = [[]]
+        var bytes = 0
+        for (index, plan) in plans.enumerated() {
+            let size = plan.canvas.size.area * 4
+            if bytes + size > limit, !groups[groups.count - 1].isEmpty {
+                groups.append([])
+                bytes = 0
+            }
+            groups[groups.count - 1].append(index)
+            bytes += size
+        }
+        return groups.filter { !$0.isEmpty }
+    }
+
+    /// Runs `body` for 0..<count over all cores, each worker with its own encoder; rethrows the first error.
+    static func encodeInParallel(count: Int, _ body: (Int, ImageEncoder) throws -> Void) throws {
+        let lock = NSLock()
+        var firstError: Error?
+        let next = ManagedAtomicCounter()
+        let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let encoder = ImageEncoder()
+            while true {
+                let index = next.increment()
+                guard index < count, lock.withLock({ firstError == nil }) else { return }
+                do {
+                    try body(index, encoder)
+                } catch {
+                    lock.withLock { if firstError == nil { firstError = error } }
+                }
+            }
+        }
+        if let firstError { throw firstError }
+    }
+}

@@ -1,0 +1,135 @@
+import FrameFarmGPU
+
+/// Overlays `preview` can draw (`--overlay safe-area,crop,corners`).
+public enum PreviewOverlay: String, Sendable, CaseIterable {
+    /// An outline of the safe area.
+    case safeArea = "safe-area"
+    /// On fit renders, a red tint over the part of the picture that fill would crop away.
+    case crop
+    /// The screen's rounded corners masked to black.
+    case corners
+
+    public static func parseList(_ text: String) throws -> Set<PreviewOverlay> {
+        if text == "none" { return [] }
+        return Set(try text.split(separator: ",").map { item in
+            guard let overlay = PreviewOverlay(rawValue: String(item)) else {
+                throw ValueParseError(kind: "overlay", value: String(item), expected: "safe-area, crop, corners or none")
+            }
+            return overlay
+        })
+    }
+}
+
+/// Everything `preview` can be asked, with the documented defaults.
+public struct PreviewOptions: Sendable {
+    public var devices: [Device] = DeviceCatalog.builtIn.devices
+    /// nil: landscape, plus portrait for videos whose display orientation is portrait.
+    public var orientations: [Orientation]?
+    public var modes = ModeSelection.standard
+    public var frame = FrameChoice.poster
+    public var overlays: Set<PreviewOverlay> = [.safeArea, .corners]
+    public var fitWithin = FitRegion.screen
+    public var removePadding = true
+    public var policy = ModePolicy.hig
+    public var format = ImageFormat.png
+    public var quality = 90
+
+    public init() {}
+
+    var settings: [String: String] {
+        ["devices": devices.map(\.id).joined(separator: ","),
+         "orientations": orientations.map { $0.map(\.rawValue).joined(separator: ",") } ?? "auto",
+         "modes": modes.description, "at": frame.description,
+         "overlays": overlays.map(\.rawValue).sorted().joined(separator: ","), "fitWithin": fitWithin.rawValue,
+         "removePadding": removePadding ? "auto" : "off", "policy": policy.rawValue, "format": format.rawValue]
+    }
+}
+
+/// One planned render: a device screen in one orientation and mode, the placement the geometry gives, and the
+/// GPU job and canvas that draw it.
+struct PlannedRender {
+    var record: PreviewRender
+    var canvas: CanvasSpec
+    var job: RenderJob
+}
+
+/// Plans every render of one video: the same geometry code places every frame; the GPU only executes.
+enum PreviewPlan {
+    static let safeAreaColor = RGBA8(red: 255, green: 214, blue: 10, alpha: 230)
+    static let cropTint = RGBA8(red: 255, green: 59, blue: 48, alpha: 96)
+
+    /// - Parameters:
+    ///   - geometry: the stream's display geometry; `codedContent` the part of the coded frame to show.
+    static func renders(options: PreviewOptions, geometry: DisplayGeometry, codedContent: PixelRect) -> [PlannedRender] {
+        let contentInDisplay = geometry.displayRect(ofCoded: SourceRect(codedContent))
+        let content = PixelSize(width: max(1, Int(contentInDisplay.width.rounded())),
+                                height: max(1, Int(contentInDisplay.height.rounded())))
+        let orientations = options.orientations
+            ?? (content.orientation == .portrait ? [.landscape, .portrait] : [.landscape])
+        var renders: [PlannedRender] = []
+        for device in options.devices {
+            var screens = orientations.compactMap(device.screen)
+            // A device used one way only (a TV, a watch) is rendered that way whatever was asked.
+            if screens.isEmpty, let only = device.screens.first { screens = [only] }
+            for screen in screens {
+                let defaultMode = options.policy.mode(content: content, screen: screen.size)
+                var modes: [ViewingMode] = []
+                for choice in options.modes.choices {
+                    let mode = choice.resolved(content: content, screen: screen.size, policy: options.policy)
+                    if !modes.contains(mode) { modes.append(mode) }
+                }
+                for mode in modes {
+                    let placement = Placement(content: content, screen: screen.size,
+                                              safeAreaInsets: screen.safeAreaInsets, mode: mode, region: options.fitWithin)
+                    let file = "preview/\(device.id)-\(screen.orientation.rawValue)-\(mode.rawValue).\(options.format.fileExtension)"
+                    let record = PreviewRender(file: file, device: device.id, deviceName: device.name,
+                                               orientation: screen.orientation, mode: mode,
+                                               isDefault: mode == defaultMode, placement: placement)
+                    let crop = SourceRect(x: contentInDisplay.x + placement.sourceCrop.x,
+                                          y: contentInDisplay.y + placement.sourceCrop.y,
+                                          width: placement.sourceCrop.width, height: placement.sourceCrop.height)
+                    let job = RenderJob(sourceIndex: 0, sourceCrop: geometry.codedRect(ofDisplay: crop),
+                                        destination: placement.destination, canvasIndex: renders.count)
+                    let canvas = CanvasSpec(size: screen.size,
+                                            overlays: overlays(options.overlays, screen: screen, placement: placement))
+                    renders.append(PlannedRender(record: record, canvas: canvas, job: job))
+                }
+            }
+        }
+        return renders
+    }
+
+    /// Tint first (it belongs to the picture), then the safe-area outline, then the corner mask over everything.
+    private static func overlays(_ wanted: Set<PreviewOverlay>, screen: DeviceScreen, placement: Placement) -> [Overlay] {
+        var overlays: [Overlay] = []
+        if wanted.contains(.crop), placement.mode == .fit {
+            overlays += fillCropTints(placement).map { Overlay.tint($0, color: cropTint) }
+        }
+        if wanted.contains(.safeArea), screen.safeArea != PixelRect(size: screen.size) {
+            let thickness = max(2, Int((Double(screen.size.width) / 500).rounded()))
+            overlays.append(.safeAreaOutline(screen.safeArea, color: safeAreaColor, thickness: thickness))
+        }
+        if wanted.contains(.corners), let radius = screen.cornerRadius, radius > 0 {
+            overlays.append(.roundedCornerMask(radius: radius))
+        }
+        return overlays
+    }
+
+    /// On a fit render, the parts of the picture fill would crop: the fit rect minus fill's kept rect mapped into it.
+    static func fillCropTints(_ fit: Placement) -> [PixelRect] {
+        let kept = Placement.fillCrop(of: fit.content, toAspectOf: fit.screen)
+        let scaleX = Double(fit.destination.width) / Double(fit.content.width)
+        let scaleY = Double(fit.destination.height) / Double(fit.content.height)
+        let left = fit.destination.x + Int((kept.x * scaleX).rounded())
+        let right = fit.destination.x + Int((kept.maxX * scaleX).rounded())
+        let top = fit.destination.y + Int((kept.y * scaleY).rounded())
+        let bottom = fit.destination.y + Int((kept.maxY * scaleY).rounded())
+        let destination = fit.destination
+        return [
+            PixelRect(x: destination.x, y: destination.y, width: left - destination.x, height: destination.height),
+            PixelRect(x: right, y: destination.y, width: destination.maxX - right, height: destination.height),
+            PixelRect(x: left, y: destination.y, width: right - left, height: top - destination.y),
+            PixelRect(x: left, y: bottom, width: right - left, height: destination.maxY - bottom),
+        ].filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import FrameFarm
+
+/// `--gpu` and `--verbose`, shared by every command that renders.
+struct GPUOptions: ParsableArguments {
+    @Option(help: "Vulkan device: an index or a name substring (default: FRAMEFARM_GPU, else the best device: discrete > integrated > virtual > CPU).")
+    var gpu: String?
+
+    @Flag(help: "Print the Vulkan device used and per-input timings on stderr.")
+    var verbose = false
+
+    func service() throws -> GPUService {
+        do {
+            let service = try GPUService(gpu: gpu)
+            if verbose { Terminal.printError("using Vulkan device \(service.deviceName) (\(service.deviceType))") }
+            return service
+        } catch let failure as InputFailure {
+            Terminal.printError(failure.reason)
+            throw ExitCode(ExitStatus.someInputsFailed)
+        }
+    }
+}
+
+/// Inputs, `--out`, `--json` and `--quiet`, shared by the batch commands.
+struct BatchOptions: ParsableArguments {
+    @Argument(help: "Video files (or still images).")
+    var videos: [String]
+
+    @Option(help: "Output folder (created if missing).")
+    var out: String
+
+    @Flag(help: "Print the batch summary as JSON on stdout.")
+    var json = false
+
+    @Flag(help: "No progress bar and no summary line.")
+    var quiet = false
+
+    /// Runs `job`, showing a progress bar on a terminal, then reports failures and the summary; exits 1 when
+    /// any input failed.
+    func run(unit: String, _ job: (((BatchProgress) -> Void)?) -> BatchSummary) throws {
+        let bar = !quiet && Terminal.standardErrorIsTerminal ? ProgressLine(label: "framefarm") : nil
+        let summary = job(bar.map { bar in
+            { progress in
+                let rate = progress.elapsedSeconds > 0 ? Double(progress.itemsDone) / progress.elapsedSeconds : 0
+                let fraction = Double(progress.inputsDone) / Double(max(1, progress.inputsTotal))
+                bar.update(fraction: fraction, detail: String(format: "%d/%d videos, %.1f %@/s",
+                                                              progress.inputsDone, progress.inputsTotal, rate, unit))
+            }
+        })
+        bar?.finish()
+        summary.failures.forEach(Terminal.report)
+        if json {
+            try Terminal.printJSON(summary)
+        } else if !quiet {
+            let sheet = summary.contactSheet.map { " Contact sheet: \($0)" } ?? ""
+            FileHandle.standardError.write(Data(String(format: "framefarm: %d of %d inputs done in %.1f s on %@.%@\n",
+                                                       summary.succeeded, summary.inputs.count, summary.elapsedSeconds,
+                                                       summary.gpu?.name ?? "no GPU", sheet).utf8))
+        }
+        if summary.failed > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
+    }
+}
