@@ -1,0 +1,62 @@
+import Foundation
+
+/// One ISO BMFF box header: its four-character type and where the whole box (header included) lies.
+struct MP4Box: Sendable, Hashable {
+    var type: String
+    var offset: Int
+    var size: Int
+    /// 8, or 16 when the box carries a 64-bit `largesize`.
+    var headerSize: Int
+
+    var end: Int { offset + size }
+    var payloadRange: Range<Int> { (offset + headerSize)..<end }
+}
+
+/// Reads box headers of ISO BMFF (MP4) data without interpreting payloads. Pure; thread-safe.
+enum MP4Boxes {
+    /// The boxes that follow each other from `range.lowerBound` to `range.upperBound` (the whole data by default):
+    /// the top level of a file, or the children of a container box when given its payload range. Handles 64-bit
+    /// `largesize` and size 0 ("extends to the end"); throws on a header that does not fit.
+    static func sequence(in data: Data, range: Range<Int>? = nil) throws -> [MP4Box] {
+        let bounds = range ?? 0..<data.count
+        var boxes: [MP4Box] = []
+        var offset = bounds.lowerBound
+        while offset < bounds.upperBound {
+            let box = try header(in: data, at: offset, limit: bounds.upperBound)
+            boxes.append(box)
+            offset = box.end
+        }
+        return boxes
+    }
+
+    private static func header(in data: Data, at offset: Int, limit: Int) throws -> MP4Box {
+        guard limit - offset >= 8 else { throw malformed(at: offset, "truncated box header") }
+        let size32 = readUInt32(data, offset)
+        let type = String(decoding: data[(data.startIndex + offset + 4)..<(data.startIndex + offset + 8)],
+                          as: UTF8.self)
+        var size = Int(size32), headerSize = 8
+        if size32 == 1 {
+            guard limit - offset >= 16 else { throw malformed(at: offset, "truncated largesize of '\(type)'") }
+            let large = UInt64(readUInt32(data, offset + 8)) << 32 | UInt64(readUInt32(data, offset + 12))
+            guard large <= UInt64(Int.max) else { throw malformed(at: offset, "'\(type)' largesize overflows") }
+            size = Int(large)
+            headerSize = 16
+        } else if size32 == 0 {
+            size = limit - offset
+        }
+        guard size >= headerSize, size <= limit - offset else {
+            throw malformed(at: offset, "'\(type)' claims \(size) bytes, \(limit - offset) remain")
+        }
+        return MP4Box(type: type, offset: offset, size: size, headerSize: headerSize)
+    }
+
+    private static func readUInt32(_ data: Data, _ offset: Int) -> UInt32 {
+        let start = data.startIndex + offset
+        return data[start..<(start + 4)].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    private static func malformed(at offset: Int, _ reason: String) -> MediaError {
+        MediaError(call: "MP4Boxes.sequence", code: -1_094_995_529 /* AVERROR_INVALIDDATA */,
+                   message: "\(reason) at byte \(offset)")
+    }
+}
