@@ -42,11 +42,12 @@ public enum IFramePlaylistWriter {
     }
 
     /// `#EXT-X-I-FRAME-STREAM-INF` for the multivariant playlist; BANDWIDTH is the peak fragment bit rate.
-    /// CODECS is `jpeg`, the image-playlist codec name; we found no Apple text naming one for MJPEG I-frames.
+    /// CODECS is `mjpg` ("JPEG image sequence" in the HLS Authoring Specification appendix, "Values for the
+    /// CODECS attribute"). Note: libavformat 5.1 writes the track as `mp4v` with object type 0x6C (JPEG).
     public static func streamInfLine(fragments: [IFrameFragment], resolution: PixelSize,
                                      uri: String = "iframes.m3u8") -> String {
         "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(peakBandwidth(fragments)),RESOLUTION=\(resolution),"
-            + "CODECS=\"jpeg\",URI=\"\(uri)\""
+            + "CODECS=\"mjpg\",URI=\"\(uri)\""
     }
 
     /// Peak bits/s over the fragments.

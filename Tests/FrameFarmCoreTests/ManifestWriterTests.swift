@@ -182,7 +182,7 @@ func dashImageAdaptationSetFollowsDashIF(index: Int) throws {
     #expect(line.hasPrefix(prefix))
     // Peak: the largest fragment, 5099 bytes over 10.01 s.
     #expect(attributes == ["BANDWIDTH": "\(Int((5099.0 * 8 / 10.01).rounded(.up)))", "RESOLUTION": "320x180",
-                           "CODECS": "\"jpeg\"", "URI": "\"iframes.m3u8\""])
+                           "CODECS": "\"mjpg\"", "URI": "\"iframes.m3u8\""])
 }
 
 @Test func pngTracksUsePngEverywhere() throws {
