@@ -84,15 +84,35 @@ public enum PosterPicker {
         public var candidates: Int
     }
 
+    /// Candidates are keyframes (cheap to decode); a video with too few keyframes to choose from (a long GOP)
+    /// gets exactly decoded candidates instead.
     public static func pick(path: String, durationSeconds: Double, startSeconds: Double,
                             candidates: Int = 24) throws -> Choice {
-        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true)
+        let fromKeyframes = try pick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
+                                     candidates: candidates, keyframesOnly: true)
+        if fromKeyframes.candidates >= min(candidates, 6) { return fromKeyframes }
+        return try pick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
+                        candidates: min(candidates, 12), keyframesOnly: false)
+    }
+
+    private static func pick(path: String, durationSeconds: Double, startSeconds: Double, candidates: Int,
+                             keyframesOnly: Bool) throws -> Choice {
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: keyframesOnly)
         var best: Choice?
         var seen = Set<Double>()
+        var lastTime: Double?
         for index in 0..<max(1, candidates) {
             let fraction = candidates <= 1 ? 0.5 : 0.05 + 0.9 * Double(index) / Double(candidates - 1)
-            try reader.seek(toSeconds: startSeconds + durationSeconds * fraction)
-            guard let frame = try reader.nextFrame(), seen.insert(frame.timeSeconds).inserted else { continue }
+            let target = startSeconds + durationSeconds * fraction
+            let frame: DecodedFrame?
+            if keyframesOnly {
+                try reader.seek(toSeconds: target)
+                frame = try reader.nextFrame()
+            } else {
+                frame = try reader.frame(at: target, lastTime: lastTime)
+            }
+            guard let frame, seen.insert(frame.timeSeconds).inserted else { continue }
+            lastTime = frame.timeSeconds
             let score = PosterScore(frame: frame)
             if best == nil || score > best!.score {
                 best = Choice(timeSeconds: frame.timeSeconds, score: score, candidates: 0)

@@ -69,12 +69,14 @@ struct SamplePattern {
         }
         let chromaContent = PixelRect(x: content.x / chromaSubsamplingX, y: content.y / chromaSubsamplingY,
                                       width: content.width / chromaSubsamplingX, height: content.height / chromaSubsamplingY)
-        for y in chromaContent.y..<min(chromaHeight, chromaContent.maxY) {
+        // The frame-code band keeps neutral chroma so its cells read as pure black and white.
+        let chromaBandTop = (content.y + Int(Double(content.height) * FrameCode.bandTop)) / chromaSubsamplingY
+        for y in chromaContent.y..<min(chromaHeight, chromaBandTop) {
             let v = Double(y - chromaContent.y) / Double(max(1, chromaContent.height))
             for x in chromaContent.x..<min(chromaWidth, chromaContent.maxX) {
                 let u = Double(x - chromaContent.x) / Double(max(1, chromaContent.width))
-                planes.cb[y * chromaWidth + x] = UInt8(128 + 70 * cos(2 * .pi * (u + time / 10)))
-                planes.cr[y * chromaWidth + x] = UInt8(128 + 70 * sin(2 * .pi * (v + time / 7)))
+                planes.cb[y * chromaWidth + x] = UInt8(128 + 45 * cos(2 * .pi * (u + time / 10)))
+                planes.cr[y * chromaWidth + x] = UInt8(128 + 45 * sin(2 * .pi * (v + time / 7)))
             }
         }
     }

@@ -34,3 +34,17 @@ import Testing
         #expect(blurred.value < detailed.value)
     }
 }
+
+@Suite struct PosterPickerLongGOPTests {
+    @Test func aSingleKeyframeVideoStillGetsAPosterFromItsBestPart() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 8
+            $0.frameRate = (10, 1)
+            $0.blackLeadSeconds = 3
+            $0.fadeInSeconds = 1
+        }
+        let choice = try PosterPicker.pick(path: path, durationSeconds: 8, startSeconds: 0)
+        #expect(choice.timeSeconds >= 4, "picked \(choice.timeSeconds) s, inside the black lead or the fade")
+    }
+}
