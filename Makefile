@@ -21,9 +21,10 @@ build-release: deps
 # The main job on the built-in sample: a synthetic video made by `framefarm sample`.
 run: build-release
 	@mkdir -p $(OUT)
-	@test -f $(SAMPLE) || $(RUN_BIN) sample --out $(SAMPLE) --duration 30
+	@test -f $(SAMPLE) || $(RUN_BIN) sample --out $(SAMPLE) --duration 30 --size 1280x720 --letterbox --keyframe-interval 2
 	$(RUN_BIN) probe $(SAMPLE)
-	@echo "framefarm: outputs are under $(OUT)/"
+	$(RUN_BIN) preview $(SAMPLE) --out $(OUT)
+	@echo "framefarm: open $(OUT)/index.html (the contact sheet); outputs are under $(OUT)/"
 
 # The whole suite on the CPU Vulkan driver with the validation layer on (any validation message fails a test).
 test: deps-test

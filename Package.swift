@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "FrameFarmCoreTests", dependencies: ["FrameFarmCore"]),
         .testTarget(name: "FrameFarmMediaTests", dependencies: ["FrameFarmMedia"]),
         .testTarget(name: "FrameFarmGPUTests", dependencies: ["FrameFarmGPU"]),
-        .testTarget(name: "FrameFarmTests", dependencies: ["FrameFarm"]),
+        .testTarget(name: "FrameFarmTests", dependencies: ["FrameFarm", "FrameFarmMedia"]),
     ],
     swiftLanguageModes: [.v5]
 )

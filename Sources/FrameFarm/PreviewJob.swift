@@ -41,7 +41,8 @@ public enum PreviewJob {
 
     private static func preview(_ path: String, folder: String, layout: OutputLayout, options: PreviewOptions,
                                 gpu: GPUService, counter: ProgressCounter) throws -> [String] {
-        let facts = try MediaProber.probe(path: path, detectPadding: options.removePadding)
+        let facts = try MediaProber.probe(path: path)
+        let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: options.policy)
         let offset = try options.frame.offset(duration: facts.durationSeconds) {
             try PosterPicker.pick(path: path, durationSeconds: facts.durationSeconds,
@@ -51,8 +52,7 @@ public enum PreviewJob {
         guard let frame = try reader.frame(at: facts.info.startSeconds + offset, lastTime: nil) else {
             throw InputError.noDecodableFrames
         }
-        let plans = PreviewPlan.renders(options: options, geometry: facts.info.geometry,
-                                        codedContent: facts.codedContentRect)
+        let plans = PreviewPlan.renders(options: options, geometry: facts.info.geometry, codedContent: codedContent)
         let videoFolder = layout.videoFolder(folder)
         try layout.makeFolder(videoFolder + "/preview")
         try gpu.withRenderer { renderer in
@@ -78,7 +78,7 @@ public enum PreviewJob {
         let section = PreviewSection(
             settings: options.settings, gpu: gpu.record, frameTimeSeconds: frame.timeSeconds,
             frameChoice: options.frame.description, paddingDetected: probe.paddingDetected,
-            paddingRemoved: options.removePadding && probe.paddingDetected, contentRect: probe.contentRect,
+            paddingRemoved: options.removePadding && probe.paddingDetected, contentRect: ProbeReport.Rect(facts.info.geometry.displayPixelRect(ofCoded: codedContent)),
             renders: plans.map(\.record))
         try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
                                  probe: probe) { $0.preview = section }

@@ -7,10 +7,8 @@ extension ProbeReport {
         let info = facts.info
         let geometry = info.geometry
         let display = geometry.displaySize
-        let content = geometry.displayRect(ofCoded: SourceRect(facts.codedContentRect))
-        let contentRect = ProbeReport.Rect(x: Int(content.x.rounded()), y: Int(content.y.rounded()),
-                               width: Int(content.width.rounded()), height: Int(content.height.rounded()))
-        let contentSize = PixelSize(width: max(1, contentRect.width), height: max(1, contentRect.height))
+        let contentRect = ProbeReport.Rect(geometry.displayPixelRect(ofCoded: facts.codedContentRect))
+        let contentSize = contentRect.pixelRect.size
         let referenceScreen = PixelSize(width: 1920, height: 1080).oriented(contentSize.orientation)
         self.path = path
         container = info.containerName

@@ -77,6 +77,13 @@ public struct DisplayGeometry: Codable, Sendable, Hashable {
         return SourceRect(x: x, y: y, width: width, height: height)
     }
 
+    /// `displayRect(ofCoded:)` of whole coded pixels, rounded to whole display pixels (at least 1x1).
+    public func displayPixelRect(ofCoded rect: PixelRect) -> PixelRect {
+        let display = displayRect(ofCoded: SourceRect(rect))
+        return PixelRect(x: Int(display.x.rounded()), y: Int(display.y.rounded()),
+                         width: max(1, Int(display.width.rounded())), height: max(1, Int(display.height.rounded())))
+    }
+
     /// Inverse of `displayRect(ofCoded:)`: which coded pixels a display-space rect shows.
     public func codedRect(ofDisplay rect: SourceRect) -> SourceRect {
         let scale = sampleAspectRatio.value

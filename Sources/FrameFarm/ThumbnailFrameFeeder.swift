@@ -1,0 +1,114 @@
+import Foundation
+import FrameFarmMedia
+
+/// How a thumbnail's frame is found (`--seek`).
+public enum SeekMode: String, Sendable, CaseIterable {
+    /// The frame on screen at the thumbnail's time (decodes into GOPs).
+    case exact
+    /// The keyframe at or before the thumbnail's time (decodes keyframes only: fast).
+    case keyframe
+}
+
+/// Decodes the frames of a list of target times on several threads at once: the targets are split into
+/// contiguous chunks, each decoded by its own demuxer and decoder (single-threaded, so chunks, not slices,
+/// use the cores). Frames go through a bounded queue, so memory holds at most `capacity` decoded frames however
+/// long the video. Frames no target needs are never kept; in keyframe mode non-key frames are never decoded.
+final class ThumbnailFrameFeeder: @unchecked Sendable {
+    struct Item {
+        var index: Int
+        var frame: DecodedFrame
+    }
+
+    private let condition = NSCondition()
+    private var queue: [Item] = []
+    private var finishedWorkers = 0
+    private var failure: Error?
+    private let capacity: Int
+    private let workers: Int
+    /// Corrupt-packet times seen by any worker.
+    private(set) var corruptTimes: [Double] = []
+
+    /// Starts decoding `targets` (stream times, ascending) of `path` in the background.
+    init(path: String, targets: [Double], mode: SeekMode, workers requested: Int, capacity: Int) {
+        workers = max(1, min(requested, targets.count))
+        self.capacity = max(capacity, workers)
+        let chunk = (targets.count + workers - 1) / workers
+        for worker in 0..<workers {
+            let range = (worker * chunk)..<min(targets.count, (worker + 1) * chunk)
+            Thread.detachNewThread { [self] in
+                decode(path: path, targets: targets, range: range, mode: mode)
+            }
+        }
+    }
+
+    /// The next decoded frame (any order across chunks, ascending within one); nil when all are delivered.
+    /// Rethrows the first decode error of any worker.
+    func next() throws -> Item? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty && finishedWorkers < workers && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        guard !queue.isEmpty else { return nil }
+        let item = queue.removeFirst()
+        condition.broadcast()
+        return item
+    }
+
+    /// Stops the workers early (after an error elsewhere) and lets them exit.
+    func cancel() {
+        condition.lock()
+        if failure == nil { failure = CancellationError() }
+        queue.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func push(_ item: Item) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= capacity && failure == nil { condition.wait() }
+        guard failure == nil else { return false }
+        queue.append(item)
+        condition.broadcast()
+        return true
+    }
+
+    private func decode(path: String, targets: [Double], range: Range<Int>, mode: SeekMode) {
+        var error: Error?
+        var corrupt: [Double] = []
+        do {
+            let reader = try FrameReader(path: path, threads: 1, keyframesOnly: mode == .keyframe)
+            var lastFrame: DecodedFrame?
+            var lastKeyframe: Double?
+            for index in range {
+                let target = targets[index]
+                let frame: DecodedFrame?
+                switch mode {
+                case .exact:
+                    frame = try reader.frame(at: target, lastTime: lastFrame?.timeSeconds) ?? lastFrame
+                case .keyframe:
+                    let keyframe = reader.keyframeTime(atOrBefore: target)
+                    if let keyframe, keyframe == lastKeyframe, let lastFrame {
+                        frame = lastFrame
+                    } else {
+                        try reader.seek(toSeconds: target)
+                        frame = try reader.nextFrame() ?? lastFrame
+                        lastKeyframe = keyframe
+                    }
+                }
+                guard let frame else { throw InputError.noDecodableFrames }
+                lastFrame = frame
+                guard push(Item(index: index, frame: frame)) else { break }
+            }
+            corrupt = reader.corruptPacketTimes
+        } catch let thrown {
+            error = thrown
+        }
+        condition.lock()
+        corruptTimes += corrupt
+        if let error, failure == nil { failure = error }
+        finishedWorkers += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+@Suite(.serialized) struct PreviewTests {
+    private func run(_ path: String, out: String, removePadding: Bool, overlays: Set<PreviewOverlay> = []) throws -> VideoManifest {
+        var options = PreviewOptions()
+        options.devices = [DeviceCatalog.builtIn.device(id: "iphone-16-pro")!, DeviceCatalog.builtIn.device(id: "pip-iphone")!]
+        options.frame = .seconds(1)
+        options.overlays = overlays
+        options.removePadding = removePadding
+        let summary = PreviewJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        SharedGPU.assertNoValidationMessages()
+        return try #require(ManifestStore.read(out + "/" + summary.inputs[0].folder! + "/manifest.json"))
+    }
+
+    @Test func barsAndCropsLandWhereTheManifestSaysWithPaddingRemovedAndKept() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 480, height: 270)
+            $0.letterbox = true
+            $0.keyframeIntervalSeconds = 0.5
+        }
+        for removePadding in [true, false] {
+            let out = directory.file("out-\(removePadding)")
+            let manifest = try run(path, out: out, removePadding: removePadding)
+            let preview = try #require(manifest.preview)
+            #expect(preview.paddingDetected)
+            #expect(preview.paddingRemoved == removePadding)
+            #expect(preview.renders.count == 4)
+            for render in preview.renders {
+                let image = try readImage(out + "/sample/" + render.file)
+                #expect(image.width == render.screenWidth && image.height == render.screenHeight)
+                let destination = render.destination.pixelRect
+                // Outside the destination: exactly the black background, to the pixel.
+                var strayPixels = 0
+                for y in 0..<image.height {
+                    for x in 0..<image.width where !destination.contains(PixelRect(x: x, y: y, width: 1, height: 1)) {
+                        let pixel = image.pixel(x: x, y: y)
+                        if pixel.red != 0 || pixel.green != 0 || pixel.blue != 0 { strayPixels += 1 }
+                    }
+                }
+                #expect(strayPixels == 0, "\(render.file): \(strayPixels) lit pixels outside \(destination)")
+                // The destination's middle column: lit at both ends when the picture reaches its edges, black
+                // for the baked-in bar height (scaled) when padding is kept.
+                let column = destination.x + destination.width / 2
+                let litRows = (destination.y..<destination.maxY).filter { image.luma(x: column, y: $0) > 40 }
+                let firstLit = try #require(litRows.first) - destination.y
+                if removePadding {
+                    #expect(firstLit <= 2, "\(render.file): picture starts \(firstLit) px below the destination top")
+                } else {
+                    // The baked bar's rows that survive the crop, scaled to the screen.
+                    let barInSource = max(0, Double(manifest.probe.contentRect.y) - render.sourceCrop.y)
+                    let barRows = barInSource * Double(destination.height) / render.sourceCrop.height
+                    #expect(abs(Double(firstLit) - barRows) <= 3, "\(render.file): bar \(firstLit) px, expected \(barRows)")
+                }
+                if render.mode == .fit {
+                    // The whole picture is visible in fit, so its frame code reads back as frame 25 (1 s at 25 fps).
+                    let picture = removePadding ? destination : contentRect(of: manifest, in: destination)
+                    #expect(image.frameCode(in: picture) == 25, "\(render.file)")
+                }
+            }
+        }
+    }
+
+    /// The picture inside a fit destination when bars were kept: the content rect scaled into it.
+    private func contentRect(of manifest: VideoManifest, in destination: PixelRect) -> PixelRect {
+        let scale = Double(destination.height) / Double(manifest.probe.displayHeight)
+        let content = manifest.probe.contentRect
+        return PixelRect(x: destination.x + Int((Double(content.x) * scale).rounded()),
+                         y: destination.y + Int((Double(content.y) * scale).rounded()),
+                         width: Int((Double(content.width) * scale).rounded()),
+                         height: Int((Double(content.height) * scale).rounded()))
+    }
+
+    @Test func contactSheetLinksOnlyExistingFiles() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory)
+        let out = directory.file("out")
+        _ = try run(path, out: out, removePadding: true, overlays: [.safeArea, .corners, .crop])
+        let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("</html>"))
+        let links = html.components(separatedBy: "src=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(links.count == 4)
+        for link in links {
+            let file = out + "/" + (String(link).removingPercentEncoding ?? String(link))
+            #expect(FileManager.default.fileExists(atPath: file), "index.html links missing \(link)")
+        }
+        #expect(!html.contains("http://") && !html.contains("https://"), "the contact sheet must work offline")
+    }
+
+    @Test func badInputsFailAloneAndUnknownDevicesAreListed() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        var options = PreviewOptions()
+        options.devices = [DeviceCatalog.builtIn.device(id: "pip-iphone")!]
+        options.frame = .seconds(999)
+        let summary = PreviewJob.run(inputs: [directory.write("broken.mp4", Data("nope".utf8)), good],
+                                     outputRoot: directory.file("out"), options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 1 && summary.succeeded == 1)
+        #expect(summary.failures.first?.reason.contains("not a video") == true)
+        // --at past the end shows the last frame (frame 49 of a 2 s, 25 fps clip).
+        let manifest = try #require(ManifestStore.read(directory.file("out/sample/manifest.json")))
+        #expect(abs(manifest.preview!.frameTimeSeconds - 1.96) < 0.001)
+        #expect(throws: DeviceCatalogError.self) { try DeviceCatalog.builtIn.select("iphone-99") }
+        let unknown = (try? DeviceCatalog.builtIn.select("iphone-99")).map { _ in "" } ?? {
+            do { _ = try DeviceCatalog.builtIn.select("iphone-99") } catch { return "\(error)" }
+            return ""
+        }()
+        #expect(unknown.contains("iphone-16-pro"), "the error lists the valid ids")
+    }
+
+    @Test func unwritableOutputFolderIsOneClearError() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        let blocked = directory.write("not-a-folder", Data("x".utf8))
+        var options = PreviewOptions()
+        options.devices = [DeviceCatalog.builtIn.device(id: "pip-iphone")!]
+        let summary = PreviewJob.run(inputs: [good], outputRoot: blocked, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 1)
+        #expect(summary.failures.first?.reason.contains("cannot create output folder") == true, "\(summary.failures)")
+    }
+}
