@@ -16,11 +16,12 @@ public final class FrameReader {
     /// Frame decoded past a target while seeking exactly; returned first by the next read.
     private var pending: DecodedFrame?
 
-    public init(path: String, threads: Int = 0, keyframesOnly: Bool = false) throws {
+    public init(path: String, threads: Int = 0, keyframesOnly: Bool = false,
+                maxPixels: Int = MediaFile.defaultMaxPixels) throws {
         self.path = path
-        file = try MediaFile(path: path)
+        file = try MediaFile(path: path, maxPixels: maxPixels)
         info = file.info
-        decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly)
+        decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly, maxPixels: maxPixels)
     }
 
     /// The next frame in presentation order, or nil at the end of the stream.

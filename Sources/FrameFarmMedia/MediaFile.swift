@@ -25,8 +25,12 @@ public final class MediaFile {
     let videoStreamIndex: Int32
     private let packet = Packet()
 
+    /// Frames larger than this many pixels are refused before anything of their size is allocated
+    /// (`--max-pixels`): 8192x8192 by default.
+    public static let defaultMaxPixels = 8192 * 8192
+
     /// Opens `path` and finds its video stream; errors are InputError (user-facing) or MediaError.
-    public init(path: String) throws {
+    public init(path: String, maxPixels: Int = MediaFile.defaultMaxPixels) throws {
         self.path = path
         FFmpegLog.configured
         try MediaFile.checkReadable(path)
@@ -45,6 +49,12 @@ public final class MediaFile {
             throw InputError.noVideoStream
         }
         videoStreamIndex = bestStream
+        let parameters = opened.pointee.streams[Int(bestStream)]!.pointee.codecpar!.pointee
+        if Int(parameters.width) * Int(parameters.height) > maxPixels {
+            var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
+            avformat_close_input(&toClose)
+            throw InputError.tooLarge(width: Int(parameters.width), height: Int(parameters.height), maxPixels: maxPixels)
+        }
         for index in 0..<Int(opened.pointee.nb_streams) where index != Int(bestStream) {
             opened.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
         }
