@@ -50,9 +50,8 @@ public final class MediaFile {
         }
         videoStreamIndex = bestStream
         let parameters = opened.pointee.streams[Int(bestStream)]!.pointee.codecpar!.pointee
+        // Every stored property is set, so deinit closes the context when this throws.
         if Int(parameters.width) * Int(parameters.height) > maxPixels {
-            var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
-            avformat_close_input(&toClose)
             throw InputError.tooLarge(width: Int(parameters.width), height: Int(parameters.height), maxPixels: maxPixels)
         }
         for index in 0..<Int(opened.pointee.nb_streams) where index != Int(bestStream) {
