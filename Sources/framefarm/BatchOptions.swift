@@ -36,6 +36,9 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "No progress bar and no summary line.")
     var quiet = false
 
+    @Flag(help: "Redo inputs whose outputs are complete and current (by default a re-run skips them).")
+    var force = false
+
     /// Runs `job`, showing a progress bar on a terminal, then reports failures and the summary; exits 1 when
     /// any input failed.
     func run(unit: String, _ job: (((BatchProgress) -> Void)?) -> BatchSummary) throws {

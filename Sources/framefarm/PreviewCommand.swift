@@ -77,7 +77,8 @@ struct PreviewCommand: ParsableCommand {
         let options = try options()
         let gpu = try gpuOptions.service()
         try batch.run(unit: "renders") { progress in
-            PreviewJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu, progress: progress)
+            PreviewJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu,
+                           force: batch.force, progress: progress)
         }
     }
 }
