@@ -14,7 +14,8 @@ public enum PreviewJob {
         let folders = OutputLayout.folderNames(for: inputs)
         let counter = ProgressCounter(total: inputs.count, report: progress)
         let workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
-        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: workers) { input, folder in
+        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: workers,
+                                         notStarted: BatchSummary.Outcome.notStarted) { input, folder in
             defer { counter.add(inputs: 1) }
             if !force, ResumeCheck.isUpToDate(folder: folder, layout: layout, input: ManifestStore.inputRecord(for: input),
                                               settings: options.settings, section: { manifest in
