@@ -50,14 +50,14 @@ public enum PreviewJob {
 
     private static func preview(_ path: String, folder: String, layout: OutputLayout, options: PreviewOptions,
                                 gpu: GPUService, counter: ProgressCounter) throws -> [String] {
-        let facts = try MediaProber.probe(path: path)
+        let facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: options.policy)
         let offset = try options.frame.offset(duration: facts.durationSeconds) {
-            try PosterPicker.pick(path: path, durationSeconds: facts.durationSeconds,
-                                  startSeconds: facts.info.startSeconds).timeSeconds - facts.info.startSeconds
+            try PosterPicker.pick(path: path, durationSeconds: facts.durationSeconds, startSeconds: facts.info.startSeconds,
+                                  maxPixels: options.maxPixels).timeSeconds - facts.info.startSeconds
         }
-        let reader = try FrameReader(path: path, threads: 1)
+        let reader = try FrameReader(path: path, threads: 1, maxPixels: options.maxPixels)
         guard let frame = try reader.frame(at: facts.info.startSeconds + offset, lastTime: nil) else {
             throw InputError.noDecodableFrames
         }

@@ -36,6 +36,9 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "No progress bar and no summary line.")
     var quiet = false
 
+    @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192 = 67108864).")
+    var maxPixels = 8192 * 8192
+
     @Flag(help: "Redo inputs whose outputs are complete and current (by default a re-run skips them).")
     var force = false
 

@@ -60,6 +60,7 @@ struct PreviewCommand: ParsableCommand {
         options.policy = try ModePolicy(parsing: policy)
         guard let imageFormat = ImageFormat(rawValue: format) else { throw ValidationError("--format must be png or jpeg") }
         options.format = imageFormat
+        options.maxPixels = batch.maxPixels
         return options
     }
 
