@@ -174,11 +174,12 @@ struct BatchPlan {
         let horizontal = filterTable(AxisMapping(
             filter: filter, start: (x.start - Double(origin.x)) / Double(shrinkX),
             length: x.length / Double(shrinkX), outputCount: destination.width,
-            first: (x.first - origin.x) / shrinkX, last: (x.last - origin.x) / shrinkX), cache: filterTables)
+            first: (x.first - origin.x) / shrinkX, last: (x.last - origin.x) / shrinkX, boxShrink: shrinkX),
+            cache: filterTables)
         let vertical = filterTable(AxisMapping(
             filter: filter, start: (y.start - Double(origin.y)) / Double(shrinkY) - Double(rowFirst),
             length: y.length / Double(shrinkY), outputCount: destination.height,
-            first: 0, last: rowLast - rowFirst), cache: filterTables)
+            first: 0, last: rowLast - rowFirst, boxShrink: shrinkY), cache: filterTables)
         return PlaneGroupPass(planeCount: UInt32(planeCount), imageIndex: UInt32(imageIndex),
                               rowStart: UInt32(rowFirst), rowCount: UInt32(rowLast - rowFirst + 1),
                               horizontalTable: UInt32(horizontal.offset), horizontalTaps: UInt32(horizontal.taps),

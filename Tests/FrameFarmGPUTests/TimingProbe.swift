@@ -36,7 +36,7 @@ extension GPUTests {
             try Self.measure("1080p -> 160x90 lanczos3", RenderBatch(
                 sources: [Self.frame1080.sourceFrame], canvases: [CanvasSpec(size: size)],
                 jobs: [RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 1920, height: 1080),
-                                 destination: PixelRect(size: size), canvasIndex: 0)]))
+                                 destination: PixelRect(size: size), canvasIndex: 0)], filter: ResamplingFilter(rawValue: ProcessInfo.processInfo.environment["FILTER"] ?? "lanczos3")!))
         }
 
         /// 20 device screens (portrait and landscape, fit and fill) from one 1080p frame.
