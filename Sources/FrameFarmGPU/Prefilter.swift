@@ -21,12 +21,12 @@ struct PrefilterPass {
         ratio >= shrinkThreshold ? Int(ratio / reductionGap) : 1
     }
 
-    static func addWork(for images: [PrefilterImage], to builder: inout WorkListBuilder) -> PassWork {
-        for (index, image) in images.enumerated() {
-            builder.add(item: index, extent: (Int(image.width), Int(image.height)), tileSize: tileSize)
+    /// One dispatch per image.
+    func dispatches(for images: [PrefilterImage]) -> [ComputeDispatch] {
+        images.enumerated().map { index, image in
+            ComputeDispatch(pipeline: pipeline,
+                            constants: PassConstants(image: UInt32(index), source: image.sourceIndex),
+                            extent: (Int(image.width), Int(image.height)), tileSize: Self.tileSize)
         }
-        return builder.finish()
     }
-
-    func dispatch(_ work: PassWork) -> ComputeDispatch { ComputeDispatch(pipeline: pipeline, work: work) }
 }

@@ -24,7 +24,6 @@ extension GPUTests {
                     filter: filter)).pixels(canvas: 0)
             }
             let comparison = ImageComparison(pixels, ReferenceRenderer.render(frame, crop: crop, size: size, filter: filter))
-        if ProcessInfo.processInfo.environment["PRINT_ERRORS"] != nil { print("\(frame.format.width)x\(frame.format.height) -> \(size) \(filter): \(comparison)") }
             #expect(comparison.meanAbsoluteError <= 1 && comparison.psnr >= 45,
                     "\(frame.format.width)x\(frame.format.height) \(crop) -> \(size) \(filter): \(comparison)",
                     sourceLocation: sourceLocation)

@@ -80,7 +80,6 @@ extension GPUTests {
             check(PlaneGroupPass(), named: "PlaneGroupPass", isArrayElement: false)
             check(CanvasDescriptor(), named: "CanvasDescriptor")
             check(OverlayDescriptor(), named: "OverlayDescriptor")
-            check(WorkItem(), named: "WorkItem")
             check(PassConstants(), named: "PassConstants", isArrayElement: false)
         }
 
@@ -95,7 +94,7 @@ extension GPUTests {
             let sourceOffsets = Dictionary(uniqueKeysWithValues: reflection.members(of: source).map { ($0.name, Int($0.offset)) })
             #expect(sourceOffsets["matrix"] == MemoryLayout<SourceDescriptor>.offset(of: \.matrix))
             #expect(MemoryLayout<SourceDescriptor>.size - MemoryLayout<SourceDescriptor>.offset(of: \.matrix)! == 48)
-            #expect(MemoryLayout<PassConstants>.size == 16)
+            #expect(MemoryLayout<PassConstants>.size == 24)
         }
     }
 }

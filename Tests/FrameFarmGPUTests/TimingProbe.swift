@@ -17,17 +17,26 @@ extension GPUTests {
             try TestGPU.withRenderer { renderer in
                 for _ in 0..<3 { _ = try renderer.render(batch) }
                 var execute: [Double] = [], total: [Double] = []
+                func cpuMilliseconds() -> Double {
+                    var usage = rusage()
+                    getrusage(RUSAGE_SELF.rawValue, &usage)
+                    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+                        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
+                }
+                let cpuStart = cpuMilliseconds()
                 for _ in 0..<iterations {
                     let start = DispatchTime.now().uptimeNanoseconds
                     _ = try renderer.render(batch)
                     total.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                     execute.append(renderer.lastTimings.executeMilliseconds)
                 }
-                let t = renderer.lastTimings
+                let cpu = (cpuMilliseconds() - cpuStart) / Double(iterations)
+            let t = renderer.lastTimings
                 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-                print(String(format: "%@: execute median %.2f ms (min %.2f, max %.2f); render() median %.2f ms "
-                    + "[last: plan %.2f, upload %.2f, record %.2f]", name, median(execute), execute.min()!,
-                    execute.max()!, median(total), t.planMilliseconds, t.uploadMilliseconds, t.recordMilliseconds))
+                print(String(format: "%@: execute median %.2f ms (min %.2f, max %.2f); render() median %.2f ms; "
+                    + "process CPU %.2f ms per render [last: plan %.2f, upload %.2f, record %.2f]", name,
+                    median(execute), execute.min()!, execute.max()!, median(total), cpu, t.planMilliseconds,
+                    t.uploadMilliseconds, t.recordMilliseconds))
             }
         }
 
