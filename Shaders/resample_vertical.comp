@@ -49,6 +49,6 @@ void main() {
                    dot(ycc, vec4(source.matrix[8], source.matrix[9], source.matrix[10], source.matrix[11])));
     }
     uvec3 bytes = uvec3(clamp(rgb, 0.0, 1.0) * 255.0 + 0.5);
-    canvasPixels[canvas.pixelOffset + uint(target.y) * canvas.width + uint(target.x)] =
+    canvasPixels[uint(target.y) * canvas.width + uint(target.x)] =
         bytes.r | (bytes.g << 8) | (bytes.b << 16) | 0xFF000000u;
 }

@@ -78,11 +78,13 @@ struct OverlayPass {
     }
 
     /// One dispatch per canvas with overlays, one workgroup per cell.
-    func dispatches(for ranges: [(canvas: Int, first: Int, count: Int)]) -> [ComputeDispatch] {
+    func dispatches(for ranges: [(canvas: Int, first: Int, count: Int)], canvases: [CanvasDescriptor])
+        -> [ComputeDispatch] {
         ranges.map { range in
             ComputeDispatch(pipeline: pipeline, pushConstants: PassConstants(canvas: UInt32(range.canvas),
                                                                              firstCell: UInt32(range.first)).words,
-                            groupCountX: range.count)
+                            groupCountX: range.count,
+                            dynamicOffset: Int(canvases[range.canvas].pixelOffset) * 4)
         }
     }
 }
