@@ -74,8 +74,9 @@ public final class Renderer {
     /// Device memory held by this renderer's buffers, in bytes.
     public var deviceMemoryBytes: Int { slots.reduce(0) { $0 + $1.deviceMemoryBytes } }
 
-    /// The most source bytes one batch may upload (the device's storage-buffer range; 128 MiB on lavapipe).
-    public var maxSourceBytesPerBatch: Int { Int(context.limits.maxStorageBufferRange) }
+    /// About the most source bytes one batch may upload: sources are read through one texel view of the upload
+    /// buffer (512 MiB on lavapipe), which also holds the batch's filter tables.
+    public var maxSourceBytesPerBatch: Int { Int(context.limits.maxTexelBufferElements) * 4 - (16 << 20) }
 
     /// Renders `batch` and waits for it. The result is valid until the next `render` or `submit`.
     public func render(_ batch: RenderBatch) throws -> RenderedCanvases {
