@@ -24,6 +24,8 @@ run: build-release
 	@test -f $(SAMPLE) || $(RUN_BIN) sample --out $(SAMPLE) --duration 30 --size 1280x720 --letterbox --keyframe-interval 2
 	$(RUN_BIN) probe $(SAMPLE)
 	$(RUN_BIN) preview $(SAMPLE) --out $(OUT)
+	$(RUN_BIN) thumbnails $(SAMPLE) --out $(OUT) --interval 2
+	$(RUN_BIN) poster $(SAMPLE) --out $(OUT)
 	@echo "framefarm: open $(OUT)/index.html (the contact sheet); outputs are under $(OUT)/"
 
 # The whole suite on the CPU Vulkan driver with the validation layer on (any validation message fails a test).
