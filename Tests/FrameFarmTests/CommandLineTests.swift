@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+/// Runs the built `framefarm` executable (next to the test bundle in the build folder) like a user would.
+@Suite struct CommandLineTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var executable: String {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("framefarm").path),
+              directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("framefarm").path
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func exitStatusIsZeroOneOrTwo() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        let missing = directory.file("missing.mp4")
+        #expect(try Self.run(["probe", good]).status == 0)
+        let partly = try Self.run(["probe", "--json", good, missing])
+        #expect(partly.status == 1)
+        #expect(partly.stderr == "framefarm: \(missing): no such file\n")
+        let reports = try JSONSerialization.jsonObject(with: Data(partly.stdout.utf8)) as? [[String: Any]]
+        #expect(reports?.count == 1)
+        for key in ["path", "codec", "codedWidth", "codedHeight", "sampleAspectRatio", "rotation", "displayWidth",
+                    "displayHeight", "aspectRatio", "aspectClass", "defaultMode", "durationSeconds", "frameRate",
+                    "contentRect", "contentAspectRatio"] {
+            #expect(reports?.first?[key] != nil, "probe --json lacks \(key)")
+        }
+        let usage = try Self.run(["preview", good, "--out", directory.file("out"), "--devices", "iphone-99"])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("iphone-16-pro"), "an unknown device lists the valid ids")
+        #expect(!usage.stderr.contains("Fatal error") && !usage.stderr.contains("Backtrace"))
+    }
+
+    @Test func batchJSONSummaryNamesEveryInput() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        let broken = directory.write("broken.mp4", Data("not a video".utf8))
+        let run = try Self.run(["poster", "--json", good, broken, "--out", directory.file("out"), "--widths", "160"])
+        #expect(run.status == 1)
+        let summary = try JSONDecoder().decode(BatchSummary.self, from: Data(run.stdout.utf8))
+        #expect(summary.succeeded == 1 && summary.failed == 1)
+        #expect(summary.inputs.map(\.path) == [good, broken])
+        #expect(summary.inputs[0].outputs.contains("poster.jpg"))
+        #expect(run.stderr.contains("framefarm: \(broken): not a video file"))
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+@Suite(.serialized) struct PosterTests {
+    @Test func autoPosterSkipsTheBlackOpeningFadeAndBlurAndWritesEveryWidth() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 16
+            $0.frameRate = (10, 1)
+            $0.keyframeIntervalSeconds = 1
+            $0.blackLeadSeconds = 5
+            $0.fadeInSeconds = 2
+            $0.blurredRange = 8...12
+            $0.letterbox = true
+        }
+        var options = PosterOptions()
+        options.widths = [160, 1920]
+        options.format = .png
+        let out = directory.file("out")
+        let summary = PosterJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        SharedGPU.assertNoValidationMessages()
+        let manifest = try #require(ManifestStore.read(out + "/sample/manifest.json"))
+        let poster = try #require(manifest.poster)
+        #expect(poster.timeSeconds >= 7 && !(8...12).contains(poster.timeSeconds), "picked \(poster.timeSeconds) s")
+        // Full display resolution without the baked-in bars, and 160 wide; 1920 is wider than the video.
+        #expect(poster.files.map(\.file) == ["poster.png", "poster-160.png"])
+        let full = try readImage(out + "/sample/poster.png")
+        #expect(full.size == manifest.probe.contentRect.pixelRect.size)
+        #expect(full.frameCode() == Int((poster.timeSeconds * 10).rounded()))
+        let small = try readImage(out + "/sample/poster-160.png")
+        #expect(small.width == 160 && small.frameCode() == full.frameCode())
+    }
+}
