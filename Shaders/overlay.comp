@@ -36,11 +36,9 @@ float roundedRectCoverage(ivec2 p, vec2 size, float radius) {
 }
 
 void main() {
-    WorkItem work;
-    uvec2 tile;
-    if (!findTile(work, tile)) return;
-    CanvasDescriptor canvas = canvases[work.item];
-    uvec2 pixel = tile * gl_WorkGroupSize.xy + gl_LocalInvocationID.xy;
+    CanvasDescriptor canvas = canvases[pass.canvas];
+    uint cell = overlayCells[pass.firstCell + gl_WorkGroupID.x];
+    uvec2 pixel = uvec2(cell & 0xFFFFu, cell >> 16) * gl_WorkGroupSize.xy + gl_LocalInvocationID.xy;
     if (pixel.x >= canvas.width || pixel.y >= canvas.height) return;
     ivec2 p = ivec2(pixel);
     uint index = canvas.pixelOffset + pixel.y * canvas.width + pixel.x;

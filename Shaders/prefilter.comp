@@ -46,18 +46,13 @@ vec3 linearRGB(SourceDescriptor source, uint frameByte, uint x, uint y) {
 }
 
 void main() {
-    WorkItem work;
-    uvec2 tile;
-    if (!findTile(work, tile)) return;
-    PrefilterImage image = images[work.item];
-    uvec2 box = tile * gl_WorkGroupSize.xy + gl_LocalInvocationID.xy;
+    PrefilterImage image = images[pass.image];
+    uvec2 box = gl_GlobalInvocationID.xy;
     if (box.x >= image.width || box.y >= image.height) return;
-    SourceDescriptor source = sources[image.sourceIndex];
+    SourceDescriptor source = sources[pass.source];
 
     uint x0 = uint(image.originX) + box.x * image.shrinkX;
     uint y0 = uint(image.originY) + box.y * image.shrinkY;
-    uint x1 = min(x0 + image.shrinkX, uint(image.lastX) + 1u);
-    uint missingColumns = x0 + image.shrinkX - x1;
     uint planeSize = image.width * image.height;
     uint outputIndex = image.outputOffset + box.y * image.width + box.x;
     float normalization = 1.0 / float(image.shrinkX * image.shrinkY);
@@ -74,28 +69,45 @@ void main() {
         return;
     }
 
+    // Samples past the crop's last pixel repeat it, as the direct filter's clamped taps do.
     uint frameByte = source.byteOffset;
+    uint bytes = source.bytesPerSample;
     bool chroma = image.planeGroup == 1u;
     bool interleaved = chroma && source.planeLayout == 1u;
     uint components = interleaved ? 2u : 1u;
     uint stride = chroma ? source.chromaStride : source.lumaStride;
     uint firstPlane = frameByte + (chroma ? source.cbOffset : source.lumaOffset);
-    uint secondPlane = frameByte + source.crOffset;
-    vec2 sum = vec2(0.0);
-    for (uint j = 0u; j < image.shrinkY; ++j) {
-        uint y = min(y0 + j, uint(image.lastY));
-        uint row = firstPlane + y * stride;
-        vec2 rowSum = sumRow(row, x0, x1, source.bytesPerSample, components);
-        if (chroma && !interleaved) rowSum.y = sumRow(secondPlane + y * stride, x0, x1, source.bytesPerSample, 1u).x;
-        if (missingColumns > 0u) {
-            uint last = uint(image.lastX);
-            vec2 edge = vec2(fetchElement(row, last, source.bytesPerSample, components, 0u), 0.0);
-            if (interleaved) edge.y = fetchElement(row, last, source.bytesPerSample, 2u, 1u);
-            else if (chroma) edge.y = fetchElement(secondPlane + y * stride, last, source.bytesPerSample, 1u, 0u);
-            rowSum += edge * float(missingColumns);
-        }
-        sum += rowSum;
+    uint secondPlane = interleaved ? firstPlane : frameByte + source.crOffset;
+    uint secondComponent = interleaved ? 1u : 0u;
+    // One flat loop over (row, word) pairs: nested loops cost CPU drivers far more than the work inside.
+    uint inside = min(image.shrinkX, uint(image.lastX) + 1u - x0);
+    uint missing = image.shrinkX - inside;
+    uint elementBytes = bytes * components;
+    uint words = (image.shrinkX * elementBytes + 3u) / 4u + 1u;
+    uint planeCount = chroma && !interleaved ? 2u : 1u;
+    uint rowFirst = x0 * elementBytes, rowEnd = rowFirst + inside * elementBytes;
+    uvec2 sum = uvec2(0u);
+    uint j = 0u, w = 0u, p = 0u;
+    for (uint n = 0u; n < image.shrinkY * words * planeCount; ++n) {
+        uint rowByte = (p == 0u ? firstPlane : secondPlane) + min(y0 + j, uint(image.lastY)) * stride;
+        uint wordByte = (((rowByte + rowFirst) >> 2) + w) << 2;
+        uvec2 wordSum = sumWord(uploadWord(wordByte >> 2), wordByte, rowByte + rowFirst, rowByte + rowEnd, bytes,
+                                components);
+        sum += p == 0u ? wordSum : uvec2(0u, wordSum.x);
+        ++w;
+        if (w == words) { w = 0u; ++p; }
+        if (p == planeCount) { p = 0u; ++j; }
     }
-    planes[outputIndex] = sum.x * normalization;
-    if (chroma) planes[outputIndex + planeSize] = sum.y * normalization;
+    vec2 total = vec2(sum);
+    if (missing > 0u) {
+        uint last = uint(image.lastX);
+        for (uint row = 0u; row < image.shrinkY; ++row) {
+            uint y = min(y0 + row, uint(image.lastY));
+            total.x += float(missing) * fetchElement(firstPlane + y * stride, last, bytes, components, 0u);
+            if (chroma) total.y += float(missing) * fetchElement(secondPlane + y * stride, last, bytes, components, secondComponent);
+        }
+    }
+
+    planes[outputIndex] = total.x * normalization;
+    if (chroma) planes[outputIndex + planeSize] = total.y * normalization;
 }

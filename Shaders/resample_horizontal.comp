@@ -9,22 +9,19 @@ const uint ROWS = 4u;
 
 #include "shader_interface.glsl"
 
-layout(std430, binding = 6) readonly buffer Planes { float planes[]; };
+layout(binding = 4) uniform samplerBuffer planes;
 layout(std430, binding = 7) writeonly buffer Intermediate { float intermediate[]; };
 
 void main() {
-    WorkItem work;
-    uvec2 tile;
-    if (!findTile(work, tile)) return;
-    ResampleJob job = jobs[work.item >> 1];
-    PlaneGroupPass group = (work.item & 1u) == 0u ? job.luma : job.chroma;
-    PrefilterImage image = images[group.imageIndex];
-    uint column = tile.x * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-    uint firstRow = tile.y * ROWS;
+    ResampleJob job = jobs[pass.job];
+    PlaneGroupPass group = pass.group == 0u ? job.luma : job.chroma;
+    PrefilterImage image = images[pass.image];
+    uint column = gl_GlobalInvocationID.x;
+    uint firstRow = gl_WorkGroupID.y * ROWS;
     if (column >= job.width || firstRow >= group.rowCount) return;
 
     uint entry = group.horizontalTable + column * (group.horizontalTaps + 1u);
-    uint start = filterTable[entry];
+    uint start = uploadWord(entry);
     uint planeSize = image.width * image.height;
     uint rowBase[ROWS];
     for (uint r = 0u; r < ROWS; ++r) {
@@ -34,11 +31,11 @@ void main() {
     vec3 sums[ROWS];
     for (uint r = 0u; r < ROWS; ++r) sums[r] = vec3(0.0);
     for (uint t = 0u; t < group.horizontalTaps; ++t) {
-        float weight = uintBitsToFloat(filterTable[entry + 1u + t]);
+        float weight = uintBitsToFloat(uploadWord(entry + 1u + t));
         for (uint r = 0u; r < ROWS; ++r) {
-            sums[r].x += weight * planes[rowBase[r] + t];
-            if (group.planeCount > 1u) sums[r].y += weight * planes[rowBase[r] + planeSize + t];
-            if (group.planeCount > 2u) sums[r].z += weight * planes[rowBase[r] + 2u * planeSize + t];
+            sums[r].x += weight * texelFetch(planes, int(rowBase[r] + t)).r;
+            if (group.planeCount > 1u) sums[r].y += weight * texelFetch(planes, int(rowBase[r] + planeSize + t)).r;
+            if (group.planeCount > 2u) sums[r].z += weight * texelFetch(planes, int(rowBase[r] + 2u * planeSize + t)).r;
         }
     }
     for (uint r = 0u; r < ROWS && firstRow + r < group.rowCount; ++r) {

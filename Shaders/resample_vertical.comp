@@ -10,33 +10,30 @@ layout(constant_id = 2) const bool LINEAR_LIGHT = false;
 #include "shader_interface.glsl"
 #include "transfer.glsl"
 
-layout(std430, binding = 7) readonly buffer Intermediate { float intermediate[]; };
+layout(binding = 11) uniform samplerBuffer intermediate;
 layout(std430, binding = 8) buffer CanvasPixels { uint canvasPixels[]; };
 
 vec3 filterColumn(PlaneGroupPass group, uint width, uint x, uint y) {
     uint entry = group.verticalTable + y * (group.verticalTaps + 1u);
-    uint start = filterTable[entry];
+    uint start = uploadWord(entry);
     uint planeSize = group.rowCount * width;
     uint base = group.intermediateOffset + start * width + x;
     vec3 sum = vec3(0.0);
     for (uint t = 0u; t < group.verticalTaps; ++t) {
-        float weight = uintBitsToFloat(filterTable[entry + 1u + t]);
-        uint index = base + t * width;
-        sum.x += weight * intermediate[index];
-        if (group.planeCount > 1u) sum.y += weight * intermediate[index + planeSize];
-        if (group.planeCount > 2u) sum.z += weight * intermediate[index + 2u * planeSize];
+        float weight = uintBitsToFloat(uploadWord(entry + 1u + t));
+        int index = int(base + t * width);
+        sum.x += weight * texelFetch(intermediate, index).r;
+        if (group.planeCount > 1u) sum.y += weight * texelFetch(intermediate, index + int(planeSize)).r;
+        if (group.planeCount > 2u) sum.z += weight * texelFetch(intermediate, index + 2 * int(planeSize)).r;
     }
     return sum;
 }
 
 void main() {
-    WorkItem work;
-    uvec2 tile;
-    if (!findTile(work, tile)) return;
-    ResampleJob job = jobs[work.item];
-    uvec2 pixel = tile * gl_WorkGroupSize.xy + gl_LocalInvocationID.xy;
+    ResampleJob job = jobs[pass.job];
+    uvec2 pixel = gl_GlobalInvocationID.xy;
     if (pixel.x >= job.width || pixel.y >= job.height) return;
-    CanvasDescriptor canvas = canvases[job.canvasIndex];
+    CanvasDescriptor canvas = canvases[pass.canvas];
     ivec2 target = ivec2(job.destinationX, job.destinationY) + ivec2(pixel);
     if (any(lessThan(target, ivec2(0))) || target.x >= int(canvas.width) || target.y >= int(canvas.height)) return;
 
@@ -44,7 +41,7 @@ void main() {
     if (LINEAR_LIGHT) {
         rgb = encodeTransfer(filterColumn(job.luma, job.width, pixel.x, pixel.y));
     } else {
-        SourceDescriptor source = sources[job.sourceIndex];
+        SourceDescriptor source = sources[pass.source];
         vec4 ycc = vec4(filterColumn(job.luma, job.width, pixel.x, pixel.y).x, 0.0, 0.0, 1.0);
         if (job.chroma.planeCount == 2u) ycc.yz = filterColumn(job.chroma, job.width, pixel.x, pixel.y).xy;
         rgb = vec3(dot(ycc, vec4(source.matrix[0], source.matrix[1], source.matrix[2], source.matrix[3])),

@@ -3,7 +3,7 @@
 // layout all passes share, and the tile lookup every pass starts with.
 
 struct SourceDescriptor {
-    uint byteOffset;        // of the frame in the source buffer; a multiple of 4
+    uint byteOffset;        // of the frame in the upload buffer; a multiple of 4
     uint planeLayout;           // 0 planar, 1 semi-planar (Cb Cr interleaved in plane 1), 2 gray
     uint bytesPerSample;    // 1 or 2 (little-endian 16-bit words)
     uint lumaOffset;        // plane byte offsets and strides, relative to byteOffset; all multiples of 4
@@ -43,7 +43,7 @@ struct PlaneGroupPass {      // one plane group (luma or chroma) of a job, throu
     uint imageIndex;         // prefilter image the horizontal pass reads
     uint rowStart;           // first image row the horizontal pass filters
     uint rowCount;
-    uint horizontalTable;    // word index in the filter table: per destination column, start then taps weights
+    uint horizontalTable;    // word index in the upload buffer: per destination column, start then taps weights
     uint horizontalTaps;
     uint verticalTable;      // per destination row: start (relative to rowStart) then taps weights
     uint verticalTaps;
@@ -81,43 +81,26 @@ struct OverlayDescriptor {
     float radius;
 };
 
-// One entry per unit of work (an image, a job's plane group, a job, a run of canvas cells) of a pass: its tiles
-// are firstTile ..< next entry's firstTile, tilesAcross per row of tiles, offset by tileOrigin (x | y << 16).
-struct WorkItem {
-    uint firstTile;
-    uint item;
-    uint tilesAcross;
-    uint tileOrigin;
-};
-
+// Which item a dispatch works on. Every pass dispatches once per item with its indices here, so that every
+// descriptor load is indexed by push constants only: drivers (lavapipe's among them) turn such loads into one
+// scalar load instead of one per invocation. Workgroup IDs then give the tile within the item.
 layout(push_constant) uniform PassConstants {
-    uint workBase;           // first WorkItem of this pass
-    uint workCount;
-    uint tileCount;          // tiles of all the pass's items
-    uint groupsPerRow;       // workgroups per row of the dispatch grid (grid y spills past the x limit)
+    uint job;                // ResampleJob (horizontal, vertical)
+    uint group;              // 0 luma, 1 chroma (horizontal)
+    uint image;              // PrefilterImage (prefilter, horizontal)
+    uint source;             // SourceDescriptor (prefilter, vertical)
+    uint canvas;             // CanvasDescriptor (vertical, overlay)
+    uint firstCell;          // overlay: this canvas's first entry in the cell table
 } pass;
 
-layout(std430, binding = 0) readonly buffer SourceWords { uint sourceWords[]; };
+// Bulk reads go through texel views (texelFetch takes the texture path, a gather on CPU drivers); descriptor
+// tables are storage buffers indexed by push constants (one scalar load each).
+layout(binding = 0) uniform usamplerBuffer uploadWords;     // the upload buffer: source bytes and filter tables
 layout(std430, binding = 1) readonly buffer Sources { SourceDescriptor sources[]; };
 layout(std430, binding = 2) readonly buffer Images { PrefilterImage images[]; };
 layout(std430, binding = 3) readonly buffer Jobs { ResampleJob jobs[]; };
-layout(std430, binding = 4) readonly buffer FilterTable { uint filterTable[]; };
-layout(std430, binding = 5) readonly buffer WorkItems { WorkItem workItems[]; };
+layout(std430, binding = 5) readonly buffer OverlayCells { uint overlayCells[]; };  // x | y << 16, in tiles
 layout(std430, binding = 9) readonly buffer Canvases { CanvasDescriptor canvases[]; };
 layout(std430, binding = 10) readonly buffer Overlays { OverlayDescriptor overlays[]; };
 
-// The work item and tile (x, y in tiles) of this workgroup; false for the padding groups past the last tile.
-bool findTile(out WorkItem work, out uvec2 tile) {
-    uint index = gl_WorkGroupID.x + gl_WorkGroupID.y * pass.groupsPerRow;
-    if (index >= pass.tileCount) return false;
-    uint low = pass.workBase, high = pass.workBase + pass.workCount - 1u;
-    while (low < high) {
-        uint middle = (low + high + 1u) >> 1;
-        if (workItems[middle].firstTile <= index) low = middle; else high = middle - 1u;
-    }
-    work = workItems[low];
-    uint local = index - work.firstTile;
-    tile = uvec2(local % work.tilesAcross, local / work.tilesAcross)
-        + uvec2(work.tileOrigin & 0xFFFFu, work.tileOrigin >> 16);
-    return true;
-}
+uint uploadWord(uint index) { return texelFetch(uploadWords, int(index)).r; }

@@ -11,6 +11,11 @@ public struct BatchSummary: Codable, Sendable {
         /// Files written for this input, relative to its folder.
         public var outputs: [String]
         public var warnings: [String]
+
+        static func notStarted(_ input: (String, String)) -> Outcome {
+            Outcome(path: input.0, folder: input.1, ok: false, error: BatchCancellation.notStartedReason, outputs: [],
+                    warnings: [])
+        }
     }
 
     public var command: String

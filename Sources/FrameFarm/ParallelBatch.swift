@@ -3,7 +3,9 @@ import Foundation
 
 /// Runs independent per-input work on all cores and returns the results in input order.
 public enum ParallelBatch {
+    /// Inputs not yet started when `BatchCancellation` is requested get `notStarted(input)` instead of `body`.
     public static func map<Input, Output>(_ inputs: [Input], width: Int = ProcessInfo.processInfo.activeProcessorCount,
+                                          notStarted: ((Input) -> Output)? = nil,
                                           _ body: (Input) -> Output) -> [Output] {
         var results = [Output?](repeating: nil, count: inputs.count)
         let lock = NSLock()
@@ -12,7 +14,8 @@ public enum ParallelBatch {
             while true {
                 let index = next.increment()
                 guard index < inputs.count else { return }
-                let output = body(inputs[index])
+                let stop = notStarted != nil && BatchCancellation.isStopRequested
+                let output = stop ? notStarted!(inputs[index]) : body(inputs[index])
                 lock.withLock { results[index] = output }
             }
         }

@@ -7,14 +7,23 @@ import FrameFarmMedia
 /// submission per video; PNG/JPEG encoding fans out over the cores; videos run concurrently, a bounded number at
 /// a time so memory stays flat however many are given.
 public enum PreviewJob {
+    /// - Parameter force: redo inputs whose outputs are already complete and current (otherwise skipped).
     public static func run(inputs: [String], outputRoot: String, options: PreviewOptions, gpu: GPUService,
-                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+                           force: Bool = false, progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
         let folders = OutputLayout.folderNames(for: inputs)
         let counter = ProgressCounter(total: inputs.count, report: progress)
         let workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
-        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: workers) { input, folder in
+        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: workers,
+                                         notStarted: BatchSummary.Outcome.notStarted) { input, folder in
             defer { counter.add(inputs: 1) }
+            if !force, ResumeCheck.isUpToDate(folder: folder, layout: layout, input: ManifestStore.inputRecord(for: input),
+                                              settings: options.settings, section: { manifest in
+                manifest.preview.map { ($0.settings, $0.renders.map(\.file)) }
+            }) {
+                return BatchSummary.Outcome(path: input, folder: folder, ok: true, error: nil, outputs: [],
+                                            warnings: ["up to date, skipped (--force redoes it)"])
+            }
             do {
                 let files = try preview(input, folder: folder, layout: layout, options: options, gpu: gpu, counter: counter)
                 return BatchSummary.Outcome(path: input, folder: folder, ok: true, error: nil, outputs: files, warnings: [])
@@ -41,14 +50,14 @@ public enum PreviewJob {
 
     private static func preview(_ path: String, folder: String, layout: OutputLayout, options: PreviewOptions,
                                 gpu: GPUService, counter: ProgressCounter) throws -> [String] {
-        let facts = try MediaProber.probe(path: path)
+        let facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: options.policy)
         let offset = try options.frame.offset(duration: facts.durationSeconds) {
-            try PosterPicker.pick(path: path, durationSeconds: facts.durationSeconds,
-                                  startSeconds: facts.info.startSeconds).timeSeconds - facts.info.startSeconds
+            try PosterPicker.pick(path: path, durationSeconds: facts.durationSeconds, startSeconds: facts.info.startSeconds,
+                                  maxPixels: options.maxPixels).timeSeconds - facts.info.startSeconds
         }
-        let reader = try FrameReader(path: path, threads: 1)
+        let reader = try FrameReader(path: path, threads: 1, maxPixels: options.maxPixels)
         guard let frame = try reader.frame(at: facts.info.startSeconds + offset, lastTime: nil) else {
             throw InputError.noDecodableFrames
         }

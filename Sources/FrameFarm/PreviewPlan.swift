@@ -33,6 +33,8 @@ public struct PreviewOptions: Sendable {
     public var policy = ModePolicy.hig
     public var format = ImageFormat.png
     public var quality = 90
+    /// Inputs whose frames have more pixels are refused (`--max-pixels`).
+    public var maxPixels = 8192 * 8192
 
     public init() {}
 

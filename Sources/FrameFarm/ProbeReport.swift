@@ -46,10 +46,12 @@ extension ProbeReport {
 /// `framefarm probe`: facts about each input; failures don't stop the others.
 public enum Prober {
     /// Probes `paths` concurrently (one per core); results come back in input order.
-    public static func probe(paths: [String], policy: ModePolicy = .hig) -> [Result<ProbeReport, InputFailure>] {
+    public static func probe(paths: [String], policy: ModePolicy = .hig,
+                             maxPixels: Int = 8192 * 8192) -> [Result<ProbeReport, InputFailure>] {
         ParallelBatch.map(paths) { path in
             do {
-                return .success(ProbeReport(path: path, facts: try MediaProber.probe(path: path), policy: policy))
+                let facts = try MediaProber.probe(path: path, maxPixels: maxPixels)
+                return .success(ProbeReport(path: path, facts: facts, policy: policy))
             } catch {
                 return .failure(InputFailure(path: path, error: error))
             }

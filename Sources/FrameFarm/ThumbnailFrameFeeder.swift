@@ -29,14 +29,14 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     private(set) var corruptTimes: [Double] = []
 
     /// Starts decoding `targets` (stream times, ascending) of `path` in the background.
-    init(path: String, targets: [Double], mode: SeekMode, workers requested: Int, capacity: Int) {
+    init(path: String, targets: [Double], mode: SeekMode, workers requested: Int, capacity: Int, maxPixels: Int) {
         workers = max(1, min(requested, targets.count))
         self.capacity = max(capacity, workers)
         let chunk = (targets.count + workers - 1) / workers
         for worker in 0..<workers {
             let range = (worker * chunk)..<min(targets.count, (worker + 1) * chunk)
             Thread.detachNewThread { [self] in
-                decode(path: path, targets: targets, range: range, mode: mode)
+                decode(path: path, targets: targets, range: range, mode: mode, maxPixels: maxPixels)
             }
         }
     }
@@ -73,11 +73,11 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         return true
     }
 
-    private func decode(path: String, targets: [Double], range: Range<Int>, mode: SeekMode) {
+    private func decode(path: String, targets: [Double], range: Range<Int>, mode: SeekMode, maxPixels: Int) {
         var error: Error?
         var corrupt: [Double] = []
         do {
-            let reader = try FrameReader(path: path, threads: 1, keyframesOnly: mode == .keyframe)
+            let reader = try FrameReader(path: path, threads: 1, keyframesOnly: mode == .keyframe, maxPixels: maxPixels)
             var lastFrame: DecodedFrame?
             var lastKeyframe: Double?
             for index in range {

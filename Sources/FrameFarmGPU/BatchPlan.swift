@@ -8,8 +8,6 @@ struct BatchPlan {
     /// Jobs whose horizontal results share the intermediate buffer at once; chunks run one after another.
     struct JobChunk {
         var jobs: Range<Int>
-        var horizontal = PassWork()
-        var vertical = PassWork()
     }
 
     var sources: [SourceDescriptor] = []
@@ -25,9 +23,8 @@ struct BatchPlan {
     var canvases: [CanvasDescriptor] = []
     var overlays: [OverlayDescriptor] = []
     var canvasPixels = 0
-    var workItems: [WorkItem] = []
-    var prefilterWork = PassWork()
-    var overlayWork = PassWork()
+    var overlayCells: [UInt32] = []
+    var overlayRanges: [(canvas: Int, first: Int, count: Int)] = []
 
     private var sharedImages: [Int: Int] = [:]
     private var tableOffsets: [AxisMapping: (offset: Int, taps: Int)] = [:]
@@ -42,11 +39,8 @@ struct BatchPlan {
             jobs.append(planJob(job, format: format, filter: batch.filter, linearLight: batch.linearLight,
                                 filterTables: filterTables))
         }
-        var builder = WorkListBuilder()
-        prefilterWork = PrefilterPass.addWork(for: images, to: &builder)
-        assignChunks(budget: intermediateBudget, builder: &builder)
-        overlayWork = OverlayPass.addWork(for: batch.canvases, to: &builder)
-        workItems = builder.items
+        assignChunks(budget: intermediateBudget)
+        (overlayCells, overlayRanges) = OverlayPass.cells(for: batch.canvases)
     }
 
     // MARK: - Sources and canvases
@@ -174,11 +168,12 @@ struct BatchPlan {
         let horizontal = filterTable(AxisMapping(
             filter: filter, start: (x.start - Double(origin.x)) / Double(shrinkX),
             length: x.length / Double(shrinkX), outputCount: destination.width,
-            first: (x.first - origin.x) / shrinkX, last: (x.last - origin.x) / shrinkX), cache: filterTables)
+            first: (x.first - origin.x) / shrinkX, last: (x.last - origin.x) / shrinkX, boxShrink: shrinkX),
+            cache: filterTables)
         let vertical = filterTable(AxisMapping(
             filter: filter, start: (y.start - Double(origin.y)) / Double(shrinkY) - Double(rowFirst),
             length: y.length / Double(shrinkY), outputCount: destination.height,
-            first: 0, last: rowLast - rowFirst), cache: filterTables)
+            first: 0, last: rowLast - rowFirst, boxShrink: shrinkY), cache: filterTables)
         return PlaneGroupPass(planeCount: UInt32(planeCount), imageIndex: UInt32(imageIndex),
                               rowStart: UInt32(rowFirst), rowCount: UInt32(rowLast - rowFirst + 1),
                               horizontalTable: UInt32(horizontal.offset), horizontalTaps: UInt32(horizontal.taps),
@@ -209,7 +204,7 @@ struct BatchPlan {
     }
 
     /// Groups consecutive jobs so each chunk's intermediates fit `budget` floats, and lays them out.
-    private mutating func assignChunks(budget: Int, builder: inout WorkListBuilder) {
+    private mutating func assignChunks(budget: Int) {
         var start = 0
         while start < jobs.count {
             var end = start
@@ -224,10 +219,7 @@ struct BatchPlan {
                 end += 1
             }
             intermediateFloats = max(intermediateFloats, used)
-            var chunk = JobChunk(jobs: start..<end)
-            chunk.horizontal = ResampleHorizontalPass.addWork(for: chunk.jobs, of: jobs, to: &builder)
-            chunk.vertical = ResampleVerticalPass.addWork(for: chunk.jobs, of: jobs, to: &builder)
-            chunks.append(chunk)
+            chunks.append(JobChunk(jobs: start..<end))
             start = end
         }
     }

@@ -1,6 +1,7 @@
 import CVulkan
 
-/// One `VkBuffer` bound to its own `VkDeviceMemory`, usable as a storage buffer and as a transfer target.
+/// One `VkBuffer` bound to its own `VkDeviceMemory`, usable as a storage buffer, a uniform texel buffer and a
+/// transfer target.
 ///
 /// Ownership: owns both handles and frees them in `deinit`; keeps its `GPUContext` alive until then. Host-visible
 /// roles are mapped once for the buffer's life (`mapped`). Thread-safety: none; a buffer belongs to one renderer
@@ -31,7 +32,7 @@ final class GPUBuffer {
         info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
         info.size = VkDeviceSize(max(size, 16))
         info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue
-            | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue
+            | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT.rawValue
         info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
         var buffer: VkBuffer?
         try vkCheck("vkCreateBuffer", vkCreateBuffer(device, &info, nil, &buffer))

@@ -1,7 +1,7 @@
 import CVulkan
 
-/// The one descriptor set layout every pass shares: `bindingCount` storage buffers, bindings 0..<bindingCount,
-/// visible to compute. Sharing one layout lets a batch bind its buffers once for all passes.
+/// The one descriptor set layout every pass shares: bindings 0..<bindingCount, each a storage buffer or a uniform
+/// texel buffer, visible to compute. Sharing one layout lets a batch bind its buffers once for all passes.
 ///
 /// Ownership: owns the `VkDescriptorSetLayout`. Thread-safety: immutable after init.
 final class DescriptorSetLayout {
@@ -9,15 +9,22 @@ final class DescriptorSetLayout {
     let handle: VkDescriptorSetLayout
     let bindingCount: Int
 
-    init(context: GPUContext, bindingCount: Int) throws {
+    let types: [VkDescriptorType]
+
+    /// - Parameter texelBindings: which bindings are uniform texel buffers; the others are storage buffers.
+    init(context: GPUContext, bindingCount: Int, texelBindings: Set<Int>) throws {
+        let storageCount = bindingCount - texelBindings.count
         let limit = Int(context.limits.maxPerStageDescriptorStorageBuffers)
-        guard bindingCount <= limit else {
-            throw GPUError.unsupportedDevice("needs \(bindingCount) storage buffers per stage, device allows \(limit)")
+        guard storageCount <= limit else {
+            throw GPUError.unsupportedDevice("needs \(storageCount) storage buffers per stage, device allows \(limit)")
+        }
+        let types = (0..<bindingCount).map {
+            texelBindings.contains($0) ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
         }
         let bindings = (0..<bindingCount).map { index in
             var binding = VkDescriptorSetLayoutBinding()
             binding.binding = UInt32(index)
-            binding.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            binding.descriptorType = types[index]
             binding.descriptorCount = 1
             binding.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT.rawValue
             return binding
@@ -34,6 +41,7 @@ final class DescriptorSetLayout {
         self.context = context
         self.handle = handle!
         self.bindingCount = bindingCount
+        self.types = types
     }
 
     deinit { vkDestroyDescriptorSetLayout(context.device, handle, nil) }
@@ -48,16 +56,16 @@ final class DescriptorPool {
     let layout: DescriptorSetLayout
 
     init(layout: DescriptorSetLayout, setCount: Int) throws {
-        var size = VkDescriptorPoolSize()
-        size.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-        size.descriptorCount = UInt32(layout.bindingCount * setCount)
+        let sizes = [VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER].map { type in
+            VkDescriptorPoolSize(type: type, descriptorCount: UInt32(layout.types.filter { $0 == type }.count * setCount))
+        }.filter { $0.descriptorCount > 0 }
         var info = VkDescriptorPoolCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
         info.maxSets = UInt32(setCount)
-        info.poolSizeCount = 1
+        info.poolSizeCount = UInt32(sizes.count)
         var handle: VkDescriptorPool?
-        try withUnsafePointer(to: &size) { sizePointer in
-            info.pPoolSizes = sizePointer
+        try sizes.withUnsafeBufferPointer { sizePointer in
+            info.pPoolSizes = sizePointer.baseAddress
             try vkCheck("vkCreateDescriptorPool", vkCreateDescriptorPool(layout.context.device, &info, nil, &handle))
         }
         self.context = layout.context
@@ -89,31 +97,49 @@ struct BufferRange {
     var size: Int
 }
 
+/// What one binding points at.
+enum DescriptorResource {
+    case storage(BufferRange)
+    case texels(BufferView)
+}
+
 /// One descriptor set of the shared layout. Not an owner: its pool frees it. Thread-safety: none; update it only
 /// while no submission that uses it is in flight.
 struct DescriptorSet {
     let pool: DescriptorPool
     let handle: VkDescriptorSet
 
-    /// Points binding i at `ranges[i]`.
-    func update(_ ranges: [BufferRange]) {
-        precondition(ranges.count == pool.layout.bindingCount)
-        let infos = ranges.map { range in
-            VkDescriptorBufferInfo(buffer: range.buffer.buffer, offset: VkDeviceSize(range.offset),
-                                   range: VkDeviceSize(range.size))
+    /// Points binding i at `resources[i]`.
+    func update(_ resources: [DescriptorResource]) {
+        let layout = pool.layout
+        precondition(resources.count == layout.bindingCount)
+        let infos = resources.map { resource -> VkDescriptorBufferInfo in
+            guard case .storage(let range) = resource else { return VkDescriptorBufferInfo() }
+            return VkDescriptorBufferInfo(buffer: range.buffer.buffer, offset: VkDeviceSize(range.offset),
+                                          range: VkDeviceSize(range.size))
+        }
+        let views = resources.map { resource -> VkBufferView? in
+            guard case .texels(let view) = resource else { return nil }
+            return view.handle
         }
         infos.withUnsafeBufferPointer { infoPointer in
-            let writes = infos.indices.map { index in
-                var write = VkWriteDescriptorSet()
-                write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
-                write.dstSet = handle
-                write.dstBinding = UInt32(index)
-                write.descriptorCount = 1
-                write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-                write.pBufferInfo = infoPointer.baseAddress! + index
-                return write
+            views.withUnsafeBufferPointer { viewPointer in
+                let writes = resources.indices.map { index in
+                    var write = VkWriteDescriptorSet()
+                    write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
+                    write.dstSet = handle
+                    write.dstBinding = UInt32(index)
+                    write.descriptorCount = 1
+                    write.descriptorType = layout.types[index]
+                    if case .texels = resources[index] {
+                        write.pTexelBufferView = viewPointer.baseAddress! + index
+                    } else {
+                        write.pBufferInfo = infoPointer.baseAddress! + index
+                    }
+                    return write
+                }
+                vkUpdateDescriptorSets(pool.context.device, UInt32(writes.count), writes, 0, nil)
             }
-            vkUpdateDescriptorSets(pool.context.device, UInt32(writes.count), writes, 0, nil)
         }
     }
 }

@@ -47,8 +47,11 @@ struct OverlayPass {
         }
     }
 
-    /// Work for every canvas with overlays: one item per run of marked cells in a row of cells.
-    static func addWork(for canvases: [CanvasSpec], to builder: inout WorkListBuilder) -> PassWork {
+    /// The cells (16 x 16 tiles, packed x | y << 16) of every canvas that some overlay may change, and where
+    /// each canvas's run of cells starts in that table.
+    static func cells(for canvases: [CanvasSpec]) -> (cells: [UInt32], ranges: [(canvas: Int, first: Int, count: Int)]) {
+        var cells: [UInt32] = []
+        var ranges: [(canvas: Int, first: Int, count: Int)] = []
         for (index, canvas) in canvases.enumerated() where !canvas.overlays.isEmpty {
             let across = (canvas.size.width + tileSize.width - 1) / tileSize.width
             let down = (canvas.size.height + tileSize.height - 1) / tileSize.height
@@ -65,20 +68,21 @@ struct OverlayPass {
                     }
                 }
             }
-            for cellY in 0..<down {
-                var cellX = 0
-                while cellX < across {
-                    guard marked[cellY * across + cellX] else { cellX += 1; continue }
-                    var end = cellX
-                    while end < across && marked[cellY * across + end] { end += 1 }
-                    builder.add(item: index, extent: ((end - cellX) * tileSize.width, tileSize.height),
-                                tileSize: tileSize, origin: (cellX, cellY))
-                    cellX = end
-                }
+            let first = cells.count
+            for cell in marked.indices where marked[cell] {
+                cells.append(UInt32(cell % across) | UInt32(cell / across) << 16)
             }
+            if cells.count > first { ranges.append((index, first, cells.count - first)) }
         }
-        return builder.finish()
+        return (cells, ranges)
     }
 
-    func dispatch(_ work: PassWork) -> ComputeDispatch { ComputeDispatch(pipeline: pipeline, work: work) }
+    /// One dispatch per canvas with overlays, one workgroup per cell.
+    func dispatches(for ranges: [(canvas: Int, first: Int, count: Int)]) -> [ComputeDispatch] {
+        ranges.map { range in
+            ComputeDispatch(pipeline: pipeline, pushConstants: PassConstants(canvas: UInt32(range.canvas),
+                                                                             firstCell: UInt32(range.first)).words,
+                            groupCountX: range.count)
+        }
+    }
 }

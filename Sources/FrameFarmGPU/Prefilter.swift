@@ -3,7 +3,9 @@
 struct PrefilterPass {
     static let tileSize = (width: 64, height: 4)
     /// Jobs reducing by at least this much along an axis get a box pre-shrink along it.
-    static let shrinkThreshold = 6.0
+    static let shrinkThreshold = 2 * reductionGap
+    /// The least reduction left to the windowed filter after a box pre-shrink.
+    static let reductionGap = 2.0
 
     let pipeline: ComputePipeline
 
@@ -16,15 +18,15 @@ struct PrefilterPass {
     /// The box size for an axis reducing by `ratio` plane pixels per destination pixel: the largest integer that
     /// leaves the windowed filter a reduction of at least 3x (libvips' shrink-then-reduce with a gap of 3).
     static func shrinkFactor(ratio: Double) -> Int {
-        ratio >= shrinkThreshold ? Int(ratio / 3) : 1
+        ratio >= shrinkThreshold ? Int(ratio / reductionGap) : 1
     }
 
-    static func addWork(for images: [PrefilterImage], to builder: inout WorkListBuilder) -> PassWork {
-        for (index, image) in images.enumerated() {
-            builder.add(item: index, extent: (Int(image.width), Int(image.height)), tileSize: tileSize)
+    /// One dispatch per image.
+    func dispatches(for images: [PrefilterImage]) -> [ComputeDispatch] {
+        images.enumerated().map { index, image in
+            ComputeDispatch(pipeline: pipeline,
+                            constants: PassConstants(image: UInt32(index), source: image.sourceIndex),
+                            extent: (Int(image.width), Int(image.height)), tileSize: Self.tileSize)
         }
-        return builder.finish()
     }
-
-    func dispatch(_ work: PassWork) -> ComputeDispatch { ComputeDispatch(pipeline: pipeline, work: work) }
 }

@@ -26,6 +26,8 @@ final class RenderSlot {
     }
 
     var buffers: [GPUBuffer] { [upload, planes, intermediate, readback].compactMap { $0 } }
+    /// Everything a submission must keep alive: the buffers and their views.
+    var resources: [AnyObject] { buffers + Array(views.values) }
     var deviceMemoryBytes: Int { buffers.reduce(0) { $0 + $1.allocationSize } }
 
     /// Waits for the slot's last submission and starts a new generation; returns it.
@@ -33,6 +35,18 @@ final class RenderSlot {
         try submission.wait()
         generation += 1
         return generation
+    }
+
+    private var views: [ObjectIdentifier: BufferView] = [:]
+
+    /// A texel view of the whole of `buffer`, made once per buffer (buffers are replaced, never resized).
+    func texelView(of buffer: GPUBuffer, format: BufferView.Format) throws -> BufferView {
+        if let view = views[ObjectIdentifier(buffer)], view.buffer === buffer, view.format == format { return view }
+        let live = Set(buffers.map(ObjectIdentifier.init))
+        views = views.filter { live.contains($0.key) }
+        let view = try BufferView(buffer: buffer, format: format)
+        views[ObjectIdentifier(buffer)] = view
+        return view
     }
 
     /// Makes sure every buffer holds at least the given bytes, growing (never shrinking) as needed.

@@ -54,7 +54,9 @@ public final class Renderer {
         precondition(slotCount >= 1)
         self.context = context
         self.slotCount = slotCount
-        let setLayout = try DescriptorSetLayout(context: context, bindingCount: ShaderBinding.allCases.count)
+        let setLayout = try DescriptorSetLayout(
+            context: context, bindingCount: ShaderBinding.allCases.count,
+            texelBindings: Set(ShaderBinding.allCases.filter(\.isTexelBuffer).map(\.rawValue)))
         pipelineLayout = try PipelineLayout(setLayout: setLayout, pushConstantSize: MemoryLayout<PassConstants>.size)
         let pool = try DescriptorPool(layout: setLayout, setCount: slotCount)
         descriptorPool = pool
@@ -105,9 +107,9 @@ public final class Renderer {
         layout.write(plan: plan, sources: batch.sources, into: slot.upload!)
         timings.uploadMilliseconds = lap()
 
-        slot.descriptorSet.update(layout.bindings(slot: slot, plan: plan))
+        slot.descriptorSet.update(try layout.bindings(slot: slot, plan: plan))
         try record(plan, passes: passes, into: slot)
-        try slot.submission.submit(slot.commands, retaining: slot.buffers + passes.pipelineObjects)
+        try slot.submission.submit(slot.commands, retaining: slot.resources + passes.pipelineObjects)
         timings.recordMilliseconds = lap()
         submitTimes[slotIndex] = clock
         lastTimings = timings
@@ -153,17 +155,17 @@ public final class Renderer {
                           size: Int(canvas.width * canvas.height) * 4, value: canvas.background)
         }
         commands.barrier(from: .transfer, to: .compute)
-        if !plan.prefilterWork.isEmpty {
-            commands.record(passes.prefilter.dispatch(plan.prefilterWork))
+        if !plan.images.isEmpty {
+            passes.prefilter.dispatches(for: plan.images).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
         }
         for chunk in plan.chunks {
-            commands.record(passes.horizontal.dispatch(chunk.horizontal))
+            passes.horizontal.dispatches(for: chunk.jobs, of: plan.jobs).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
-            commands.record(passes.vertical.dispatch(chunk.vertical))
+            passes.vertical.dispatches(for: chunk.jobs, of: plan.jobs).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
         }
-        commands.record(passes.overlay.dispatch(plan.overlayWork))
+        passes.overlay.dispatches(for: plan.overlayRanges).forEach(commands.record)
         commands.barrier(from: .compute, to: .host)
         try commands.end()
     }

@@ -12,18 +12,16 @@ struct ResampleHorizontalPass {
                                        specialization: [UInt32(Self.workgroupWidth)])
     }
 
-    /// Work for `jobs` (indices into the batch's job table): item = job * 2 + plane group.
-    static func addWork(for jobs: Range<Int>, of table: [ResampleJob], to builder: inout WorkListBuilder)
-        -> PassWork {
-        for index in jobs {
+    /// One dispatch per plane group of each of `jobs` (indices into the batch's job table).
+    func dispatches(for jobs: Range<Int>, of table: [ResampleJob]) -> [ComputeDispatch] {
+        jobs.flatMap { index in
             let job = table[index]
-            for (group, pass) in [job.luma, job.chroma].enumerated() where pass.planeCount > 0 {
-                builder.add(item: index * 2 + group, extent: (Int(job.width), Int(pass.rowCount)),
-                            tileSize: (workgroupWidth, rowsPerInvocation))
+            return [job.luma, job.chroma].enumerated().filter { $0.element.planeCount > 0 }.map { group, pass in
+                ComputeDispatch(pipeline: pipeline,
+                                constants: PassConstants(job: UInt32(index), group: UInt32(group), image: pass.imageIndex),
+                                extent: (Int(job.width), Int(pass.rowCount)),
+                                tileSize: (Self.workgroupWidth, Self.rowsPerInvocation))
             }
         }
-        return builder.finish()
     }
-
-    func dispatch(_ work: PassWork) -> ComputeDispatch { ComputeDispatch(pipeline: pipeline, work: work) }
 }

@@ -11,13 +11,14 @@ struct ResampleVerticalPass {
         ])
     }
 
-    static func addWork(for jobs: Range<Int>, of table: [ResampleJob], to builder: inout WorkListBuilder)
-        -> PassWork {
-        for index in jobs {
-            builder.add(item: index, extent: (Int(table[index].width), Int(table[index].height)), tileSize: tileSize)
+    /// One dispatch per job of `jobs` (indices into the batch's job table).
+    func dispatches(for jobs: Range<Int>, of table: [ResampleJob]) -> [ComputeDispatch] {
+        jobs.map { index in
+            let job = table[index]
+            return ComputeDispatch(pipeline: pipeline,
+                                   constants: PassConstants(job: UInt32(index), source: job.sourceIndex,
+                                                            canvas: job.canvasIndex),
+                                   extent: (Int(job.width), Int(job.height)), tileSize: Self.tileSize)
         }
-        return builder.finish()
     }
-
-    func dispatch(_ work: PassWork) -> ComputeDispatch { ComputeDispatch(pipeline: pipeline, work: work) }
 }

@@ -39,6 +39,8 @@ struct AxisMapping: Hashable {
     var outputCount: Int
     var first: Int
     var last: Int
+    /// The box size the image was pre-shrunk by along this axis (1: not shrunk); see `FilterTable`.
+    var boxShrink: Int = 1
 
     /// Image pixels per destination pixel.
     var ratio: Double { length / Double(outputCount) }
@@ -77,8 +79,10 @@ struct FilterTable {
                 weights[min(max(Int(centre.rounded(.down)), clampedLow), clampedHigh) - clampedLow] = 1
                 total = 1
             }
-            windows.append((clampedLow, weights.map { $0 / total }))
-            taps = max(taps, weights.count)
+            var window = (start: clampedLow, weights: weights.map { $0 / total })
+            if mapping.boxShrink > 1 { window = Self.undoBoxBlur(window, shrink: mapping.boxShrink, range: mapping) }
+            windows.append(window)
+            taps = max(taps, window.weights.count)
         }
         taps = min(taps, rangeCount)
         var words = [UInt32]()
@@ -93,6 +97,26 @@ struct FilterTable {
         }
         self.taps = taps
         self.words = words
+    }
+
+    /// A box average of k samples is the sample at its centre plus (k^2 - 1) / 24 of its second derivative; on box
+    /// samples (k apart) that is m = p + a * (m[-1] - 2m + m[+1]) with a = (k^2 - 1) / (24 k^2) to second order.
+    /// Folding the inverse 3-tap sharpen [-a, 1 + 2a, -a] into the weights makes shrink-then-reduce match the
+    /// direct filter to fourth order, which lets the box take a larger share of the reduction.
+    private static func undoBoxBlur(_ window: (start: Int, weights: [Double]), shrink: Int, range: AxisMapping)
+        -> (start: Int, weights: [Double]) {
+        let k = Double(shrink)
+        let a = (k * k - 1) / (24 * k * k)
+        let start = max(range.first, window.start - 1)
+        let end = min(range.last, window.start + window.weights.count)
+        var sharpened = [Double](repeating: 0, count: end - start + 1)
+        for (offset, weight) in window.weights.enumerated() {
+            let index = window.start + offset
+            sharpened[index - start] += (1 + 2 * a) * weight
+            sharpened[max(index - 1, range.first) - start] -= a * weight
+            sharpened[min(index + 1, range.last) - start] -= a * weight
+        }
+        return (start, sharpened)
     }
 }
 

@@ -1,10 +1,13 @@
 /// Host mirrors of the structs in Shaders/shader_interface.glsl. Scalars only, so Swift's layout of these structs
 /// is std430's; `ShaderInterfaceTests` checks every size and member offset against the compiled SPIR-V.
 
-/// Binding numbers of the descriptor set layout every pass shares.
+/// Binding numbers of the descriptor set layout every pass shares. Bulk data is read through texel views
+/// (`uploadTexels`, `planeTexels`, `intermediateTexels`) and written through storage buffers.
 enum ShaderBinding: Int, CaseIterable {
-    case sourceWords = 0, sources, images, jobs, filterTable, workItems, planes, intermediate, canvasPixels,
-         canvases, overlays
+    case uploadTexels = 0, sources, images, jobs, planeTexels, overlayCells, planes, intermediate, canvasPixels,
+         canvases, overlays, intermediateTexels
+
+    var isTexelBuffer: Bool { [.uploadTexels, .planeTexels, .intermediateTexels].contains(self) }
 }
 
 // Must match Shaders/shader_interface.glsl (std430)
@@ -93,20 +96,14 @@ struct OverlayDescriptor {
     var radius: Float = 0
 }
 
-// Must match Shaders/shader_interface.glsl (std430)
-struct WorkItem {
-    var firstTile: UInt32 = 0
-    var item: UInt32 = 0
-    var tilesAcross: UInt32 = 1
-    var tileOrigin: UInt32 = 0
-}
-
 // Must match Shaders/shader_interface.glsl (push_constant PassConstants)
 struct PassConstants {
-    var workBase: UInt32 = 0
-    var workCount: UInt32 = 0
-    var tileCount: UInt32 = 0
-    var groupsPerRow: UInt32 = 0
+    var job: UInt32 = 0
+    var group: UInt32 = 0
+    var image: UInt32 = 0
+    var source: UInt32 = 0
+    var canvas: UInt32 = 0
+    var firstCell: UInt32 = 0
 
-    var words: [UInt32] { [workBase, workCount, tileCount, groupsPerRow] }
+    var words: [UInt32] { [job, group, image, source, canvas, firstCell] }
 }

@@ -1,70 +1,103 @@
 import Foundation
 
-/// Where each host-written table of a batch goes in the slot's upload buffer (offsets aligned for storage
-/// buffer binding), and the writing of it.
+/// Where each host-written table of a batch goes in the slot's upload buffer (offsets aligned for binding), and
+/// the writing of it. Source bytes and filter tables are read through one texel view of the whole buffer, so
+/// their offsets are made absolute (in bytes for sources, words for tables) as they are written.
 struct UploadLayout {
-    private(set) var regions: [ShaderBinding: (offset: Int, size: Int)] = [:]
+    private enum Region: CaseIterable {
+        case sourceBytes, filterTable, sources, images, jobs, overlayCells, canvases, overlays
+    }
+
+    private var regions: [Region: (offset: Int, size: Int)] = [:]
     private(set) var totalBytes = 0
 
     init(plan: BatchPlan, context: GPUContext) throws {
-        let alignment = max(16, Int(context.limits.minStorageBufferOffsetAlignment))
+        let alignment = max(16, Int(context.limits.minStorageBufferOffsetAlignment),
+                            Int(context.limits.minTexelBufferOffsetAlignment))
         let maxRange = Int(context.limits.maxStorageBufferRange)
-        let sizes: [(ShaderBinding, Int)] = [
-            (.sourceWords, plan.sourceBytes),
+        let sizes: [(Region, Int)] = [
+            (.sourceBytes, plan.sourceBytes),
+            (.filterTable, plan.filterWords.count * 4),
             (.sources, plan.sources.count * MemoryLayout<SourceDescriptor>.stride),
             (.images, plan.images.count * MemoryLayout<PrefilterImage>.stride),
             (.jobs, plan.jobs.count * MemoryLayout<ResampleJob>.stride),
-            (.filterTable, plan.filterWords.count * 4),
-            (.workItems, plan.workItems.count * MemoryLayout<WorkItem>.stride),
+            (.overlayCells, plan.overlayCells.count * 4),
             (.canvases, plan.canvases.count * MemoryLayout<CanvasDescriptor>.stride),
             (.overlays, plan.overlays.count * MemoryLayout<OverlayDescriptor>.stride),
         ]
-        for (binding, size) in sizes {
-            guard size <= maxRange else {
-                throw GPUError.invalidBatch("\(binding) needs \(size) bytes, over the device's storage-buffer range "
-                    + "of \(maxRange): split the batch")
-            }
-            regions[binding] = (totalBytes, max(size, 16))
+        for (region, size) in sizes {
+            regions[region] = (totalBytes, max(size, 16))
             totalBytes = (totalBytes + max(size, 16) + alignment - 1) / alignment * alignment
         }
+        let texelLimit = Int(context.limits.maxTexelBufferElements) * 4
+        let split = "over what the device can bind at once: split the batch"
+        guard regions[.filterTable]!.offset + regions[.filterTable]!.size <= texelLimit else {
+            throw GPUError.invalidBatch("sources and filter tables need \(totalBytes) bytes, \(split)")
+        }
+        for (region, size) in sizes where size > maxRange && region != .sourceBytes && region != .filterTable {
+            throw GPUError.invalidBatch("\(region) needs \(size) bytes, \(split)")
+        }
         for (what, floats) in [("prefilter images", plan.planeFloats), ("intermediate", plan.intermediateFloats),
-                               ("canvases", plan.canvasPixels)] where floats * 4 > maxRange {
-            throw GPUError.invalidBatch("\(what) need \(floats * 4) bytes, over the device's storage-buffer range "
-                + "of \(maxRange): split the batch")
+                               ("canvases", plan.canvasPixels)] where floats * 4 > min(maxRange, texelLimit) {
+            throw GPUError.invalidBatch("\(what) need \(floats * 4) bytes, \(split)")
         }
     }
 
     func write(plan: BatchPlan, sources: [SourceFrame], into buffer: GPUBuffer) {
         let base = buffer.mapped!
-        let sourceRegion = base + regions[.sourceWords]!.offset
+        let sourceRegion = regions[.sourceBytes]!.offset
         for (index, source) in sources.enumerated() {
-            source.write(UnsafeMutableRawBufferPointer(start: sourceRegion + plan.sourceOffsets[index],
+            source.write(UnsafeMutableRawBufferPointer(start: base + sourceRegion + plan.sourceOffsets[index],
                                                        count: source.format.byteCount))
         }
-        func copy<T>(_ array: [T], to binding: ShaderBinding) {
+        func copy<T>(_ array: [T], to region: Region) {
             array.withUnsafeBytes { bytes in
                 guard let source = bytes.baseAddress else { return }
-                (base + regions[binding]!.offset).copyMemory(from: source, byteCount: bytes.count)
+                (base + regions[region]!.offset).copyMemory(from: source, byteCount: bytes.count)
             }
         }
-        copy(plan.sources, to: .sources)
-        copy(plan.images, to: .images)
-        copy(plan.jobs, to: .jobs)
+        let tableWord = UInt32(regions[.filterTable]!.offset / 4)
         copy(plan.filterWords, to: .filterTable)
-        copy(plan.workItems, to: .workItems)
+        copy(plan.sources.map { source in
+            var absolute = source
+            absolute.byteOffset += UInt32(sourceRegion)
+            return absolute
+        }, to: .sources)
+        copy(plan.images, to: .images)
+        copy(plan.jobs.map { job in
+            var absolute = job
+            for group in [\ResampleJob.luma, \ResampleJob.chroma] {
+                absolute[keyPath: group].horizontalTable += tableWord
+                absolute[keyPath: group].verticalTable += tableWord
+            }
+            return absolute
+        }, to: .jobs)
+        copy(plan.overlayCells, to: .overlayCells)
         copy(plan.canvases, to: .canvases)
         copy(plan.overlays, to: .overlays)
     }
 
-    /// The descriptor ranges for every binding, in binding order.
-    func bindings(slot: RenderSlot, plan: BatchPlan) -> [BufferRange] {
-        ShaderBinding.allCases.map { binding in
+    /// What each binding points at, in binding order.
+    func bindings(slot: RenderSlot, plan: BatchPlan) throws -> [DescriptorResource] {
+        func storage(_ region: Region) -> DescriptorResource {
+            .storage(BufferRange(buffer: slot.upload!, offset: regions[region]!.offset, size: regions[region]!.size))
+        }
+        return try ShaderBinding.allCases.map { binding in
             switch binding {
-            case .planes: BufferRange(buffer: slot.planes!, offset: 0, size: max(plan.planeFloats * 4, 16))
+            case .uploadTexels: .texels(try slot.texelView(of: slot.upload!, format: .uint32))
+            case .planeTexels: .texels(try slot.texelView(of: slot.planes!, format: .float32))
+            case .intermediateTexels: .texels(try slot.texelView(of: slot.intermediate!, format: .float32))
+            case .sources: storage(.sources)
+            case .images: storage(.images)
+            case .jobs: storage(.jobs)
+            case .overlayCells: storage(.overlayCells)
+            case .canvases: storage(.canvases)
+            case .overlays: storage(.overlays)
+            case .planes: .storage(BufferRange(buffer: slot.planes!, offset: 0, size: max(plan.planeFloats * 4, 16)))
             case .intermediate:
-                BufferRange(buffer: slot.intermediate!, offset: 0, size: max(plan.intermediateFloats * 4, 16))
-            case .canvasPixels: BufferRange(buffer: slot.readback!, offset: 0, size: max(plan.canvasPixels * 4, 16))
-            default: BufferRange(buffer: slot.upload!, offset: regions[binding]!.offset, size: regions[binding]!.size)
+                .storage(BufferRange(buffer: slot.intermediate!, offset: 0, size: max(plan.intermediateFloats * 4, 16)))
+            case .canvasPixels:
+                .storage(BufferRange(buffer: slot.readback!, offset: 0, size: max(plan.canvasPixels * 4, 16)))
             }
         }
     }

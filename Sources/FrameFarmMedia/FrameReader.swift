@@ -6,8 +6,10 @@ import FrameFarmCore
 public final class FrameReader {
     public let path: String
     public let info: VideoStreamInfo
-    private let file: MediaFile
-    private let decoder: VideoDecoder
+    private var file: MediaFile
+    private var decoder: VideoDecoder
+    private let keyframesOnly: Bool
+    private let maxPixels: Int
     private let normalizer = FrameNormalizer()
     private var draining = false
     private var finished = false
@@ -16,11 +18,14 @@ public final class FrameReader {
     /// Frame decoded past a target while seeking exactly; returned first by the next read.
     private var pending: DecodedFrame?
 
-    public init(path: String, threads: Int = 0, keyframesOnly: Bool = false) throws {
+    public init(path: String, threads: Int = 0, keyframesOnly: Bool = false,
+                maxPixels: Int = MediaFile.defaultMaxPixels) throws {
         self.path = path
-        file = try MediaFile(path: path)
+        self.keyframesOnly = keyframesOnly
+        self.maxPixels = maxPixels
+        file = try MediaFile(path: path, maxPixels: maxPixels)
         info = file.info
-        decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly)
+        decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly, maxPixels: maxPixels)
     }
 
     /// The next frame in presentation order, or nil at the end of the stream.
@@ -62,9 +67,16 @@ public final class FrameReader {
 
     /// Repositions at the keyframe at or before `seconds` (stream time); the next frame read is that keyframe or
     /// the first decodable frame after it.
+    /// Inputs that can't seek (image pipes, some streams) are reopened at the start instead, and exact reads
+    /// decode forward from there.
     public func seek(toSeconds seconds: Double) throws {
-        try file.seek(toSeconds: seconds)
-        decoder.flush()
+        do {
+            try file.seek(toSeconds: seconds)
+            decoder.flush()
+        } catch is MediaError {
+            file = try MediaFile(path: path, maxPixels: maxPixels)
+            decoder = try VideoDecoder(file: file, threads: 1, keyframesOnly: keyframesOnly, maxPixels: maxPixels)
+        }
         pending = nil
         draining = false
         finished = false
@@ -102,7 +114,7 @@ public final class FrameReader {
 
     /// Keyframe times and the last packet time, from a demux-only scan (no decoding); rewinds afterwards.
     public func scanKeyframeTimes(maxPackets: Int = 100_000) throws -> (keyframes: [Double], lastTime: Double?) {
-        try file.seek(toSeconds: info.startSeconds)
+        try seek(toSeconds: info.startSeconds)
         var keyframes: [Double] = []
         var last: Double?
         var count = 0

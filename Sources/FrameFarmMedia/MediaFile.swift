@@ -25,8 +25,12 @@ public final class MediaFile {
     let videoStreamIndex: Int32
     private let packet = Packet()
 
+    /// Frames larger than this many pixels are refused before anything of their size is allocated
+    /// (`--max-pixels`): 8192x8192 by default.
+    public static let defaultMaxPixels = 8192 * 8192
+
     /// Opens `path` and finds its video stream; errors are InputError (user-facing) or MediaError.
-    public init(path: String) throws {
+    public init(path: String, maxPixels: Int = MediaFile.defaultMaxPixels) throws {
         self.path = path
         FFmpegLog.configured
         try MediaFile.checkReadable(path)
@@ -36,7 +40,7 @@ public final class MediaFile {
             throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
         }
         context = opened
-        let infoCode = avformat_find_stream_info(opened, nil)
+        let infoCode = MediaFile.findStreamInfo(opened, maxPixels: maxPixels)
         let bestStream = av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard bestStream >= 0 else {
             var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
@@ -45,6 +49,11 @@ public final class MediaFile {
             throw InputError.noVideoStream
         }
         videoStreamIndex = bestStream
+        let parameters = opened.pointee.streams[Int(bestStream)]!.pointee.codecpar!.pointee
+        // Every stored property is set, so deinit closes the context when this throws.
+        if Int(parameters.width) * Int(parameters.height) > maxPixels {
+            throw InputError.tooLarge(width: Int(parameters.width), height: Int(parameters.height), maxPixels: maxPixels)
+        }
         for index in 0..<Int(opened.pointee.nb_streams) where index != Int(bestStream) {
             opened.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
         }
@@ -53,6 +62,16 @@ public final class MediaFile {
     deinit {
         var toClose: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&toClose)
+    }
+
+    /// avformat_find_stream_info decodes a little of every stream; its decoders get the same pixel limit, so a
+    /// crafted header can't make them allocate a giant frame.
+    private static func findStreamInfo(_ context: UnsafeMutablePointer<AVFormatContext>, maxPixels: Int) -> Int32 {
+        let count = Int(context.pointee.nb_streams)
+        var options = [OpaquePointer?](repeating: nil, count: max(1, count))
+        for index in 0..<count { av_dict_set(&options[index], "max_pixels", String(maxPixels), 0) }
+        defer { for index in 0..<count { av_dict_free(&options[index]) } }
+        return options.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
     }
 
     private static func checkReadable(_ path: String) throws {

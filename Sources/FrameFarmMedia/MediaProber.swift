@@ -15,8 +15,9 @@ public enum MediaProber {
     /// Demuxes (no decoding) up to this many packets to estimate the keyframe interval.
     static let keyframeScanPackets = 3000
 
-    public static func probe(path: String, detectPadding: Bool = true) throws -> MediaFacts {
-        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true)
+    public static func probe(path: String, detectPadding: Bool = true,
+                             maxPixels: Int = MediaFile.defaultMaxPixels) throws -> MediaFacts {
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
         let info = reader.info
         let scan = try reader.scanKeyframeTimes(maxPackets: keyframeScanPackets)
         let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
@@ -24,7 +25,8 @@ public enum MediaProber {
         let codedSize = info.geometry.codedSize
         let content: PixelRect
         if detectPadding {
-            content = try PaddingDetector.detect(path: path, durationSeconds: duration, startSeconds: info.startSeconds)
+            content = try PaddingDetector.detect(path: path, durationSeconds: duration, startSeconds: info.startSeconds,
+                                                 maxPixels: maxPixels)
         } else {
             guard try reader.nextFrame() != nil else { throw InputError.noDecodableFrames }
             content = PixelRect(size: codedSize)

@@ -51,9 +51,9 @@ public enum PaddingDetector {
 
     /// Samples `count` frames spread over the video (keyframes near 5% ... 95% of it) and finds the content rect.
     /// Throws `InputError.noDecodableFrames` when not one frame decodes.
-    public static func detect(path: String, durationSeconds: Double, startSeconds: Double,
-                              count: Int = 9) throws -> PixelRect {
-        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true)
+    public static func detect(path: String, durationSeconds: Double, startSeconds: Double, count: Int = 9,
+                              maxPixels: Int = MediaFile.defaultMaxPixels) throws -> PixelRect {
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
         let codedSize = reader.info.geometry.codedSize
         var perFrame: [(top: Int, bottom: Int, left: Int, right: Int)?] = []
         var seen = Set<Double>()

@@ -86,18 +86,18 @@ public enum PosterPicker {
 
     /// Candidates are keyframes (cheap to decode); a video with too few keyframes to choose from (a long GOP)
     /// gets exactly decoded candidates instead.
-    public static func pick(path: String, durationSeconds: Double, startSeconds: Double,
-                            candidates: Int = 24) throws -> Choice {
+    public static func pick(path: String, durationSeconds: Double, startSeconds: Double, candidates: Int = 24,
+                            maxPixels: Int = MediaFile.defaultMaxPixels) throws -> Choice {
         let fromKeyframes = try pick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
-                                     candidates: candidates, keyframesOnly: true)
+                                     candidates: candidates, keyframesOnly: true, maxPixels: maxPixels)
         if fromKeyframes.candidates >= min(candidates, 6) { return fromKeyframes }
         return try pick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
-                        candidates: min(candidates, 12), keyframesOnly: false)
+                        candidates: min(candidates, 12), keyframesOnly: false, maxPixels: maxPixels)
     }
 
     private static func pick(path: String, durationSeconds: Double, startSeconds: Double, candidates: Int,
-                             keyframesOnly: Bool) throws -> Choice {
-        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: keyframesOnly)
+                             keyframesOnly: Bool, maxPixels: Int) throws -> Choice {
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: keyframesOnly, maxPixels: maxPixels)
         var best: Choice?
         var seen = Set<Double>()
         var lastTime: Double?

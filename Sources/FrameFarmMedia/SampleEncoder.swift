@@ -16,8 +16,8 @@ final class SampleEncoder {
     init(path: String, finalPath: String, options: SampleOptions) throws {
         FFmpegLog.configured
         self.options = options
-        guard options.size.width >= 2, options.size.height >= 2, options.durationSeconds >= 0 else {
-            throw MediaError(call: "sample", code: -22, message: "size must be at least 2x2 and duration non-negative")
+        guard options.size.width >= 1, options.size.height >= 1, options.durationSeconds >= 0 else {
+            throw MediaError(call: "sample", code: -22, message: "size must be at least 1x1 and duration non-negative")
         }
         var context: UnsafeMutablePointer<AVFormatContext>?
         // The muxer is chosen by the final name's extension (the temporary name ends in .tmp).

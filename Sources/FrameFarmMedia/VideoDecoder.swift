@@ -7,7 +7,7 @@ final class VideoDecoder {
     /// - Parameters:
     ///   - threads: decoder threads; 0 lets FFmpeg choose (all cores), 1 when the caller parallelises itself.
     ///   - keyframesOnly: discard every non-key frame before decoding it (the fast `--seek keyframe` path).
-    init(file: MediaFile, threads: Int, keyframesOnly: Bool) throws {
+    init(file: MediaFile, threads: Int, keyframesOnly: Bool, maxPixels: Int) throws {
         let parameters = file.stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
@@ -20,6 +20,8 @@ final class VideoDecoder {
         try check("avcodec_parameters_to_context", avcodec_parameters_to_context(context, parameters))
         context.pointee.pkt_timebase = file.timeBase
         context.pointee.thread_count = Int32(threads)
+        // Refuses frames whose bitstream claims more pixels than the container said (a crafted header).
+        context.pointee.max_pixels = Int64(maxPixels)
         if keyframesOnly { context.pointee.skip_frame = AVDISCARD_NONKEY }
         try check("avcodec_open2", avcodec_open2(context, codec, nil))
     }

@@ -36,9 +36,17 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "No progress bar and no summary line.")
     var quiet = false
 
+    @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192 = 67108864).")
+    var maxPixels = 8192 * 8192
+
+    @Flag(help: "Redo inputs whose outputs are complete and current (by default a re-run skips them).")
+    var force = false
+
     /// Runs `job`, showing a progress bar on a terminal, then reports failures and the summary; exits 1 when
     /// any input failed.
     func run(unit: String, _ job: (((BatchProgress) -> Void)?) -> BatchSummary) throws {
+        let signals = SignalHandler()
+        signals.install()
         let bar = !quiet && Terminal.standardErrorIsTerminal ? ProgressLine(label: "framefarm") : nil
         let summary = job(bar.map { bar in
             { progress in
@@ -49,7 +57,7 @@ struct BatchOptions: ParsableArguments {
             }
         })
         bar?.finish()
-        summary.failures.forEach(Terminal.report)
+        summary.failures.filter { !$0.reason.hasPrefix("not started") }.forEach(Terminal.report)
         if json {
             try Terminal.printJSON(summary)
         } else if !quiet {
@@ -57,6 +65,10 @@ struct BatchOptions: ParsableArguments {
             FileHandle.standardError.write(Data(String(format: "framefarm: %d of %d inputs done in %.1f s on %@.%@\n",
                                                        summary.succeeded, summary.inputs.count, summary.elapsedSeconds,
                                                        summary.gpu?.name ?? "no GPU", sheet).utf8))
+        }
+        if let interrupted = signals.exitStatus {
+            Terminal.printError("interrupted: \(summary.succeeded) of \(summary.inputs.count) inputs done")
+            throw ExitCode(interrupted)
         }
         if summary.failed > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
     }

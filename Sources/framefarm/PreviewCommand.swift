@@ -60,6 +60,7 @@ struct PreviewCommand: ParsableCommand {
         options.policy = try ModePolicy(parsing: policy)
         guard let imageFormat = ImageFormat(rawValue: format) else { throw ValidationError("--format must be png or jpeg") }
         options.format = imageFormat
+        options.maxPixels = batch.maxPixels
         return options
     }
 
@@ -77,7 +78,8 @@ struct PreviewCommand: ParsableCommand {
         let options = try options()
         let gpu = try gpuOptions.service()
         try batch.run(unit: "renders") { progress in
-            PreviewJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu, progress: progress)
+            PreviewJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu,
+                           force: batch.force, progress: progress)
         }
     }
 }

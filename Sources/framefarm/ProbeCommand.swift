@@ -22,8 +22,11 @@ struct ProbeCommand: ParsableCommand {
             transform: { try ModePolicy(parsing: $0) })
     var policy: ModePolicy = .hig
 
+    @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).")
+    var maxPixels = 8192 * 8192
+
     func run() throws {
-        let results = Prober.probe(paths: videos, policy: policy)
+        let results = Prober.probe(paths: videos, policy: policy, maxPixels: maxPixels)
         var reports: [ProbeReport] = []
         for result in results {
             switch result {

@@ -63,3 +63,14 @@ import Testing
         }
     }
 }
+
+@Suite struct InputLimitTests {
+    @Test func framesOverThePixelLimitAreRefusedBeforeDecoding() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.durationSeconds = 0.2 }
+        #expect(throws: InputError.tooLarge(width: 320, height: 180, maxPixels: 50_000)) {
+            try FrameReader(path: path, maxPixels: 50_000)
+        }
+        #expect(try FrameReader(path: path, maxPixels: 320 * 180).nextFrame() != nil)
+    }
+}

@@ -121,4 +121,26 @@ import Testing
         #expect(summary.failed == 1)
         #expect(summary.failures.first?.reason.contains("cannot create output folder") == true, "\(summary.failures)")
     }
+
+    @Test func aRerunSkipsCurrentOutputsAndRedoesChangedOrForcedOnes() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory)
+        var options = PreviewOptions()
+        options.devices = [DeviceCatalog.builtIn.device(id: "pip-iphone")!]
+        options.frame = .seconds(0.5)
+        let out = directory.file("out")
+        func run(force: Bool = false) -> BatchSummary.Outcome {
+            PreviewJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service, force: force).inputs[0]
+        }
+        #expect(run().warnings.isEmpty)
+        #expect(run().warnings.first?.contains("up to date") == true)
+        #expect(run(force: true).warnings.isEmpty)
+        // A missing output makes the input current no more.
+        try FileManager.default.removeItem(atPath: out + "/sample/preview/pip-iphone-landscape-fit.png")
+        #expect(run().warnings.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: out + "/sample/preview/pip-iphone-landscape-fit.png"))
+        // Other settings are a different job.
+        options.modes = try ModeSelection(parsing: "auto")
+        #expect(run().warnings.isEmpty)
+    }
 }

@@ -1,0 +1,104 @@
+import FrameFarmCore
+import Foundation
+import Testing
+@testable import FrameFarmGPU
+
+extension GPUTests {
+    /// Pixels land exactly where the geometry says: background outside destinations, no seams between tiles.
+    @Suite struct PlacementTests {
+        static let color = ColorDescription(matrix: .bt709, range: .limited)
+
+        static func solid(_ codes: (Int, Int, Int), width: Int = 40, height: Int = 24) -> SyntheticFrame {
+            SyntheticFrame(format: TestFormat.yuv420p.format(width: width, height: height, color: color),
+                           codes: (codes.0, codes.1, codes.2))
+        }
+
+        @Test func backgroundExactlyOutsideTheDestination() throws {
+            let background = RGBA8(red: 10, green: 20, blue: 30, alpha: 200)
+            let canvas = PixelSize(width: 50, height: 40)
+            let destination = PixelRect(x: 7, y: 9, width: 21, height: 11)
+            let result = try TestGPU.withRenderer { renderer in
+                try renderer.render(RenderBatch(
+                    sources: [Self.solid((180, 100, 150)).sourceFrame], canvases: [CanvasSpec(size: canvas, background: background)],
+                    jobs: [RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 40, height: 24),
+                                     destination: destination, canvasIndex: 0)])).pixels(canvas: 0)
+            }
+            var wrong = 0
+            for y in 0..<canvas.height {
+                for x in 0..<canvas.width {
+                    let pixel = RGBA8(packed: result.withUnsafeBytes { $0.load(fromByteOffset: (y * canvas.width + x) * 4, as: UInt32.self) })
+                    let inside = destination.contains(PixelRect(x: x, y: y, width: 1, height: 1))
+                    if inside ? pixel.alpha != 255 || pixel == background : pixel != background { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0)
+        }
+
+        /// 3 x 2 tiles of six solid sources in one canvas: every pixel of a tile is its colour, exactly.
+        @Test func spriteTilesHaveNoSeams() throws {
+            let codes = [(81, 90, 240), (145, 54, 34), (41, 240, 110), (210, 16, 146), (106, 202, 222), (170, 166, 16)]
+            let frames = codes.map { Self.solid($0, width: 64, height: 36) }
+            let tile = PixelSize(width: 17, height: 9)
+            let canvas = PixelSize(width: tile.width * 3, height: tile.height * 2)
+            let jobs = frames.indices.map { index in
+                RenderJob(sourceIndex: index, sourceCrop: SourceRect(x: 0, y: 0, width: 64, height: 36),
+                          destination: PixelRect(x: index % 3 * tile.width, y: index / 3 * tile.height,
+                                                 width: tile.width, height: tile.height), canvasIndex: 0)
+            }
+            let result = try TestGPU.withRenderer { renderer in
+                try renderer.render(RenderBatch(sources: frames.map(\.sourceFrame), canvases: [CanvasSpec(size: canvas)],
+                                                jobs: jobs)).pixels(canvas: 0)
+            }
+            for (index, frame) in frames.enumerated() {
+                let (r, g, b) = ReferenceRenderer.rgb(y: Double(frame.luma[0]), cb: Double(frame.cb[0]), cr: Double(frame.cr[0]),
+                                                      format: frame.format)
+                let expected = [r, g, b].map { Int((min(max($0, 0), 1) * 255).rounded()) }
+                let originX = index % 3 * tile.width, originY = index / 3 * tile.height
+                let first = (originY * canvas.width + originX) * 4
+                let tileColour = Array(result[first..<first + 4])
+                #expect(zip(tileColour.prefix(3).map(Int.init), expected).allSatisfy { abs($0 - $1) <= 1 },
+                        "tile \(index): \(tileColour) vs \(expected)")
+                var mismatches = 0
+                for y in originY..<originY + tile.height {
+                    for x in originX..<originX + tile.width where Array(result[(y * canvas.width + x) * 4..<(y * canvas.width + x) * 4 + 4]) != tileColour {
+                        mismatches += 1
+                    }
+                }
+                #expect(mismatches == 0, "tile \(index) has \(mismatches) pixels off its colour")
+            }
+        }
+
+        @Test func destinationPartlyOutsideTheCanvasIsClipped() throws {
+            let canvas = PixelSize(width: 20, height: 10)
+            let result = try TestGPU.withRenderer { renderer in
+                try renderer.render(RenderBatch(
+                    sources: [Self.solid((235, 128, 128)).sourceFrame], canvases: [CanvasSpec(size: canvas)],
+                    jobs: [RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 40, height: 24),
+                                     destination: PixelRect(x: -5, y: 4, width: 30, height: 20), canvasIndex: 0)]))
+            }
+            #expect(result.pixel(canvas: 0, x: 0, y: 4) == .white)
+            #expect(result.pixel(canvas: 0, x: 19, y: 9) == .white)
+            #expect(result.pixel(canvas: 0, x: 19, y: 3) == .black)
+        }
+
+        @Test func invalidJobsAreRejected() throws {
+            try TestGPU.withRenderer { renderer in
+                let frame = Self.solid((100, 128, 128))
+                let canvas = CanvasSpec(size: PixelSize(width: 4, height: 4))
+                let bad = [
+                    RenderJob(sourceIndex: 1, sourceCrop: SourceRect(x: 0, y: 0, width: 4, height: 4),
+                              destination: PixelRect(x: 0, y: 0, width: 4, height: 4), canvasIndex: 0),
+                    RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 41, height: 4),
+                              destination: PixelRect(x: 0, y: 0, width: 4, height: 4), canvasIndex: 0),
+                    RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 4, height: 4),
+                              destination: PixelRect(x: 0, y: 0, width: 0, height: 4), canvasIndex: 0),
+                ]
+                for job in bad {
+                    #expect(throws: GPUError.self) {
+                        _ = try renderer.render(RenderBatch(sources: [frame.sourceFrame], canvases: [canvas], jobs: [job]))
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import FrameFarmCore
+import Foundation
+import Testing
+@testable import FrameFarmGPU
+
+extension GPUTests {
+    /// GPU output against the independent CPU reference: mean absolute error <= 1 LSB and PSNR >= 45 dB.
+    @Suite struct ResamplingTests {
+        /// A picture with detail at several scales (what video has), in every plane.
+        static func frame(_ format: TestFormat, width: Int, height: Int,
+                          color: ColorDescription = ColorDescription(matrix: .bt709, range: .limited)) -> SyntheticFrame {
+            SyntheticFrame(format: format.format(width: width, height: height, color: color),
+                           luma: { x, y in 0.5 + 0.3 * sin(x / 7 + y / 11) + 0.15 * cos(x / 23 - y / 5) },
+                           cb: { x, y in 0.25 * sin(x / 13) * cos(y / 17) },
+                           cr: { x, y in 0.25 * cos(x / 19 + y / 9) })
+        }
+
+        static func check(_ frame: SyntheticFrame, crop: SourceRect, size: PixelSize,
+                          filter: ResamplingFilter = .lanczos3, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let pixels = try TestGPU.withRenderer { renderer in
+                try renderer.render(RenderBatch(
+                    sources: [frame.sourceFrame], canvases: [CanvasSpec(size: size)],
+                    jobs: [RenderJob(sourceIndex: 0, sourceCrop: crop, destination: PixelRect(size: size), canvasIndex: 0)],
+                    filter: filter)).pixels(canvas: 0)
+            }
+            let comparison = ImageComparison(pixels, ReferenceRenderer.render(frame, crop: crop, size: size, filter: filter))
+            #expect(comparison.meanAbsoluteError <= 1 && comparison.psnr >= 45,
+                    "\(frame.format.width)x\(frame.format.height) \(crop) -> \(size) \(filter): \(comparison)",
+                    sourceLocation: sourceLocation)
+        }
+
+        static func whole(_ frame: SyntheticFrame) -> SourceRect {
+            SourceRect(x: 0, y: 0, width: Double(frame.format.width), height: Double(frame.format.height))
+        }
+
+        @Test(arguments: TestFormat.allCases)
+        func downscaleAndUpscaleEveryFormat(_ format: TestFormat) throws {
+            let frame = Self.frame(format, width: 240, height: 136)
+            try Self.check(frame, crop: Self.whole(frame), size: PixelSize(width: 57, height: 31))   // 4.2x, no pre-shrink
+            try Self.check(frame, crop: Self.whole(frame), size: PixelSize(width: 19, height: 11))   // 12x, box pre-shrink
+            try Self.check(frame, crop: SourceRect(x: 10.5, y: 3.25, width: 31, height: 17),
+                           size: PixelSize(width: 97, height: 61))                                   // upscale
+        }
+
+        @Test(arguments: ResamplingFilter.allCases)
+        func everyFilter(_ filter: ResamplingFilter) throws {
+            let frame = Self.frame(.yuv420p, width: 200, height: 120)
+            try Self.check(frame, crop: Self.whole(frame), size: PixelSize(width: 23, height: 13), filter: filter)
+            try Self.check(frame, crop: SourceRect(x: 20, y: 10, width: 40, height: 30), size: PixelSize(width: 90, height: 70),
+                           filter: filter)
+        }
+
+        @Test func oddSizes() throws {
+            let frame = Self.frame(.yuv420p, width: 333, height: 187)
+            try Self.check(frame, crop: Self.whole(frame), size: PixelSize(width: 1, height: 1))
+            let quarter = Self.frame(.yuv420p, width: 88, height: 41)
+            try Self.check(quarter, crop: Self.whole(quarter), size: PixelSize(width: 7, height: 3))
+            let small = Self.frame(.nv12, width: 321, height: 181)
+            try Self.check(small, crop: Self.whole(small), size: PixelSize(width: 1279, height: 719))
+            let tiny = Self.frame(.yuv420p, width: 1, height: 1)
+            try Self.check(tiny, crop: Self.whole(tiny), size: PixelSize(width: 5, height: 3))
+        }
+
+        @Test func extremeRatios() throws {
+            let wide = Self.frame(.yuv420p, width: 3840, height: 24)
+            try Self.check(wide, crop: Self.whole(wide), size: PixelSize(width: 160, height: 24))
+            let narrow = Self.frame(.yuv420p, width: 160, height: 16)
+            try Self.check(narrow, crop: Self.whole(narrow), size: PixelSize(width: 3840, height: 16))
+            let tall = Self.frame(.p010, width: 16, height: 960)
+            try Self.check(tall, crop: Self.whole(tall), size: PixelSize(width: 16, height: 40))
+        }
+
+        /// Crops flush with each edge, and fractional crops whose taps must stay inside the crop.
+        @Test func cropsTouchingEveryEdge() throws {
+            let frame = Self.frame(.yuv420p, width: 160, height: 96)
+            let crops = [SourceRect(x: 0, y: 0, width: 60, height: 40), SourceRect(x: 100, y: 0, width: 60, height: 40),
+                         SourceRect(x: 0, y: 56, width: 60, height: 40), SourceRect(x: 100, y: 56, width: 60, height: 40),
+                         SourceRect(x: 0.5, y: 12.25, width: 159.5, height: 71.5)]
+            for crop in crops {
+                try Self.check(frame, crop: crop, size: PixelSize(width: 45, height: 31))
+                try Self.check(frame, crop: crop, size: PixelSize(width: 9, height: 5))
+            }
+        }
+
+        @Test(arguments: [ChromaSiting.left, .center, .topLeft])
+        func chromaSiting(_ siting: ChromaSiting) throws {
+            let color = ColorDescription(matrix: .bt601, range: .limited, chromaSiting: siting)
+            for format in [TestFormat.yuv420p, .yuv422p] {
+                let frame = Self.frame(format, width: 96, height: 64, color: color)
+                try Self.check(frame, crop: Self.whole(frame), size: PixelSize(width: 41, height: 29))
+                try Self.check(frame, crop: Self.whole(frame), size: PixelSize(width: 150, height: 100))
+            }
+        }
+
+        /// Content sharp enough that a pre-shrink would show, through the box path at large ratios.
+        @Test func boxPrefilterKeepsQuality() throws {
+            let frame = SyntheticFrame(format: TestFormat.yuv420p.format(width: 1280, height: 720,
+                                                                         color: .assumed(forHeight: 720)),
+                                       luma: { x, y in 0.5 + 0.35 * sin(x / 3.1) * sin(y / 4.3) + 0.1 * sin(x / 40) },
+                                       cb: { x, _ in 0.3 * sin(x / 6) }, cr: { _, y in 0.3 * sin(y / 5) })
+            try Self.check(frame, crop: Self.whole(frame), size: PixelSize(width: 160, height: 90))
+            try Self.check(frame, crop: Self.whole(frame), size: PixelSize(width: 64, height: 36))
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Testing
+@testable import FrameFarmGPU
+
+extension GPUTests {
+    /// The std430 structs the host writes must match what the compiled shaders read: member names in order, member
+    /// offsets and array strides, taken from the SPIR-V the build embedded.
+    @Suite struct ShaderInterfaceTests {
+        /// The bits of SPIR-V reflection these checks need.
+        struct Reflection {
+            var names: [UInt32: String] = [:]
+            var memberNames: [UInt32: [UInt32: String]] = [:]
+            var memberOffsets: [UInt32: [UInt32: UInt32]] = [:]
+            var arrayStrides: [UInt32: UInt32] = [:]
+            var runtimeArrayElement: [UInt32: UInt32] = [:]
+
+            init(_ words: [UInt32]) {
+                func string(_ slice: ArraySlice<UInt32>) -> String {
+                    let bytes = slice.flatMap { word in (0..<4).map { UInt8((word >> ($0 * 8)) & 0xFF) } }
+                    return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                var index = 5
+                while index < words.count {
+                    let count = Int(words[index] >> 16), opcode = words[index] & 0xFFFF
+                    let operands = words[(index + 1)..<(index + count)]
+                    let o = Array(operands)
+                    switch opcode {
+                    case 5: names[o[0]] = string(operands.dropFirst())
+                    case 6: memberNames[o[0], default: [:]][o[1]] = string(operands.dropFirst(2))
+                    case 29: runtimeArrayElement[o[0]] = o[1]
+                    case 71 where o[1] == 6: arrayStrides[o[0]] = o[2]                 // ArrayStride
+                    case 72 where o[2] == 35: memberOffsets[o[0], default: [:]][o[1]] = o[3]  // Offset
+                    default: break
+                    }
+                    index += max(count, 1)
+                }
+            }
+
+            /// The laid-out struct type named `name` (the one with Offset decorations).
+            func structType(_ name: String) -> UInt32? {
+                names.first { $0.value == name && memberOffsets[$0.key] != nil }?.key
+            }
+
+            func members(of type: UInt32) -> [(name: String, offset: UInt32)] {
+                let offsets = memberOffsets[type] ?? [:]
+                return offsets.keys.sorted().map { (memberNames[type]?[$0] ?? "?", offsets[$0]!) }
+            }
+
+            /// Stride of a runtime array whose elements are `type`.
+            func runtimeArrayStride(of type: UInt32) -> UInt32? {
+                runtimeArrayElement.first { $0.value == type }.flatMap { arrayStrides[$0.key] }
+            }
+        }
+
+        static let shaders = [ShaderLibrary.prefilter, ShaderLibrary.resample_horizontal, ShaderLibrary.resample_vertical,
+                              ShaderLibrary.overlay]
+
+        func check<T>(_ value: T, named name: String, isArrayElement: Bool = true) {
+            let swiftNames = Mirror(reflecting: value).children.compactMap(\.label)
+            var found = false
+            for shader in Self.shaders {
+                let reflection = Reflection(shader.words)
+                guard let type = reflection.structType(name) else { continue }
+                found = true
+                let members = reflection.members(of: type)
+                #expect(members.map(\.name) == swiftNames, "\(name) members in \(shader.name)")
+                let lastOffset = Int(members.last!.offset)
+                // Every member is 4-byte scalars; the last one spans to the end of the struct.
+                #expect(lastOffset < MemoryLayout<T>.size, "\(name) in \(shader.name)")
+                if isArrayElement, let stride = reflection.runtimeArrayStride(of: type) {
+                    #expect(Int(stride) == MemoryLayout<T>.stride, "\(name) stride in \(shader.name)")
+                }
+            }
+            #expect(found, "no shader declares \(name)")
+        }
+
+        @Test func hostStructsMatchTheShaders() {
+            check(SourceDescriptor(), named: "SourceDescriptor")
+            check(PrefilterImage(), named: "PrefilterImage")
+            check(ResampleJob(), named: "ResampleJob")
+            check(PlaneGroupPass(), named: "PlaneGroupPass", isArrayElement: false)
+            check(CanvasDescriptor(), named: "CanvasDescriptor")
+            check(OverlayDescriptor(), named: "OverlayDescriptor")
+            check(PassConstants(), named: "PassConstants", isArrayElement: false)
+        }
+
+        /// Offsets of nested and array members, which a names-only check would miss.
+        @Test func nestedMemberOffsets() throws {
+            let reflection = Reflection(ShaderLibrary.resample_vertical.words)
+            let job = try #require(reflection.structType("ResampleJob"))
+            let offsets = Dictionary(uniqueKeysWithValues: reflection.members(of: job).map { ($0.name, Int($0.offset)) })
+            #expect(offsets["luma"] == MemoryLayout<ResampleJob>.offset(of: \.luma))
+            #expect(offsets["chroma"] == MemoryLayout<ResampleJob>.offset(of: \.chroma))
+            let source = try #require(reflection.structType("SourceDescriptor"))
+            let sourceOffsets = Dictionary(uniqueKeysWithValues: reflection.members(of: source).map { ($0.name, Int($0.offset)) })
+            #expect(sourceOffsets["matrix"] == MemoryLayout<SourceDescriptor>.offset(of: \.matrix))
+            #expect(MemoryLayout<SourceDescriptor>.size - MemoryLayout<SourceDescriptor>.offset(of: \.matrix)! == 48)
+            #expect(MemoryLayout<PassConstants>.size == 24)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import FrameFarmMedia
+import Testing
+@testable import FrameFarm
+
+/// The hostile-input corpus, generated here (nothing binary is committed). Each case states its expected
+/// outcome: the error it must give, or the facts it must produce.
+@Suite struct AdversarialInputTests {
+    private func probe(_ path: String, maxPixels: Int = 8192 * 8192) -> Result<ProbeReport, InputFailure> {
+        Prober.probe(paths: [path], maxPixels: maxPixels)[0]
+    }
+
+    private func expectFailure(_ path: String, containing reason: String, maxPixels: Int = 8192 * 8192,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+        switch probe(path, maxPixels: maxPixels) {
+        case .success: Issue.record("\(path) should fail with '\(reason)'", sourceLocation: sourceLocation)
+        case .failure(let failure):
+            #expect(failure.reason.contains(reason), "\(failure)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func truncatedTransportStreamsGiveWhatTheyHave() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "whole.ts") { $0.durationSeconds = 4; $0.keyframeIntervalSeconds = 1 }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        for percent in [10, 50, 90] {
+            let cut = directory.write("cut\(percent).ts", data.prefix(data.count * percent / 100))
+            let report = try probe(cut).get()
+            // The duration comes from the last timestamp that survived.
+            #expect(report.durationSeconds > 0 && report.durationSeconds <= 4.1, "\(percent)%: \(report.durationSeconds)")
+        }
+    }
+
+    @Test func truncatedMP4WithoutItsIndexIsNotAVideo() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        for percent in [10, 50, 90] {
+            expectFailure(directory.write("cut\(percent).mp4", data.prefix(data.count * percent / 100)), containing: "not a video")
+        }
+    }
+
+    @Test func aFileWithNoStreamsHasNoVideoStream() {
+        let directory = TemporaryDirectory()
+        expectFailure(directory.write("metadata.txt", Data(";FFMETADATA1\ntitle=nothing here\n".utf8)),
+                      containing: "no video stream")
+    }
+
+    @Test func aHeaderClaiming60000SquaredIsRefusedBeforeAllocation() {
+        let directory = TemporaryDirectory()
+        // YUV4MPEG2 stream headers and the start of one frame. 60000x60000 is past what FFmpeg itself accepts;
+        // 9000x9000 is within FFmpeg's limits and is refused by --max-pixels (default 8192x8192).
+        func y4m(_ side: Int) -> Data { Data("YUV4MPEG2 W\(side) H\(side) F25:1 Ip A1:1 C420jpeg\nFRAME\n".utf8) + Data(count: 4096) }
+        expectFailure(directory.write("huge.y4m", y4m(60000)), containing: "not a video file")
+        expectFailure(directory.write("big.y4m", y4m(9000)), containing: "frame size 9000x9000 exceeds the limit of 67108864 pixels")
+        expectFailure(directory.write("big.y4m", y4m(9000)), containing: "no frame could be decoded", maxPixels: 9000 * 9000)
+        // A PNG whose IHDR claims the same: refused by the decoder's own size check, clearly and without a crash.
+        // A PNG signature and an IHDR chunk claiming 60000x60000 RGB, and nothing else.
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+        png.append(contentsOf: Array("IHDR".utf8))
+        for value in [UInt32(60000), UInt32(60000)] { withUnsafeBytes(of: value.bigEndian) { png.append(contentsOf: $0) } }
+        png.append(contentsOf: [8, 2, 0, 0, 0, 0, 0, 0, 0])
+        expectFailure(directory.write("huge.png", png), containing: "no frame could be decoded")
+    }
+
+    @Test func stillImagesAreOneFrameVideos() throws {
+        let directory = TemporaryDirectory()
+        let image = RGBAImage(width: 64, height: 48, fill: (200, 40, 40, 255))
+        let path = directory.write("still.png", try ImageEncoder().encode(image, format: .png))
+        let report = try probe(path).get()
+        #expect(report.displayWidth == 64 && report.displayHeight == 48)
+        #expect(!report.paddingDetected)
+    }
+
+    @Test(arguments: [(1, 1), (2, 2), (1, 400), (7, 3), (33, 17)])
+    func tinyAndOddSizesProbe(width: Int, height: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "odd.mkv") {
+            $0.size = PixelSize(width: width, height: height)
+            $0.durationSeconds = 0.2
+            $0.encoder = "ffv1"
+            $0.pixelFormat = "yuv420p"
+        }
+        let report = try probe(path).get()
+        #expect(report.displayWidth == width && report.displayHeight == height)
+    }
+
+    @Test(arguments: [(0, 1), (1000, 1), (1, 1000)])
+    func unknownOrAbsurdSampleAspectRatiosCountAsSquare(numerator: Int, denominator: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "sar.mkv") {
+            $0.sampleAspectRatio = SampleAspectRatio(numerator, denominator)
+            $0.durationSeconds = 0.2
+        }
+        let report = try probe(path).get()
+        #expect(report.displayWidth == 320 && report.displayHeight == 180)
+    }
+
+    @Test func pathsWithSpacesUnicodeAndALeadingDashWork() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "-my clip é 日本.mp4")
+        #expect(try probe(path).get().codedWidth == 320)
+    }
+}
