@@ -39,7 +39,7 @@ struct BenchCommand: ParsableCommand {
                                valueName: "name,..."))
     var only: [String] = []
 
-    @Option(name: .customLong("repeat"), help: "Timed runs per tool (after one warm-up).")
+    @Option(name: .customLong("repeat"), help: "Timed runs per tool after one warm-up (default 3; 1 with --quick).")
     var repeats: Int?
 
     @Option(help: ArgumentHelp("Folder of generated clips, reused across runs.", valueName: "dir"))
@@ -63,7 +63,8 @@ struct BenchCommand: ParsableCommand {
     func selectedScenarios() throws -> [ScenarioName] {
         let names = only.flatMap { $0.split(separator: ",").map(String.init) }
         guard !names.isEmpty else {
-            return quick ? [.floors, .thumbnails, .preview, .poster, .growth, .pipeline] : ScenarioName.allCases
+            // Growth is seven more child runs: left out of the CI smoke run unless asked for with --only.
+            return quick ? [.floors, .thumbnails, .preview, .poster, .pipeline] : ScenarioName.allCases
         }
         return try names.map { name in
             guard let scenario = ScenarioName(rawValue: name) else {
@@ -80,7 +81,7 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let settings = BenchSettings(
-            quick: quick, repeats: repeats ?? 3, gpu: gpu, scenarios: try selectedScenarios(),
+            quick: quick, repeats: repeats ?? (quick ? 1 : 3), gpu: gpu, scenarios: try selectedScenarios(),
             cache: absolute(cache), work: absolute(work), inputsFolder: inputs.map(absolute), clipFilter: clipFilter,
             commandLine: (["bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
         let report = try BenchRunner(settings: settings).run()

@@ -20,7 +20,7 @@ enum ChildScenario {
             let work = try EngineWork(scenario: scenario, seek: options.seek, frameTime: options.at)
             if let warmUp = options.warmUpClip {
                 let scratch = options.output + "-warm-up"
-                _ = try work.run(inputs: [warmUp], outputRoot: scratch, gpu: gpu)
+                _ = try work.run(inputs: [warmUp], outputRoot: scratch, gpu: gpu, warmUp: true)
                 try? FileManager.default.removeItem(atPath: scratch)
             }
             options.clip.forEach(readThrough)
@@ -63,7 +63,8 @@ struct EngineWork {
     }
 
     /// Runs the job once; returns the number of thumbnails, renders or posters written.
-    func run(inputs: [String], outputRoot: String, gpu: GPUService) throws -> Int {
+    /// A warm-up preview renders one device only: enough to build every pipeline, without the 5K canvases.
+    func run(inputs: [String], outputRoot: String, gpu: GPUService, warmUp: Bool = false) throws -> Int {
         let summary: BatchSummary
         switch kind {
         case .thumbnails(let seek):
@@ -76,8 +77,9 @@ struct EngineWork {
             throw BenchError("the engine in this build has no ThumbnailJob yet")
             #endif
         case .preview(let time):
-            summary = PreviewJob.run(inputs: inputs, outputRoot: outputRoot, options: Self.previewOptions(at: time),
-                                     gpu: gpu)
+            var options = Self.previewOptions(at: time)
+            if warmUp { options.devices = Array(options.devices.prefix(1)) }
+            summary = PreviewJob.run(inputs: inputs, outputRoot: outputRoot, options: options, gpu: gpu)
         case .poster:
             #if BENCH_HAS_POSTER_JOB
             summary = PosterJob.run(inputs: inputs, outputRoot: outputRoot, options: PosterOptions(), gpu: gpu)

@@ -119,8 +119,9 @@ enum MarkdownReport {
         var seen = Set<String>()
         var lines = ["", "## Recipes (verbatim, as run)", ""]
         let all = report.scenarios.flatMap { [$0.frameFarm] + $0.peers } + report.floors.flatMap(\.measurements)
-        for measurement in all where !seen.contains(measurement.tool) {
-            seen.insert(measurement.tool)
+        // FrameFarm's recipe differs per scenario; a peer's name already says which recipe it is.
+        for measurement in all where !seen.contains(measurement.tool == "FrameFarm" ? measurement.recipe : measurement.tool) {
+            seen.insert(measurement.tool == "FrameFarm" ? measurement.recipe : measurement.tool)
             lines += ["- **\(measurement.tool)**:", "  ```", "  \(measurement.recipe)", "  ```"]
         }
         return lines

@@ -22,12 +22,12 @@ extension BenchRunner {
             PreviewRenderSpec(fileName: String(format: "render-%03d.png", index), width: render.screenWidth,
                               height: render.screenHeight, fill: render.mode == .fill)
         }
-        var peerFolder = ""
-        let arguments = { FFmpegRecipes.previewRenders(clip: clip.path, time: time, renders: specs, output: peerFolder) }
+        let peerFolder = settings.work + "/preview-ffmpeg"
+        let arguments = FFmpegRecipes.previewRenders(clip: clip.path, time: time, renders: specs, output: peerFolder)
         var peer = timePeer("ffmpeg split + scale/crop (fill) and scale/pad (fit)",
-                            recipe: FFmpegPeer.commandLine(arguments()), items: specs.count,
-                            prepare: { peerFolder = try self.freshFolder("preview-ffmpeg") },
-                            run: { _ = try $0.run(arguments()) })
+                            recipe: FFmpegPeer.commandLine(arguments), items: specs.count,
+                            prepare: { _ = try self.freshFolder("preview-ffmpeg") },
+                            run: { _ = try $0.run(arguments) })
         if let decoder, let manifest, let previewFrame = manifest.preview {
             let folder = output + "/" + OutputLayout.folderNames(for: [clip.path])[0]
             let checker = PreviewQuality(clip: clip, decoder: decoder, renders: renders,
