@@ -41,7 +41,7 @@ void main() {
     uvec2 pixel = uvec2(cell & 0xFFFFu, cell >> 16) * gl_WorkGroupSize.xy + gl_LocalInvocationID.xy;
     if (pixel.x >= canvas.width || pixel.y >= canvas.height) return;
     ivec2 p = ivec2(pixel);
-    uint index = canvas.pixelOffset + pixel.y * canvas.width + pixel.x;
+    uint index = pixel.y * canvas.width + pixel.x;
     vec4 color = unpackColor(canvasPixels[index]);
     vec4 original = color;
     for (uint o = canvas.overlayFirst; o < canvas.overlayFirst + canvas.overlayCount; ++o) {

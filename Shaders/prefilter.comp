@@ -79,7 +79,8 @@ void main() {
     uint firstPlane = frameByte + (chroma ? source.cbOffset : source.lumaOffset);
     uint secondPlane = interleaved ? firstPlane : frameByte + source.crOffset;
     uint secondComponent = interleaved ? 1u : 0u;
-    // One flat loop over (row, word) pairs: nested loops cost CPU drivers far more than the work inside.
+    // One flat loop over (row, plane, word): every fetched word serves all of its samples; words outside the
+    // box are masked off in sumWord. Integer sums are exact (shrink is capped so they cannot overflow).
     uint inside = min(image.shrinkX, uint(image.lastX) + 1u - x0);
     uint missing = image.shrinkX - inside;
     uint elementBytes = bytes * components;

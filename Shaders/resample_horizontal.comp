@@ -5,7 +5,7 @@
 // Each invocation owns one destination column and ROWS rows so every weight it loads serves ROWS x planes taps.
 
 layout(local_size_x_id = 0) in;
-const uint ROWS = 4u;
+const uint ROWS = 8u;
 
 #include "shader_interface.glsl"
 

@@ -13,42 +13,67 @@ layout(constant_id = 2) const bool LINEAR_LIGHT = false;
 layout(binding = 11) uniform samplerBuffer intermediate;
 layout(std430, binding = 8) buffer CanvasPixels { uint canvasPixels[]; };
 
-vec3 filterColumn(PlaneGroupPass group, uint width, uint x, uint y) {
+// Each invocation filters COLUMNS adjacent pixels of a row, so each weight it fetches serves COLUMNS x planes taps.
+const uint COLUMNS = 4u;
+
+// The group's planes (up to 3) at columns x0 ..< x0 + COLUMNS (clamped to the width) of destination row y.
+void filterColumns(PlaneGroupPass group, uint width, uint x0, uint y, out vec4 plane0, out vec4 plane1,
+                   out vec4 plane2) {
     uint entry = group.verticalTable + y * (group.verticalTaps + 1u);
     uint start = uploadWord(entry);
-    uint planeSize = group.rowCount * width;
-    uint base = group.intermediateOffset + start * width + x;
-    vec3 sum = vec3(0.0);
+    int planeSize = int(group.rowCount * width);
+    ivec4 columns = ivec4(min(uvec4(x0) + uvec4(0u, 1u, 2u, 3u), uvec4(width - 1u)));
+    ivec4 base = int(group.intermediateOffset + start * width) + columns;
+    plane0 = vec4(0.0);
+    plane1 = vec4(0.0);
+    plane2 = vec4(0.0);
     for (uint t = 0u; t < group.verticalTaps; ++t) {
         float weight = uintBitsToFloat(uploadWord(entry + 1u + t));
-        int index = int(base + t * width);
-        sum.x += weight * texelFetch(intermediate, index).r;
-        if (group.planeCount > 1u) sum.y += weight * texelFetch(intermediate, index + int(planeSize)).r;
-        if (group.planeCount > 2u) sum.z += weight * texelFetch(intermediate, index + 2 * int(planeSize)).r;
+        ivec4 index = base + int(t * width);
+        plane0 += weight * vec4(texelFetch(intermediate, index.x).r, texelFetch(intermediate, index.y).r,
+                                texelFetch(intermediate, index.z).r, texelFetch(intermediate, index.w).r);
+        if (group.planeCount > 1u) {
+            ivec4 second = index + planeSize;
+            plane1 += weight * vec4(texelFetch(intermediate, second.x).r, texelFetch(intermediate, second.y).r,
+                                    texelFetch(intermediate, second.z).r, texelFetch(intermediate, second.w).r);
+        }
+        if (group.planeCount > 2u) {
+            ivec4 third = index + 2 * planeSize;
+            plane2 += weight * vec4(texelFetch(intermediate, third.x).r, texelFetch(intermediate, third.y).r,
+                                    texelFetch(intermediate, third.z).r, texelFetch(intermediate, third.w).r);
+        }
     }
-    return sum;
 }
 
 void main() {
     ResampleJob job = jobs[pass.job];
-    uvec2 pixel = gl_GlobalInvocationID.xy;
-    if (pixel.x >= job.width || pixel.y >= job.height) return;
+    uint x0 = gl_GlobalInvocationID.x * COLUMNS;
+    uint y = gl_GlobalInvocationID.y;
+    if (x0 >= job.width || y >= job.height) return;
     CanvasDescriptor canvas = canvases[pass.canvas];
-    ivec2 target = ivec2(job.destinationX, job.destinationY) + ivec2(pixel);
-    if (any(lessThan(target, ivec2(0))) || target.x >= int(canvas.width) || target.y >= int(canvas.height)) return;
-
-    vec3 rgb;
-    if (LINEAR_LIGHT) {
-        rgb = encodeTransfer(filterColumn(job.luma, job.width, pixel.x, pixel.y));
-    } else {
-        SourceDescriptor source = sources[pass.source];
-        vec4 ycc = vec4(filterColumn(job.luma, job.width, pixel.x, pixel.y).x, 0.0, 0.0, 1.0);
-        if (job.chroma.planeCount == 2u) ycc.yz = filterColumn(job.chroma, job.width, pixel.x, pixel.y).xy;
-        rgb = vec3(dot(ycc, vec4(source.matrix[0], source.matrix[1], source.matrix[2], source.matrix[3])),
-                   dot(ycc, vec4(source.matrix[4], source.matrix[5], source.matrix[6], source.matrix[7])),
-                   dot(ycc, vec4(source.matrix[8], source.matrix[9], source.matrix[10], source.matrix[11])));
+    vec4 first, second, third;
+    filterColumns(job.luma, job.width, x0, y, first, second, third);
+    vec4 cb = vec4(0.0), cr = vec4(0.0);
+    if (!LINEAR_LIGHT && job.chroma.planeCount == 2u) {
+        vec4 unused;
+        filterColumns(job.chroma, job.width, x0, y, cb, cr, unused);
     }
-    uvec3 bytes = uvec3(clamp(rgb, 0.0, 1.0) * 255.0 + 0.5);
-    canvasPixels[canvas.pixelOffset + uint(target.y) * canvas.width + uint(target.x)] =
-        bytes.r | (bytes.g << 8) | (bytes.b << 16) | 0xFF000000u;
+    SourceDescriptor source = sources[pass.source];
+    for (uint c = 0u; c < COLUMNS; ++c) {
+        ivec2 target = ivec2(job.destinationX + int(x0 + c), job.destinationY + int(y));
+        if (x0 + c >= job.width || any(lessThan(target, ivec2(0))) || target.x >= int(canvas.width)
+            || target.y >= int(canvas.height)) continue;
+        vec3 rgb;
+        if (LINEAR_LIGHT) {
+            rgb = encodeTransfer(vec3(first[c], second[c], third[c]));
+        } else {
+            vec4 ycc = vec4(first[c], cb[c], cr[c], 1.0);
+            rgb = vec3(dot(ycc, vec4(source.matrix[0], source.matrix[1], source.matrix[2], source.matrix[3])),
+                       dot(ycc, vec4(source.matrix[4], source.matrix[5], source.matrix[6], source.matrix[7])),
+                       dot(ycc, vec4(source.matrix[8], source.matrix[9], source.matrix[10], source.matrix[11])));
+        }
+        uvec3 bytes = uvec3(clamp(rgb, 0.0, 1.0) * 255.0 + 0.5);
+        canvasPixels[uint(target.y) * canvas.width + uint(target.x)] =
+            bytes.r | (bytes.g << 8) | (bytes.b << 16) | 0xFF000000u;
+    }
 }

@@ -62,7 +62,7 @@ struct ResampleJob {
 };
 
 struct CanvasDescriptor {
-    uint pixelOffset;        // uint index of pixel (0, 0) in the canvas buffer; rows are width pixels
+    uint pixelOffset;        // host only: the canvas buffer is bound at the canvas's first pixel
     uint width;
     uint height;
     uint background;         // RGBA8, R in the low byte

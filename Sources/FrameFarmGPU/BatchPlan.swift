@@ -22,7 +22,9 @@ struct BatchPlan {
     var intermediateFloats = 0
     var canvases: [CanvasDescriptor] = []
     var overlays: [OverlayDescriptor] = []
+    /// Pixels of the canvas buffer (canvases aligned for binding), and the largest canvas's.
     var canvasPixels = 0
+    var largestCanvasPixels = 0
     var overlayCells: [UInt32] = []
     var overlayRanges: [(canvas: Int, first: Int, count: Int)] = []
 
@@ -30,10 +32,13 @@ struct BatchPlan {
     private var tableOffsets: [AxisMapping: (offset: Int, taps: Int)] = [:]
 
     /// - Parameter intermediateBudget: floats of intermediate a chunk may use (a single larger job still runs).
-    init(batch: RenderBatch, intermediateBudget: Int, filterTables: FilterTableCache) throws {
+    /// - Parameter canvasAlignment: bytes each canvas's first pixel is aligned to (it is bound at that offset).
+    init(batch: RenderBatch, intermediateBudget: Int, canvasAlignment: Int, filterTables: FilterTableCache) throws {
         try Self.validate(batch)
         for source in batch.sources { addSource(source.format) }
-        for (index, canvas) in batch.canvases.enumerated() { addCanvas(canvas, index: index) }
+        for (index, canvas) in batch.canvases.enumerated() {
+            addCanvas(canvas, index: index, alignmentPixels: max(1, canvasAlignment / 4))
+        }
         for job in batch.jobs {
             let format = batch.sources[job.sourceIndex].format
             jobs.append(planJob(job, format: format, filter: batch.filter, linearLight: batch.linearLight,
@@ -78,13 +83,15 @@ struct BatchPlan {
         sourceBytes += (format.byteCount + 15) & ~15
     }
 
-    private mutating func addCanvas(_ canvas: CanvasSpec, index: Int) {
+    private mutating func addCanvas(_ canvas: CanvasSpec, index: Int, alignmentPixels: Int) {
+        canvasPixels = (canvasPixels + alignmentPixels - 1) / alignmentPixels * alignmentPixels
         canvases.append(CanvasDescriptor(pixelOffset: UInt32(canvasPixels), width: UInt32(canvas.size.width),
                                          height: UInt32(canvas.size.height), background: canvas.background.packed,
                                          overlayFirst: UInt32(overlays.count),
                                          overlayCount: UInt32(canvas.overlays.count)))
         overlays += canvas.overlays.map(OverlayPass.descriptor)
         canvasPixels += canvas.size.area
+        largestCanvasPixels = max(largestCanvasPixels, canvas.size.area)
     }
 
     // MARK: - Jobs

@@ -8,6 +8,8 @@ struct ComputeDispatch {
     var groupCountX: Int
     var groupCountY: Int = 1
     var groupCountZ: Int = 1
+    /// Byte offset of the dynamic storage binding (the canvas window) for this dispatch.
+    var dynamicOffset: Int = 0
 }
 
 /// Where in the pipeline a memory dependency starts or ends.
@@ -49,6 +51,7 @@ final class CommandContext {
     let pool: VkCommandPool
     let commandBuffer: VkCommandBuffer
     private var boundPipeline: VkPipeline?
+    private var boundSet: (set: DescriptorSet, layout: PipelineLayout, dynamicOffset: Int)?
 
     init(context: GPUContext) throws {
         var poolInfo = VkCommandPoolCreateInfo()
@@ -82,6 +85,7 @@ final class CommandContext {
         info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
         try vkCheck("vkBeginCommandBuffer", vkBeginCommandBuffer(commandBuffer, &info))
         boundPipeline = nil
+        boundSet = nil
     }
 
     func end() throws {
@@ -103,14 +107,20 @@ final class CommandContext {
         vkCmdPipelineBarrier(commandBuffer, source.stageMask, destination.stageMask, 0, 1, &barrier, 0, nil, 0, nil)
     }
 
-    func bind(_ set: DescriptorSet, layout: PipelineLayout) {
+    /// Binds the one descriptor set every dispatch uses; `record` rebinds it when a dispatch's dynamic offset differs.
+    func bind(_ set: DescriptorSet, layout: PipelineLayout, dynamicOffset: Int = 0) {
         var handle: VkDescriptorSet? = set.handle
-        vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout.handle, 0, 1, &handle, 0, nil)
+        var offset = UInt32(dynamicOffset)
+        vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout.handle, 0, 1, &handle, 1, &offset)
+        boundSet = (set, layout, dynamicOffset)
     }
 
     func record(_ dispatch: ComputeDispatch) {
         guard dispatch.groupCountX > 0, dispatch.groupCountY > 0, dispatch.groupCountZ > 0 else { return }
         let pipeline = dispatch.pipeline
+        if let bound = boundSet, bound.dynamicOffset != dispatch.dynamicOffset {
+            bind(bound.set, layout: bound.layout, dynamicOffset: dispatch.dynamicOffset)
+        }
         if boundPipeline != pipeline.handle {
             vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle)
             boundPipeline = pipeline.handle

@@ -11,15 +11,18 @@ final class DescriptorSetLayout {
 
     let types: [VkDescriptorType]
 
-    /// - Parameter texelBindings: which bindings are uniform texel buffers; the others are storage buffers.
-    init(context: GPUContext, bindingCount: Int, texelBindings: Set<Int>) throws {
+    /// - Parameters:
+    ///   - texelBindings: bindings that are uniform texel buffers; the others are storage buffers.
+    ///   - dynamicBindings: storage buffers whose offset is given at bind time.
+    init(context: GPUContext, bindingCount: Int, texelBindings: Set<Int>, dynamicBindings: Set<Int> = []) throws {
         let storageCount = bindingCount - texelBindings.count
         let limit = Int(context.limits.maxPerStageDescriptorStorageBuffers)
         guard storageCount <= limit else {
             throw GPUError.unsupportedDevice("needs \(storageCount) storage buffers per stage, device allows \(limit)")
         }
         let types = (0..<bindingCount).map {
-            texelBindings.contains($0) ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            texelBindings.contains($0) ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+                : dynamicBindings.contains($0) ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
         }
         let bindings = (0..<bindingCount).map { index in
             var binding = VkDescriptorSetLayoutBinding()
@@ -56,7 +59,8 @@ final class DescriptorPool {
     let layout: DescriptorSetLayout
 
     init(layout: DescriptorSetLayout, setCount: Int) throws {
-        let sizes = [VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER].map { type in
+        let sizes = [VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+                     VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER].map { type in
             VkDescriptorPoolSize(type: type, descriptorCount: UInt32(layout.types.filter { $0 == type }.count * setCount))
         }.filter { $0.descriptorCount > 0 }
         var info = VkDescriptorPoolCreateInfo()

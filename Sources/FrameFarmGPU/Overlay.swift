@@ -77,12 +77,18 @@ struct OverlayPass {
         return (cells, ranges)
     }
 
-    /// One dispatch per canvas with overlays, one workgroup per cell.
-    func dispatches(for ranges: [(canvas: Int, first: Int, count: Int)]) -> [ComputeDispatch] {
-        ranges.map { range in
-            ComputeDispatch(pipeline: pipeline, pushConstants: PassConstants(canvas: UInt32(range.canvas),
-                                                                             firstCell: UInt32(range.first)).words,
-                            groupCountX: range.count)
+    /// One dispatch per canvas with overlays (more past the device's grid limit), one workgroup per cell.
+    func dispatches(for ranges: [(canvas: Int, first: Int, count: Int)], canvases: [CanvasDescriptor])
+        -> [ComputeDispatch] {
+        let maxGroups = Int(pipeline.context.limits.maxComputeWorkGroupCount.0)
+        return ranges.flatMap { range in
+            stride(from: 0, to: range.count, by: maxGroups).map { skip in
+                ComputeDispatch(pipeline: pipeline,
+                                pushConstants: PassConstants(canvas: UInt32(range.canvas),
+                                                             firstCell: UInt32(range.first + skip)).words,
+                                groupCountX: min(maxGroups, range.count - skip),
+                                dynamicOffset: Int(canvases[range.canvas].pixelOffset) * 4)
+            }
         }
     }
 }

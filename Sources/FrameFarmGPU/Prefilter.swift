@@ -1,9 +1,12 @@
 /// Drives Shaders/prefilter.comp: turns each source plane group into a float image, box-shrunk by an integer
-/// factor when a job reduces by 6x or more (so the windowed filter after it reduces by 3x to 6x), else unpacked.
+/// factor when a job reduces by 4x or more (the windowed filter after it then reduces by 2x to 4x; the box's
+/// blur is undone in its weights, see `FilterTable`), else just unpacked and shared by every job of the source.
 struct PrefilterPass {
     static let tileSize = (width: 64, height: 4)
     /// Jobs reducing by at least this much along an axis get a box pre-shrink along it.
     static let shrinkThreshold = 2 * reductionGap
+    /// Box sums are 32-bit integers in the shader: 64 x 64 samples of 65535 still fit.
+    static let maxShrink = 64
     /// The least reduction left to the windowed filter after a box pre-shrink.
     static let reductionGap = 2.0
 
@@ -16,9 +19,9 @@ struct PrefilterPass {
     }
 
     /// The box size for an axis reducing by `ratio` plane pixels per destination pixel: the largest integer that
-    /// leaves the windowed filter a reduction of at least 3x (libvips' shrink-then-reduce with a gap of 3).
+    /// leaves the windowed filter a reduction of at least `reductionGap` (libvips' shrink-then-reduce).
     static func shrinkFactor(ratio: Double) -> Int {
-        ratio >= shrinkThreshold ? Int(ratio / reductionGap) : 1
+        ratio >= shrinkThreshold ? min(Int(ratio / reductionGap), maxShrink) : 1
     }
 
     /// One dispatch per image.

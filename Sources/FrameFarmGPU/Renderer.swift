@@ -56,7 +56,8 @@ public final class Renderer {
         self.slotCount = slotCount
         let setLayout = try DescriptorSetLayout(
             context: context, bindingCount: ShaderBinding.allCases.count,
-            texelBindings: Set(ShaderBinding.allCases.filter(\.isTexelBuffer).map(\.rawValue)))
+            texelBindings: Set(ShaderBinding.allCases.filter(\.isTexelBuffer).map(\.rawValue)),
+            dynamicBindings: Set(ShaderBinding.allCases.filter(\.isDynamic).map(\.rawValue)))
         pipelineLayout = try PipelineLayout(setLayout: setLayout, pushConstantSize: MemoryLayout<PassConstants>.size)
         let pool = try DescriptorPool(layout: setLayout, setCount: slotCount)
         descriptorPool = pool
@@ -73,8 +74,9 @@ public final class Renderer {
     /// Device memory held by this renderer's buffers, in bytes.
     public var deviceMemoryBytes: Int { slots.reduce(0) { $0 + $1.deviceMemoryBytes } }
 
-    /// The most source bytes one batch may upload (the device's storage-buffer range; 128 MiB on lavapipe).
-    public var maxSourceBytesPerBatch: Int { Int(context.limits.maxStorageBufferRange) }
+    /// About the most source bytes one batch may upload: sources are read through one texel view of the upload
+    /// buffer (512 MiB on lavapipe), which also holds the batch's filter tables.
+    public var maxSourceBytesPerBatch: Int { Int(context.limits.maxTexelBufferElements) * 4 - (16 << 20) }
 
     /// Renders `batch` and waits for it. The result is valid until the next `render` or `submit`.
     public func render(_ batch: RenderBatch) throws -> RenderedCanvases {
@@ -92,7 +94,9 @@ public final class Renderer {
             return Double(now - clock) / 1e6
         }
         let budget = min(Int(context.limits.maxStorageBufferRange), 64 << 20) / 4
-        let plan = try BatchPlan(batch: batch, intermediateBudget: budget, filterTables: filterTables)
+        let plan = try BatchPlan(batch: batch, intermediateBudget: budget,
+                                 canvasAlignment: Int(context.limits.minStorageBufferOffsetAlignment),
+                                 filterTables: filterTables)
         let passes = try passes(linearLight: batch.linearLight)
         let layout = try UploadLayout(plan: plan, context: context)
         timings.planMilliseconds = lap()
@@ -102,7 +106,9 @@ public final class Renderer {
         let generation = try slot.reuse()
         nextSlot = (nextSlot + 1) % slotCount
         try slot.reserve(upload: layout.totalBytes, planes: plan.planeFloats * 4,
-                         intermediate: plan.intermediateFloats * 4, readback: plan.canvasPixels * 4)
+                         intermediate: plan.intermediateFloats * 4,
+                         // Every canvas is bound with the largest one's range, so the last needs that much room.
+                         readback: (plan.canvasPixels + plan.largestCanvasPixels) * 4)
         slot.canvases = plan.canvases
         layout.write(plan: plan, sources: batch.sources, into: slot.upload!)
         timings.uploadMilliseconds = lap()
@@ -162,10 +168,10 @@ public final class Renderer {
         for chunk in plan.chunks {
             passes.horizontal.dispatches(for: chunk.jobs, of: plan.jobs).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
-            passes.vertical.dispatches(for: chunk.jobs, of: plan.jobs).forEach(commands.record)
+            passes.vertical.dispatches(for: chunk.jobs, of: plan.jobs, canvases: plan.canvases).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
         }
-        passes.overlay.dispatches(for: plan.overlayRanges).forEach(commands.record)
+        passes.overlay.dispatches(for: plan.overlayRanges, canvases: plan.canvases).forEach(commands.record)
         commands.barrier(from: .compute, to: .host)
         try commands.end()
     }

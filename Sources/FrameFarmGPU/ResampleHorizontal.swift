@@ -3,7 +3,7 @@
 struct ResampleHorizontalPass {
     static let workgroupWidth = 64
     /// Must match ROWS in Shaders/resample_horizontal.comp.
-    static let rowsPerInvocation = 4
+    static let rowsPerInvocation = 8
 
     let pipeline: ComputePipeline
 

@@ -1,24 +1,29 @@
 /// Drives Shaders/resample_vertical.comp: every job's destination pixels, filtered vertically, converted to
-/// R'G'B' (or re-encoded from linear light) and written into the canvases.
+/// R'G'B' (or re-encoded from linear light) and written into the canvases; each invocation does a few adjacent
+/// pixels of a row so each weight it fetches serves several.
 struct ResampleVerticalPass {
+    /// Pixels per workgroup; each invocation does `columnsPerInvocation` adjacent pixels of a row.
     static let tileSize = (width: 64, height: 4)
+    /// Must match COLUMNS in Shaders/resample_vertical.comp.
+    static let columnsPerInvocation = 4
 
     let pipeline: ComputePipeline
 
     init(layout: PipelineLayout, linearLight: Bool) throws {
         pipeline = try ComputePipeline(layout: layout, shader: ShaderLibrary.resample_vertical, specialization: [
-            UInt32(Self.tileSize.width), UInt32(Self.tileSize.height), linearLight ? 1 : 0,
+            UInt32(Self.tileSize.width / Self.columnsPerInvocation), UInt32(Self.tileSize.height), linearLight ? 1 : 0,
         ])
     }
 
     /// One dispatch per job of `jobs` (indices into the batch's job table).
-    func dispatches(for jobs: Range<Int>, of table: [ResampleJob]) -> [ComputeDispatch] {
+    func dispatches(for jobs: Range<Int>, of table: [ResampleJob], canvases: [CanvasDescriptor]) -> [ComputeDispatch] {
         jobs.map { index in
             let job = table[index]
             return ComputeDispatch(pipeline: pipeline,
                                    constants: PassConstants(job: UInt32(index), source: job.sourceIndex,
                                                             canvas: job.canvasIndex),
-                                   extent: (Int(job.width), Int(job.height)), tileSize: Self.tileSize)
+                                   extent: (Int(job.width), Int(job.height)), tileSize: Self.tileSize,
+                                   canvasWindow: Int(canvases[Int(job.canvasIndex)].pixelOffset) * 4)
         }
     }
 }

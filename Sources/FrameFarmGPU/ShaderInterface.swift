@@ -8,6 +8,9 @@ enum ShaderBinding: Int, CaseIterable {
          canvases, overlays, intermediateTexels
 
     var isTexelBuffer: Bool { [.uploadTexels, .planeTexels, .intermediateTexels].contains(self) }
+    /// Canvas pixels are bound per dispatch at the canvas's offset, so that all canvases together may exceed
+    /// what one binding can reach; shaders index from the canvas's first pixel.
+    var isDynamic: Bool { self == .canvasPixels }
 }
 
 // Must match Shaders/shader_interface.glsl (std430)
@@ -76,7 +79,7 @@ struct ResampleJob {
 
 // Must match Shaders/shader_interface.glsl (std430)
 struct CanvasDescriptor {
-    var pixelOffset: UInt32 = 0
+    var pixelOffset: UInt32 = 0  // host only: shaders see the canvas's own binding window
     var width: UInt32 = 0
     var height: UInt32 = 0
     var background: UInt32 = 0

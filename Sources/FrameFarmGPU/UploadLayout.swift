@@ -38,7 +38,7 @@ struct UploadLayout {
             throw GPUError.invalidBatch("\(region) needs \(size) bytes, \(split)")
         }
         for (what, floats) in [("prefilter images", plan.planeFloats), ("intermediate", plan.intermediateFloats),
-                               ("canvases", plan.canvasPixels)] where floats * 4 > min(maxRange, texelLimit) {
+                               ("the largest canvas", plan.largestCanvasPixels)] where floats * 4 > min(maxRange, texelLimit) {
             throw GPUError.invalidBatch("\(what) need \(floats * 4) bytes, \(split)")
         }
     }
@@ -97,7 +97,7 @@ struct UploadLayout {
             case .intermediate:
                 .storage(BufferRange(buffer: slot.intermediate!, offset: 0, size: max(plan.intermediateFloats * 4, 16)))
             case .canvasPixels:
-                .storage(BufferRange(buffer: slot.readback!, offset: 0, size: max(plan.canvasPixels * 4, 16)))
+                .storage(BufferRange(buffer: slot.readback!, offset: 0, size: max(plan.largestCanvasPixels * 4, 16)))
             }
         }
     }

@@ -10,6 +10,10 @@ public final class FrameReader {
     private var decoder: VideoDecoder
     private let keyframesOnly: Bool
     private let maxPixels: Int
+    private let threads: Int
+    /// While seeking exactly: packets presented before this stream time are decoded only if other frames refer
+    /// to them (non-reference B-frames are skipped), since they cannot be the frame on screen at the target.
+    private var skipNonReferenceBefore: Double?
     private let normalizer = FrameNormalizer()
     private var draining = false
     private var finished = false
@@ -23,6 +27,7 @@ public final class FrameReader {
         self.path = path
         self.keyframesOnly = keyframesOnly
         self.maxPixels = maxPixels
+        self.threads = threads
         file = try MediaFile(path: path, maxPixels: maxPixels)
         info = file.info
         decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly, maxPixels: maxPixels)
@@ -56,6 +61,10 @@ public final class FrameReader {
             draining = true
             _ = try decoder.send(nil)
             return
+        }
+        if let limit = skipNonReferenceBefore {
+            let time = packet.presentationTimestamp.map(file.seconds)
+            decoder.skipsNonReferenceFrames = time.map { $0 < limit } ?? false
         }
         do {
             _ = try decoder.send(packet)
@@ -99,6 +108,16 @@ public final class FrameReader {
         if !decodeForward { try seek(toSeconds: seconds) }
         // Half a microsecond of slack absorbs the rounding of the container's time base.
         let target = seconds + 5e-7
+        // Skipping needs a single-threaded decoder (the setting is read per frame) and a margin of several frame
+        // durations (at least 0.25 s) so variable frame rates never skip the frame still on screen.
+        if threads == 1, !keyframesOnly {
+            let frameDuration = 1 / max(1, info.frameRate ?? 25)
+            skipNonReferenceBefore = seconds - max(0.25, 4 * frameDuration)
+        }
+        defer {
+            skipNonReferenceBefore = nil
+            decoder.skipsNonReferenceFrames = false
+        }
         var onScreen: DecodedFrame?
         while let frame = try nextFrame() {
             if frame.timeSeconds > target {

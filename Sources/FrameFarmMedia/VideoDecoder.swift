@@ -3,6 +3,7 @@ import CFFmpeg
 /// Owns an AVCodecContext opened for a file's video stream. Not thread-safe.
 final class VideoDecoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
+    private let keyframesOnly: Bool
 
     /// - Parameters:
     ///   - threads: decoder threads; 0 lets FFmpeg choose (all cores), 1 when the caller parallelises itself.
@@ -17,6 +18,7 @@ final class VideoDecoder {
             throw MediaError(call: "avcodec_alloc_context3", code: -12, message: "out of memory")
         }
         self.context = context
+        self.keyframesOnly = keyframesOnly
         try check("avcodec_parameters_to_context", avcodec_parameters_to_context(context, parameters))
         context.pointee.pkt_timebase = file.timeBase
         context.pointee.thread_count = Int32(threads)
@@ -51,6 +53,15 @@ final class VideoDecoder {
         var toFree: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&toFree)
         return (nil, step)
+    }
+
+    /// Discard frames no other frame refers to (AVDISCARD_NONREF) until set back; keyframe-only decoders keep
+    /// discarding every non-key frame.
+    var skipsNonReferenceFrames = false {
+        didSet {
+            guard !keyframesOnly, skipsNonReferenceFrames != oldValue else { return }
+            context.pointee.skip_frame = skipsNonReferenceFrames ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+        }
     }
 
     /// Drops buffered frames after a seek.

@@ -30,20 +30,41 @@ import Testing
         #expect(abs((info.frameRate ?? 0) - 30000.0 / 1001) < 1e-6)
     }
 
-    @Test func exactSeekReturnsTheFrameOnScreen() throws {
+    @Test(arguments: [0, 1])
+    func exactSeekReturnsTheFrameOnScreen(threads: Int) throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) {
             $0.durationSeconds = 4
             $0.frameRate = (30000, 1001)
             $0.bFrames = 3
         }
-        let reader = try FrameReader(path: path)
+        // Single-threaded readers also skip non-reference frames on the way to a target.
+        let reader = try FrameReader(path: path, threads: threads)
         var last: Double?
         for target in [0.0, 0.5, 1.0, 1.7, 3.2, 0.9] {
             let frame = try #require(try reader.frame(at: target, lastTime: last))
             last = frame.timeSeconds
             // Frame n is on screen during [n * 1001/30000, (n + 1) * 1001/30000).
             #expect(readFrameCode(frame) == Int((target * 30000 / 1001 + 1e-9).rounded(.down)), "at \(target) s")
+        }
+    }
+
+    @Test func exactSeekOnVariableFrameRateFindsTheFrameOnScreen() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "vfr.mkv") {
+            $0.durationSeconds = 4
+            $0.variableFrameRate = true
+            $0.bFrames = 3
+        }
+        var times = [0.0]
+        while times.count < 200 { times.append(times.last! + 0.04 * [1.0, 0.5, 1.5][(times.count - 1) % 3]) }
+        let reader = try FrameReader(path: path, threads: 1)
+        var last: Double?
+        for target in [0.3, 0.95, 1.5, 2.26, 3.5, 1.0] {
+            let frame = try #require(try reader.frame(at: target, lastTime: last))
+            last = frame.timeSeconds
+            let expected = times.lastIndex { $0 <= target + 1e-6 }
+            #expect(readFrameCode(frame) == expected, "at \(target) s")
         }
     }
 
