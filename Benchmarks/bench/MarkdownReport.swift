@@ -60,7 +60,8 @@ enum MarkdownReport {
         let median = ours.medianSeconds
         var throughput = "–"
         if let items = ours.items, let median { throughput = "\(Format.number(Double(items) / median)) \(scenario.unit)/s" }
-        let realtime = median.map { Format.number(scenario.videoSeconds / $0) + "x" } ?? "–"
+        // Real-time speed only means something for work that walks the whole video.
+        let realtime = scenario.unit == "thumbnails" ? median.map { Format.number(scenario.videoSeconds / $0) + "x" } ?? "–" : "–"
         let best = scenario.bestPeer
         let peerName = best?.tool ?? (scenario.peers.isEmpty ? "none" : "skipped")
         let speedup = scenario.speedup.map { Format.number($0, digits: 2) + "x" } ?? "–"
