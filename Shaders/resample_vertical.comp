@@ -45,6 +45,19 @@ void filterColumns(PlaneGroupPass group, uint width, uint x0, uint y, out vec4 p
     }
 }
 
+// Where pixel p of the job's coded-orientation result lands inside the destination: mirrored first, then turned
+// clockwise by quarter turns (the display matrix's transform).
+ivec2 displayPosition(ResampleJob job, ivec2 p) {
+    ivec2 size = ivec2(int(job.width), int(job.height));
+    if ((job.transform & 4u) != 0u) p.x = size.x - 1 - p.x;
+    switch (job.transform & 3u) {
+    case 1u: return ivec2(size.y - 1 - p.y, p.x);
+    case 2u: return size - ivec2(1) - p;
+    case 3u: return ivec2(p.y, size.x - 1 - p.x);
+    default: return p;
+    }
+}
+
 void main() {
     ResampleJob job = jobs[pass.job];
     uint x0 = gl_GlobalInvocationID.x * COLUMNS;
@@ -60,7 +73,7 @@ void main() {
     }
     SourceDescriptor source = sources[pass.source];
     for (uint c = 0u; c < COLUMNS; ++c) {
-        ivec2 target = ivec2(job.destinationX + int(x0 + c), job.destinationY + int(y));
+        ivec2 target = ivec2(job.destinationX, job.destinationY) + displayPosition(job, ivec2(int(x0 + c), int(y)));
         if (x0 + c >= job.width || any(lessThan(target, ivec2(0))) || target.x >= int(canvas.width)
             || target.y >= int(canvas.height)) continue;
         vec3 rgb;

@@ -55,8 +55,9 @@ struct ResampleJob {
     uint canvasIndex;
     int destinationX;
     int destinationY;
-    uint width;              // destination size
+    uint width;              // destination size, turned like the source (width and height swap for 90 and 270)
     uint height;
+    uint transform;          // display transform: clockwise quarter turns in bits 0-1, mirrored first in bit 2
     PlaneGroupPass luma;
     PlaneGroupPass chroma;
 };

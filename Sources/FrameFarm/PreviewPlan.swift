@@ -91,7 +91,8 @@ enum PreviewPlan {
                                           y: contentInDisplay.y + placement.sourceCrop.y,
                                           width: placement.sourceCrop.width, height: placement.sourceCrop.height)
                     let job = RenderJob(sourceIndex: 0, sourceCrop: geometry.codedRect(ofDisplay: crop),
-                                        destination: placement.destination, canvasIndex: renders.count)
+                                        destination: placement.destination, canvasIndex: renders.count,
+                                        transform: geometry.transform)
                     let canvas = CanvasSpec(size: screen.size,
                                             overlays: overlays(options.overlays, screen: screen, placement: placement))
                     renders.append(PlannedRender(record: record, canvas: canvas, job: job))

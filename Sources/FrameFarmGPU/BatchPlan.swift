@@ -116,10 +116,12 @@ struct BatchPlan {
     private mutating func planJob(_ job: RenderJob, format: FrameFormat, filter: ResamplingFilter,
                                   linearLight: Bool, filterTables: FilterTableCache) -> ResampleJob {
         let crop = job.sourceCrop
-        let destination = job.destination.size
+        // Filtering happens in coded orientation; the vertical pass turns each pixel into place.
+        let destination = job.transform.swapsAxes ? job.destination.size.transposed : job.destination.size
         var planned = ResampleJob(sourceIndex: UInt32(job.sourceIndex), canvasIndex: UInt32(job.canvasIndex),
                                   destinationX: Int32(job.destination.x), destinationY: Int32(job.destination.y),
-                                  width: UInt32(destination.width), height: UInt32(destination.height))
+                                  width: UInt32(destination.width), height: UInt32(destination.height),
+                                  transform: UInt32(job.transform.rotation / 90) | (job.transform.mirrored ? 4 : 0))
         let lumaX = PlaneAxis(cropStart: crop.x, cropLength: crop.width, subsampling: 1, sitingOffset: 0,
                               planeSize: format.width)
         let lumaY = PlaneAxis(cropStart: crop.y, cropLength: crop.height, subsampling: 1, sitingOffset: 0,

@@ -74,12 +74,17 @@ public struct RenderJob: Sendable, Hashable {
     public var sourceCrop: SourceRect
     public var destination: PixelRect
     public var canvasIndex: Int
+    /// How the source is turned for display (rotation, mirror): the crop is filtered in coded orientation and
+    /// each result pixel is written where the display transform puts it inside `destination`.
+    public var transform: DisplayTransform
 
-    public init(sourceIndex: Int, sourceCrop: SourceRect, destination: PixelRect, canvasIndex: Int) {
+    public init(sourceIndex: Int, sourceCrop: SourceRect, destination: PixelRect, canvasIndex: Int,
+                transform: DisplayTransform = .identity) {
         self.sourceIndex = sourceIndex
         self.sourceCrop = sourceCrop
         self.destination = destination
         self.canvasIndex = canvasIndex
+        self.transform = transform
     }
 }
 

@@ -83,9 +83,25 @@ public final class Renderer {
         try wait(submit(batch))
     }
 
+    /// Renders `batch` into `canvas` without clearing it, and waits: every job draws into the canvas (their
+    /// `canvasIndex` must be 0), and `batch.canvases` may be empty or hold one spec of the canvas's size whose
+    /// overlays are drawn.
+    public func render(_ batch: RenderBatch, into canvas: PersistentCanvas) throws {
+        var batch = batch
+        if batch.canvases.isEmpty { batch.canvases = [CanvasSpec(size: canvas.size, background: canvas.background)] }
+        guard batch.canvases.count == 1, batch.canvases[0].size == canvas.size else {
+            throw GPUError.invalidBatch("a batch rendered into a \(canvas.size) canvas must describe that one canvas")
+        }
+        _ = try wait(submit(batch, target: canvas))
+    }
+
     /// Uploads and submits `batch` without waiting. Blocks only when every slot is busy, on the oldest one, whose
     /// results become invalid.
     public func submit(_ batch: RenderBatch) throws -> RenderTicket {
+        try submit(batch, target: nil)
+    }
+
+    private func submit(_ batch: RenderBatch, target: PersistentCanvas?) throws -> RenderTicket {
         var timings = RenderTimings()
         var clock = DispatchTime.now().uptimeNanoseconds
         func lap() -> Double {
@@ -113,9 +129,10 @@ public final class Renderer {
         layout.write(plan: plan, sources: batch.sources, into: slot.upload!)
         timings.uploadMilliseconds = lap()
 
-        slot.descriptorSet.update(try layout.bindings(slot: slot, plan: plan))
-        try record(plan, passes: passes, into: slot)
-        try slot.submission.submit(slot.commands, retaining: slot.resources + passes.pipelineObjects)
+        slot.descriptorSet.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: target?.buffer))
+        try record(plan, passes: passes, into: slot, clearsCanvases: target == nil)
+        let retained: [AnyObject] = slot.resources + passes.pipelineObjects + (target.map { [$0.buffer] } ?? [])
+        try slot.submission.submit(slot.commands, retaining: retained)
         timings.recordMilliseconds = lap()
         submitTimes[slotIndex] = clock
         lastTimings = timings
@@ -152,11 +169,11 @@ public final class Renderer {
 
     /// Fill canvases, prefilter, then per chunk horizontal and vertical, then overlays; a barrier between
     /// dependent steps and one before the host reads.
-    private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot) throws {
+    private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot, clearsCanvases: Bool) throws {
         let commands = slot.commands
         try commands.begin()
         commands.bind(slot.descriptorSet, layout: pipelineLayout)
-        for canvas in plan.canvases {
+        for canvas in plan.canvases where clearsCanvases {
             commands.fill(slot.readback!, offset: Int(canvas.pixelOffset) * 4,
                           size: Int(canvas.width * canvas.height) * 4, value: canvas.background)
         }

@@ -73,6 +73,7 @@ struct ResampleJob {
     var destinationY: Int32 = 0
     var width: UInt32 = 0
     var height: UInt32 = 0
+    var transform: UInt32 = 0
     var luma = PlaneGroupPass()
     var chroma = PlaneGroupPass()
 }

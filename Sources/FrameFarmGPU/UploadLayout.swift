@@ -78,7 +78,8 @@ struct UploadLayout {
     }
 
     /// What each binding points at, in binding order.
-    func bindings(slot: RenderSlot, plan: BatchPlan) throws -> [DescriptorResource] {
+    /// - Parameter canvasBuffer: a persistent canvas to draw into instead of the slot's readback buffer.
+    func bindings(slot: RenderSlot, plan: BatchPlan, canvasBuffer: GPUBuffer? = nil) throws -> [DescriptorResource] {
         func storage(_ region: Region) -> DescriptorResource {
             .storage(BufferRange(buffer: slot.upload!, offset: regions[region]!.offset, size: regions[region]!.size))
         }
@@ -97,7 +98,8 @@ struct UploadLayout {
             case .intermediate:
                 .storage(BufferRange(buffer: slot.intermediate!, offset: 0, size: max(plan.intermediateFloats * 4, 16)))
             case .canvasPixels:
-                .storage(BufferRange(buffer: slot.readback!, offset: 0, size: max(plan.largestCanvasPixels * 4, 16)))
+                .storage(BufferRange(buffer: canvasBuffer ?? slot.readback!, offset: 0,
+                                     size: max(plan.largestCanvasPixels * 4, 16)))
             }
         }
     }

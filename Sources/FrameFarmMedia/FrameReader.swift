@@ -80,11 +80,14 @@ public final class FrameReader {
     /// decode forward from there.
     public func seek(toSeconds seconds: Double) throws {
         do {
+            // At the start, reopening is exact whatever the container (a seek may land past the first keyframe).
+            guard seconds > info.startSeconds else { throw MediaError(call: "seek", code: 0, message: "rewind") }
             try file.seek(toSeconds: seconds)
             decoder.flush()
         } catch is MediaError {
             file = try MediaFile(path: path, maxPixels: maxPixels)
-            decoder = try VideoDecoder(file: file, threads: 1, keyframesOnly: keyframesOnly, maxPixels: maxPixels)
+            decoder = try VideoDecoder(file: file, threads: threads == 1 ? 1 : threads, keyframesOnly: keyframesOnly,
+                                       maxPixels: maxPixels)
         }
         pending = nil
         draining = false
@@ -104,8 +107,28 @@ public final class FrameReader {
     /// instead of seeking back to the same keyframe.
     public func frame(at seconds: Double, lastTime: Double?) throws -> DecodedFrame? {
         let keyframe = keyframeTime(atOrBefore: seconds)
-        let decodeForward = lastTime.map { last in last <= seconds && keyframe.map { $0 <= last } ?? false } ?? false
-        if !decodeForward { try seek(toSeconds: seconds) }
+        if let last = lastTime, last <= seconds, let keyframe, keyframe <= last {
+            return try decode(until: seconds)
+        }
+        // Containers without an index (MPEG-TS) may seek past the keyframe the target needs, so the first frame
+        // decoded comes after the target, or none does: back off further each time, down to reopening at the start.
+        var seekTarget = seconds
+        var backoff = 1.0
+        while true {
+            try seek(toSeconds: seekTarget)
+            if let onScreen = try decode(until: seconds) { return onScreen }
+            if seekTarget <= info.startSeconds {
+                defer { pending = nil }
+                return pending
+            }
+            seekTarget = max(info.startSeconds, seekTarget - backoff)
+            backoff *= 4
+        }
+    }
+
+    /// Decodes from the current position up to `seconds`: the last frame at or before it, or nil when the first
+    /// frame decoded is already past it (kept in `pending`).
+    private func decode(until seconds: Double) throws -> DecodedFrame? {
         // Half a microsecond of slack absorbs the rounding of the container's time base.
         let target = seconds + 5e-7
         // Skipping needs a single-threaded decoder (the setting is read per frame) and a margin of several frame
@@ -126,9 +149,7 @@ public final class FrameReader {
             }
             onScreen = frame
         }
-        if let onScreen { return onScreen }
-        defer { pending = nil }
-        return pending
+        return onScreen
     }
 
     /// Keyframe times and the last packet time, from a demux-only scan (no decoding); rewinds afterwards.

@@ -9,5 +9,5 @@ struct FrameFarmCommand: ParsableCommand {
             Exit status: 0 when every input succeeded, 1 when some failed (each failure is one line \
             'framefarm: <path>: <reason>' on stderr), 2 for usage errors.
             """,
-        subcommands: [PreviewCommand.self, ProbeCommand.self, DevicesCommand.self, SampleCommand.self])
+        subcommands: [PreviewCommand.self, ThumbnailsCommand.self, PosterCommand.self, ProbeCommand.self, DevicesCommand.self, SampleCommand.self])
 }

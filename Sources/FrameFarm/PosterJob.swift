@@ -1,0 +1,96 @@
+import Foundation
+import FrameFarmGPU
+import FrameFarmMedia
+
+/// Everything `poster` can be asked, with the documented defaults.
+public struct PosterOptions: Sendable {
+    /// `poster`/`auto` picks a representative frame; seconds or a percentage pick one by time.
+    public var frame = FrameChoice.poster
+    /// Extra widths written next to the full-resolution poster (heights follow the aspect ratio, even).
+    public var widths = [1920, 640, 160]
+    public var format = ImageFormat.jpeg
+    public var quality = 90
+    public var removePadding = true
+    /// Inputs whose frames have more pixels are refused (`--max-pixels`).
+    public var maxPixels = 8192 * 8192
+
+    public init() {}
+
+    var settings: [String: String] {
+        ["at": frame.description, "widths": widths.map(String.init).joined(separator: ","), "format": format.rawValue,
+         "quality": "\(quality)", "removePadding": removePadding ? "auto" : "off"]
+    }
+}
+
+/// `framefarm poster`: `poster.<ext>` at full display resolution plus one file per requested width, all
+/// rendered from one decoded frame in one submission.
+public enum PosterJob {
+    public static func run(inputs: [String], outputRoot: String, options: PosterOptions, gpu: GPUService,
+                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+        let layout = OutputLayout(root: outputRoot)
+        let folders = OutputLayout.folderNames(for: inputs)
+        let counter = ProgressCounter(total: inputs.count, report: progress)
+        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: 2) { input, folder in
+            defer { counter.add(inputs: 1) }
+            do {
+                let files = try poster(input, folder: folder, layout: layout, options: options, gpu: gpu)
+                counter.add(items: 1)
+                return BatchSummary.Outcome(path: input, folder: folder, ok: true, error: nil, outputs: files, warnings: [])
+            } catch {
+                return BatchSummary.Outcome(path: input, folder: folder, ok: false,
+                                            error: InputFailure(path: input, error: error).reason, outputs: [], warnings: [])
+            }
+        }
+        return PreviewJob.finish(command: "poster", layout: layout, gpu: gpu, outcomes: outcomes, counter: counter)
+    }
+
+    private static func poster(_ path: String, folder: String, layout: OutputLayout, options: PosterOptions,
+                               gpu: GPUService) throws -> [String] {
+        let facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels)
+        let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
+        let probe = ProbeReport(path: path, facts: facts, policy: .hig)
+        let start = facts.info.startSeconds
+        var score: [String: Double]?
+        let offset = try options.frame.offset(duration: facts.durationSeconds) {
+            let choice = try PosterPicker.pick(path: path, durationSeconds: facts.durationSeconds, startSeconds: start,
+                                               maxPixels: options.maxPixels)
+            score = ["brightness": choice.score.brightness, "contrast": choice.score.contrast,
+                     "sharpness": choice.score.sharpness, "value": choice.score.value]
+            return choice.timeSeconds - start
+        }
+        let reader = try FrameReader(path: path, threads: 1, maxPixels: options.maxPixels)
+        guard let frame = try reader.frame(at: start + offset, lastTime: nil) else { throw InputError.noDecodableFrames }
+        let full = facts.info.geometry.displayPixelRect(ofCoded: codedContent).size
+        var files = [PosterSection.File(file: "poster.\(options.format.fileExtension)", width: full.width, height: full.height)]
+        for width in options.widths.sorted(by: >) where width < full.width {
+            let height = max(2, Int((Double(width) * Double(full.height) / Double(full.width) / 2).rounded()) * 2)
+            files.append(PosterSection.File(file: "poster-\(width).\(options.format.fileExtension)", width: width, height: height))
+        }
+        let folderPath = layout.videoFolder(folder)
+        try layout.makeFolder(folderPath)
+        let crop = SourceRect(codedContent)
+        try gpu.withRenderer { renderer in
+            let jobs = files.indices.map { index in
+                RenderJob(sourceIndex: 0, sourceCrop: crop,
+                          destination: PixelRect(x: 0, y: 0, width: files[index].width, height: files[index].height),
+                          canvasIndex: index, transform: facts.info.geometry.transform)
+            }
+            let canvases = files.map { CanvasSpec(size: PixelSize(width: $0.width, height: $0.height)) }
+            let rendered = try renderer.render(RenderBatch(sources: [SourceFrame(format: frame.format, write: frame.copyPlanes)],
+                                                           canvases: canvases, jobs: jobs))
+            try PreviewJob.encodeInParallel(count: files.count) { index, encoder in
+                let data = try rendered.withUnsafeBytes(canvas: index) {
+                    try encoder.encode($0, width: files[index].width, height: files[index].height,
+                                       bytesPerRow: files[index].width * 4, format: options.format, quality: options.quality)
+                }
+                try AtomicFile.write(data, to: folderPath + "/" + files[index].file)
+            }
+        }
+        let section = PosterSection(settings: options.settings, gpu: gpu.record,
+                                    timeSeconds: ((frame.timeSeconds - start) * 1000).rounded() / 1000, score: score,
+                                    files: files)
+        try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
+                                 probe: probe) { $0.poster = section }
+        return files.map(\.file) + ["manifest.json"]
+    }
+}

@@ -1,0 +1,202 @@
+import Dispatch
+import Foundation
+import FrameFarmGPU
+import FrameFarmMedia
+
+/// `framefarm thumbnails`: a trick-play track per video. Frames are decoded in parallel chunks, go to the GPU in
+/// batches, and land as tiles straight in sprite-sheet canvases; a sheet is encoded as soon as its last tile is
+/// in. Manifests (WebVTT, HLS image playlist, DASH, Apple I-frame sequence) are written last, all from one
+/// `ThumbnailTrack`.
+public enum ThumbnailJob {
+    /// Frames per GPU submission.
+    static let framesPerBatch = 8
+
+    public static func run(inputs: [String], outputRoot: String, options: ThumbnailOptions, gpu: GPUService,
+                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+        let layout = OutputLayout(root: outputRoot)
+        let folders = OutputLayout.folderNames(for: inputs)
+        let counter = ProgressCounter(total: inputs.count, report: progress)
+        // Each video already decodes on every core; two at once keep the GPU and encoders busy between them.
+        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: 2) { input, folder in
+            defer { counter.add(inputs: 1) }
+            do {
+                let result = try thumbnails(input, folder: folder, layout: layout, options: options, gpu: gpu,
+                                            counter: counter)
+                return BatchSummary.Outcome(path: input, folder: folder, ok: true, error: nil, outputs: result.files,
+                                            warnings: result.warnings)
+            } catch {
+                return BatchSummary.Outcome(path: input, folder: folder, ok: false,
+                                            error: InputFailure(path: input, error: error).reason, outputs: [], warnings: [])
+            }
+        }
+        return PreviewJob.finish(command: "thumbnails", layout: layout, gpu: gpu, outcomes: outcomes, counter: counter)
+    }
+
+    private static func thumbnails(_ path: String, folder: String, layout: OutputLayout, options: ThumbnailOptions,
+                                   gpu: GPUService, counter: ProgressCounter) throws -> (files: [String], warnings: [String]) {
+        let facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels)
+        let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
+        let probe = ProbeReport(path: path, facts: facts, policy: .hig)
+        let geometry = facts.info.geometry
+        let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
+        let track = try ThumbnailTrack(duration: facts.durationSeconds, spacing: options.spacing,
+                                       tileSize: options.tileSize(for: contentSize), columns: options.columns,
+                                       rows: options.rows, format: options.format)
+        let directory = layout.videoFolder(folder) + "/thumbnails"
+        try layout.makeFolder(directory)
+        let start = facts.info.startSeconds
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let feeder = ThumbnailFrameFeeder(path: path, targets: track.thumbnails.map { start + $0.startTime },
+                                          mode: options.seek, workers: cores, capacity: framesPerBatch + 2 * cores,
+                                          maxPixels: options.maxPixels)
+        var sheetWriter = SheetWriter(track: track, directory: directory, options: options,
+                                      wantsTiles: options.manifests.contains(.iframes))
+        do {
+            try gpu.withRenderer { renderer in
+                var pending: [ThumbnailFrameFeeder.Item] = []
+                while true {
+                    let item = try feeder.next()
+                    if let item { pending.append(item) }
+                    guard pending.count >= framesPerBatch || (item == nil && !pending.isEmpty) else {
+                        if item == nil { break }
+                        continue
+                    }
+                    try sheetWriter.render(pending, renderer: renderer, geometry: geometry,
+                                           codedContent: codedContent, start: start)
+                    counter.add(items: pending.count)
+                    pending.removeAll()
+                }
+            }
+        } catch {
+            feeder.cancel()
+            throw error
+        }
+        var warnings: [String] = []
+        if !feeder.corruptTimes.isEmpty {
+            let times = feeder.corruptTimes.filter { $0 >= 0 }.map { $0 - start }
+            let range = times.isEmpty ? "" : String(format: " between %.3f s and %.3f s", times.min()!, times.max()!)
+            warnings.append("skipped \(feeder.corruptTimes.count) corrupt packet(s)\(range)")
+        }
+        let manifests = try ThumbnailManifestFiles.write(track: track, directory: directory, options: options,
+                                                         sheetBytes: sheetWriter.sheetBytes, tiles: sheetWriter.tiles)
+        let section = ThumbnailsSection(
+            settings: options.settings, gpu: gpu.record, tileWidth: track.tileSize.width,
+            tileHeight: track.tileSize.height, columns: track.columns, rows: track.rows, intervalSeconds: track.interval,
+            count: track.thumbnails.count, sheets: track.sheets.map { "thumbnails/" + $0.fileName },
+            manifests: manifests.map { "thumbnails/" + $0 }, frameTimes: sheetWriter.frameTimes, warnings: warnings)
+        try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
+                                 probe: probe) { $0.thumbnails = section }
+        return (section.sheets + section.manifests + ["manifest.json"], warnings)
+    }
+}
+
+/// Keeps the sprite-sheet canvases of a track while their tiles arrive (at most one per decode chunk is open at
+/// a time), and encodes and writes each sheet the moment its last tile is in.
+struct SheetWriter {
+    let track: ThumbnailTrack
+    let directory: String
+    let options: ThumbnailOptions
+    /// Also keep each tile as its own JPEG (the Apple I-frame sequence needs single images).
+    let wantsTiles: Bool
+    private var open: [Int: (canvas: PersistentCanvas, remaining: Int)] = [:]
+    private let encoder = ImageEncoder()
+    private(set) var sheetBytes: [Int]
+    private(set) var tiles: [Data]
+    private(set) var frameTimes: [Double]
+
+    init(track: ThumbnailTrack, directory: String, options: ThumbnailOptions, wantsTiles: Bool) {
+        self.track = track
+        self.directory = directory
+        self.options = options
+        self.wantsTiles = wantsTiles
+        sheetBytes = [Int](repeating: 0, count: track.sheets.count)
+        tiles = [Data](repeating: Data(), count: wantsTiles ? track.thumbnails.count : 0)
+        frameTimes = [Double](repeating: 0, count: track.thumbnails.count)
+    }
+
+    /// Renders `items` into their sheets: one submission per sheet touched (usually one).
+    mutating func render(_ items: [ThumbnailFrameFeeder.Item], renderer: Renderer, geometry: DisplayGeometry,
+                         codedContent: PixelRect, start: Double) throws {
+        let bySheet = Dictionary(grouping: items) { track.thumbnails[$0.index].sheetIndex }
+        for (sheetIndex, sheetItems) in bySheet.sorted(by: { $0.key < $1.key }) {
+            let sheet = track.sheets[sheetIndex]
+            if open[sheetIndex] == nil {
+                open[sheetIndex] = (try PersistentCanvas(context: renderer.context, size: sheet.size),
+                                    sheet.thumbnailRange.count)
+            }
+            // Frames shared by several thumbnails (keyframe mode, short videos) are uploaded once.
+            var sources: [SourceFrame] = []
+            var sourceIndex: [ObjectIdentifier: Int] = [:]
+            var jobs: [RenderJob] = []
+            for item in sheetItems {
+                let key = ObjectIdentifier(item.frame)
+                if sourceIndex[key] == nil {
+                    sourceIndex[key] = sources.count
+                    sources.append(SourceFrame(format: item.frame.format, write: item.frame.copyPlanes))
+                }
+                jobs.append(RenderJob(sourceIndex: sourceIndex[key]!, sourceCrop: SourceRect(codedContent),
+                                      destination: track.thumbnails[item.index].tileRect, canvasIndex: 0,
+                                      transform: geometry.transform))
+                frameTimes[item.index] = ((item.frame.timeSeconds - start) * 1_000_000).rounded() / 1_000_000
+            }
+            try renderer.render(RenderBatch(sources: sources, canvases: [], jobs: jobs), into: open[sheetIndex]!.canvas)
+            open[sheetIndex]!.remaining -= sheetItems.count
+            if open[sheetIndex]!.remaining == 0 {
+                try finish(sheet: sheet, canvas: open[sheetIndex]!.canvas)
+                open[sheetIndex] = nil
+            }
+        }
+    }
+
+    private mutating func finish(sheet: ThumbnailTrack.Sheet, canvas: PersistentCanvas) throws {
+        let size = sheet.size
+        let data = try canvas.withUnsafeBytes { pixels in
+            try encoder.encode(pixels, width: size.width, height: size.height, bytesPerRow: size.width * 4,
+                               format: options.format, quality: options.quality)
+        }
+        try AtomicFile.write(data, to: directory + "/" + sheet.fileName)
+        sheetBytes[sheet.index] = data.count
+        guard wantsTiles else { return }
+        for index in sheet.thumbnailRange {
+            let rect = track.thumbnails[index].tileRect
+            tiles[index] = try canvas.withUnsafeBytes { pixels in
+                let offset = (rect.y * size.width + rect.x) * 4
+                return try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[offset...]), width: rect.width,
+                                          height: rect.height, bytesPerRow: size.width * 4, format: .jpeg,
+                                          quality: options.quality)
+            }
+        }
+    }
+}
+
+/// Writes the track's manifests from one ThumbnailTrack; returns their file names.
+enum ThumbnailManifestFiles {
+    static func write(track: ThumbnailTrack, directory: String, options: ThumbnailOptions, sheetBytes: [Int],
+                      tiles: [Data]) throws -> [String] {
+        var written: [String] = []
+        func save(_ name: String, _ text: String) throws {
+            try AtomicFile.write(Data(text.utf8), to: directory + "/" + name)
+            written.append(name)
+        }
+        let bandwidth = track.peakBandwidth(sheetByteCounts: sheetBytes)
+        if options.manifests.contains(.vtt) { try save("thumbnails.vtt", WebVTTWriter.document(for: track)) }
+        if options.manifests.contains(.hls) {
+            try save("thumbnails.m3u8", HLSImagePlaylistWriter.playlist(for: track))
+            try save("thumbnails-stream-inf.txt",
+                     HLSImagePlaylistWriter.imageStreamInfLine(for: track, bandwidth: bandwidth) + "\n")
+        }
+        if options.manifests.contains(.dash) { try save("thumbnails.mpd", DASHImageWriter.mpd(for: track, bandwidth: bandwidth)) }
+        if options.manifests.contains(.iframes), !tiles.isEmpty {
+            let sequence = try IFrameSequenceWriter.write(
+                jpegs: tiles, width: track.tileSize.width, height: track.tileSize.height,
+                times: track.thumbnails.map(\.startTime), durations: track.thumbnails.map { $0.endTime - $0.startTime },
+                to: directory + "/iframes.mp4")
+            written.append("iframes.mp4")
+            try save("iframes.m3u8", IFramePlaylistWriter.playlist(initSegmentLength: sequence.initSegmentLength,
+                                                                   fragments: sequence.fragments))
+            try save("iframes-stream-inf.txt", IFramePlaylistWriter.streamInfLine(
+                fragments: sequence.fragments, resolution: track.tileSize) + "\n")
+        }
+        return written
+    }
+}

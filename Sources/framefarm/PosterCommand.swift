@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import FrameFarm
+
+struct PosterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "poster",
+        abstract: "Pick a representative frame and write it as poster images.",
+        discussion: """
+            --at auto scores keyframes spread between 5% and 95% of the video on exposure, contrast and \
+            sharpness, so black, faded, flat and blurred frames lose to well-exposed, detailed ones. Writes \
+            OUT/<video>/poster.jpg at full display resolution (baked-in bars removed) and poster-<width>.jpg per \
+            requested width smaller than that; the chosen time and its score go in manifest.json.
+            """)
+
+    @OptionGroup var batch: BatchOptions
+    @OptionGroup var gpuOptions: GPUOptions
+
+    @Option(help: "auto, seconds (12.5) or a percentage (25%).")
+    var at = "auto"
+
+    @Option(help: "Extra widths, comma-separated.")
+    var widths = "1920,640,160"
+
+    @Option(help: "jpeg | png.")
+    var format = "jpeg"
+
+    @Option(help: "Remove baked-in letterbox/pillarbox bars first: auto | off.")
+    var removePadding = "auto"
+
+    func options() throws -> PosterOptions {
+        var options = PosterOptions()
+        do {
+            options.frame = try FrameChoice(parsing: at)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let values = widths.split(separator: ",").map { Int($0) }
+        guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) >= 16 }) else {
+            throw ValidationError("--widths must be widths of at least 16 px, comma-separated")
+        }
+        options.widths = values.compactMap { $0 }
+        guard let imageFormat = ImageFormat(rawValue: format) else { throw ValidationError("--format must be jpeg or png") }
+        options.format = imageFormat
+        guard ["auto", "off"].contains(removePadding) else { throw ValidationError("--remove-padding must be auto or off") }
+        options.removePadding = removePadding == "auto"
+        options.maxPixels = batch.maxPixels
+        return options
+    }
+
+    func validate() throws { _ = try options() }
+
+    func run() throws {
+        let options = try options()
+        let gpu = try gpuOptions.service()
+        try batch.run(unit: "posters") { progress in
+            PosterJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu, progress: progress)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import FrameFarm
+
+struct ThumbnailsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnails",
+        abstract: "Make trick-play thumbnail tracks: sprite sheets, WebVTT, HLS image playlist, DASH, Apple I-frames.",
+        discussion: """
+            Thumbnail i shows the frame on screen at i x interval (--seek exact) or the keyframe at or before \
+            it (--seek keyframe, faster). Writes OUT/<video>/thumbnails/: sheet-0001.jpg ..., thumbnails.vtt, \
+            thumbnails.m3u8 (+ thumbnails-stream-inf.txt, the line for a multivariant playlist), thumbnails.mpd, \
+            iframes.mp4 + iframes.m3u8 (+ iframes-stream-inf.txt). All paths inside manifests are relative.
+            """)
+
+    @OptionGroup var batch: BatchOptions
+    @OptionGroup var gpuOptions: GPUOptions
+
+    @Option(help: "Thumbnail width in pixels; the height follows the display aspect ratio (even).")
+    var width = 160
+
+    @Option(help: "Seconds between thumbnails.")
+    var interval: Double?
+
+    @Option(help: "Number of thumbnails spread evenly over the video (instead of --interval).")
+    var count: Int?
+
+    @Option(help: "Tiles per sprite sheet, CxR (1x1 gives one file per thumbnail).")
+    var grid = "10x10"
+
+    @Option(help: "Sheet format: jpeg | png.")
+    var format = "jpeg"
+
+    @Option(help: "JPEG quality 1-100.")
+    var quality = 85
+
+    @Option(help: "exact (the frame on screen at each time) | keyframe (nearest keyframe at or before: fast).")
+    var seek = "exact"
+
+    @Option(help: "Manifests to write, comma-separated: vtt, hls, dash, iframes.")
+    var manifests = "vtt,hls,dash,iframes"
+
+    @Option(help: "Remove baked-in letterbox/pillarbox bars first: auto | off.")
+    var removePadding = "auto"
+
+    func options() throws -> ThumbnailOptions {
+        var options = ThumbnailOptions()
+        guard (16...1920).contains(width) else { throw ValidationError("--width must be 16 to 1920") }
+        options.width = width
+        switch (interval, count) {
+        case (.some, .some): throw ValidationError("give --interval or --count, not both")
+        case (.some(let seconds), nil):
+            guard seconds >= 0.001, seconds.isFinite else { throw ValidationError("--interval must be at least 0.001 s") }
+            options.spacing = .interval(seconds)
+        case (nil, .some(let number)):
+            guard number >= 1 else { throw ValidationError("--count must be at least 1") }
+            options.spacing = .count(number)
+        case (nil, nil): break
+        }
+        let cells = grid.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard cells.count == 2, (1...100).contains(cells[0]), (1...100).contains(cells[1]) else {
+            throw ValidationError("--grid must be CxR with C and R from 1 to 100, e.g. 10x10")
+        }
+        (options.columns, options.rows) = (cells[0], cells[1])
+        guard let imageFormat = ImageFormat(rawValue: format) else { throw ValidationError("--format must be jpeg or png") }
+        options.format = imageFormat
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }
+        options.quality = quality
+        guard let seekMode = SeekMode(rawValue: seek) else { throw ValidationError("--seek must be exact or keyframe") }
+        options.seek = seekMode
+        options.manifests = try ThumbnailManifest.parseList(manifests)
+        guard ["auto", "off"].contains(removePadding) else { throw ValidationError("--remove-padding must be auto or off") }
+        options.removePadding = removePadding == "auto"
+        options.maxPixels = batch.maxPixels
+        return options
+    }
+
+    func validate() throws {
+        do {
+            _ = try options()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func run() throws {
+        let options = try options()
+        let gpu = try gpuOptions.service()
+        try batch.run(unit: "thumbnails") { progress in
+            ThumbnailJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu, progress: progress)
+        }
+    }
+}

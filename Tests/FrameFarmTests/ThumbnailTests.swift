@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+/// Thumbnails are checked by reading each tile's frame code back from the written sheets (160 px wide JPEGs),
+/// so a seek that lands on the wrong frame, a wrong tile offset or an unreadable tile all fail.
+@Suite(.serialized) struct ThumbnailTests {
+    struct Cue {
+        var start: Double
+        var end: Double
+        var file: String
+        var rect: PixelRect
+    }
+
+    /// A strict reader of our WebVTT: header, then cues `HH:MM:SS.mmm --> HH:MM:SS.mmm` + `file#xywh=x,y,w,h`.
+    static func parseVTT(_ text: String) throws -> [Cue] {
+        let blocks = text.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+        #expect(blocks.first?.hasPrefix("WEBVTT") == true)
+        func seconds(_ stamp: Substring) throws -> Double {
+            let parts = stamp.split(separator: ":")
+            let hms = try #require(parts.count == 3 ? parts : nil)
+            #expect(hms[2].count == 6, "times carry milliseconds: \(stamp)")
+            return Double(hms[0])! * 3600 + Double(hms[1])! * 60 + Double(hms[2])!
+        }
+        return try blocks.dropFirst().map { block in
+            let lines = block.split(separator: "\n")
+            let timing = try #require(lines.first { $0.contains("-->") })
+            let times = timing.components(separatedBy: " --> ")
+            let payload = try #require(lines.last)
+            let pieces = payload.components(separatedBy: "#xywh=")
+            let numbers = pieces[1].split(separator: ",").compactMap { Int($0) }
+            return Cue(start: try seconds(Substring(times[0])), end: try seconds(Substring(times[1])), file: pieces[0],
+                       rect: PixelRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]))
+        }
+    }
+
+    private func thumbnails(_ path: String, out: String, configure: (inout ThumbnailOptions) -> Void) throws -> [Cue] {
+        var options = ThumbnailOptions()
+        configure(&options)
+        let summary = ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        SharedGPU.assertNoValidationMessages()
+        let folder = out + "/" + summary.inputs[0].folder! + "/thumbnails/"
+        return try Self.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+    }
+
+    /// Frame numbers read back from every cue's tile.
+    private func frameNumbers(_ cues: [Cue], folder: String) throws -> [Int?] {
+        var sheets: [String: RGBAImage] = [:]
+        return try cues.map { cue in
+            if sheets[cue.file] == nil { sheets[cue.file] = try readImage(folder + cue.file) }
+            let sheet = sheets[cue.file]!
+            #expect(PixelRect(x: 0, y: 0, width: sheet.width, height: sheet.height).contains(cue.rect), "cue outside its sheet")
+            return sheet.frameCode(in: cue.rect)
+        }
+    }
+
+    @Test(arguments: [(25, 1), (24, 1), (30000, 1001)])
+    func exactSeekShowsTheFrameOnScreenAtEachCueStart(rate: (Int, Int)) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 6
+            $0.frameRate = rate
+            $0.bFrames = 3
+            $0.keyframeIntervalSeconds = 2.5
+        }
+        let out = directory.file("out")
+        let cues = try thumbnails(path, out: out) {
+            $0.spacing = .interval(0.7)
+            $0.columns = 3
+            $0.rows = 2
+        }
+        #expect(cues.count == 9)
+        let fps = Double(rate.0) / Double(rate.1)
+        let expected = cues.map { Int(($0.start * fps + 1e-6).rounded(.down)) }
+        #expect(try frameNumbers(cues, folder: out + "/sample/thumbnails/") == expected.map { Optional($0) })
+        // Cues are contiguous from 0 to the duration, written to the millisecond.
+        #expect(cues.first?.start == 0)
+        for (previous, next) in zip(cues, cues.dropFirst()) { #expect(previous.end == next.start) }
+        #expect(abs(cues.last!.end - 6) < 0.05)
+        #expect(cues.allSatisfy { $0.rect.width == 160 && $0.rect.height == 90 })
+    }
+
+    @Test func keyframeSeekShowsTheKeyframeAtOrBefore() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 2
+        }
+        let out = directory.file("out")
+        let cues = try thumbnails(path, out: out) {
+            $0.spacing = .interval(1)
+            $0.seek = .keyframe
+        }
+        let expected = cues.map { Int(($0.start / 2).rounded(.down)) * 50 }
+        #expect(try frameNumbers(cues, folder: out + "/sample/thumbnails/") == expected.map { Optional($0) })
+    }
+
+    @Test func anamorphicAndOffsetTimestampsStillLandOnTheRightFrame() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "offset.ts") {
+            $0.durationSeconds = 3
+            $0.startSeconds = 10
+            $0.sampleAspectRatio = SampleAspectRatio(3, 2)
+        }
+        let out = directory.file("out")
+        let cues = try thumbnails(path, out: out) { $0.spacing = .interval(0.5) }
+        // 320x180 coded with 3:2 pixels displays as 480x180, so tiles are 160 x 60.
+        #expect(cues.allSatisfy { $0.rect.size == PixelSize(width: 160, height: 60) })
+        let expected = cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) }
+        #expect(try frameNumbers(cues, folder: out + "/offset/thumbnails/") == expected.map { Optional($0) })
+    }
+
+    @Test func aVideoShorterThanOneIntervalGetsOneThumbnailAndValidManifests() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.durationSeconds = 1.5 }
+        let out = directory.file("out")
+        let cues = try thumbnails(path, out: out) { _ in }
+        #expect(cues.count == 1)
+        #expect(try frameNumbers(cues, folder: out + "/sample/thumbnails/") == [0])
+        let folder = out + "/sample/thumbnails/"
+        for file in ["sheet-0001.jpg", "thumbnails.m3u8", "thumbnails-stream-inf.txt", "thumbnails.mpd", "iframes.mp4",
+                     "iframes.m3u8", "iframes-stream-inf.txt"] {
+            #expect(FileManager.default.fileExists(atPath: folder + file), "missing \(file)")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test(arguments: [90, 180, 270])
+    func rotatedVideosGiveUprightTilesOfTheRightFrame(rotation: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 2
+            $0.rotation = rotation
+        }
+        let out = directory.file("out")
+        let cues = try thumbnails(path, out: out) { $0.spacing = .interval(0.5) }
+        let turned = rotation != 180
+        // 320x180 turned a quarter is 180x320: 160 x 284 tiles.
+        #expect(cues.allSatisfy { $0.rect.size == (turned ? PixelSize(width: 160, height: 284) : PixelSize(width: 160, height: 90)) })
+        let sheet = try readImage(out + "/sample/thumbnails/" + cues[0].file)
+        for cue in cues {
+            let rect = cue.rect
+            // Undo the display turn to read the code in the picture's own orientation.
+            let codedWidth = turned ? rect.height : rect.width, codedHeight = turned ? rect.width : rect.height
+            let number = FrameCode.read(width: codedWidth, height: codedHeight) { x, y in
+                switch rotation {
+                case 90: sheet.luma(x: rect.x + rect.width - 1 - y, y: rect.y + x)
+                case 180: sheet.luma(x: rect.x + rect.width - 1 - x, y: rect.y + rect.height - 1 - y)
+                default: sheet.luma(x: rect.x + y, y: rect.y + rect.height - 1 - x)
+                }
+            }
+            #expect(number == Int((cue.start * 25 + 1e-6).rounded(.down)), "rotation \(rotation) at \(cue.start) s")
+        }
+    }
+}
