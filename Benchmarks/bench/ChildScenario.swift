@@ -68,24 +68,14 @@ struct EngineWork {
         let summary: BatchSummary
         switch kind {
         case .thumbnails(let seek):
-            // ThumbnailJob is landing in main; until it merges this scenario reports itself as not built.
-            #if BENCH_HAS_THUMBNAIL_JOB
             summary = ThumbnailJob.run(inputs: inputs, outputRoot: outputRoot, options: Self.thumbnailOptions(seek),
                                        gpu: gpu)
-            #else
-            _ = seek
-            throw BenchError("the engine in this build has no ThumbnailJob yet")
-            #endif
         case .preview(let time):
             var options = Self.previewOptions(at: time)
             if warmUp { options.devices = Array(options.devices.prefix(1)) }
             summary = PreviewJob.run(inputs: inputs, outputRoot: outputRoot, options: options, gpu: gpu)
         case .poster:
-            #if BENCH_HAS_POSTER_JOB
             summary = PosterJob.run(inputs: inputs, outputRoot: outputRoot, options: PosterOptions(), gpu: gpu)
-            #else
-            throw BenchError("the engine in this build has no PosterJob yet")
-            #endif
         }
         if let failure = summary.failures.first { throw BenchError("FrameFarm failed: \(failure)") }
         return try Self.itemCount(summary: summary, kind: kind)
