@@ -48,7 +48,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Scratch folder for outputs; emptied per scenario.", valueName: "dir"))
     var work = ".build/bench-work"
 
-    @Option(help: ArgumentHelp("Limit the thumbnails scenario to clips whose label contains this text.",
+    @Option(help: ArgumentHelp("Only the clips whose label or path contains this text (e.g. \"default GOP\").",
                                valueName: "text"))
     var clipFilter: String?
 

@@ -88,7 +88,9 @@ final class BenchRunner {
                                 pixelFormat: "yuv420p10le")
             specs = BenchInputs.fullSet(hasX265: BenchInputs.encoderWorks(x265, cache: settings.cache))
         }
-        let needed = settings.scenarios == [.growth] ? [] : specs
+        // --clip-filter also limits what is generated: one 10-min clip must not cost the encodes of the others.
+        let wanted = specs.filter { settings.clipFilter.map($0.label.contains) ?? true }
+        let needed = settings.scenarios == [.growth] ? [] : wanted
         clips = try needed.map { try BenchInputs.clip(path: BenchInputs.materialize($0, cache: settings.cache),
                                                       label: $0.label) }
     }
