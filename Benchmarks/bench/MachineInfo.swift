@@ -1,0 +1,41 @@
+import Foundation
+
+/// The machine the figures come from, for the report header.
+enum MachineInfo {
+    static var cpuModel: String {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown CPU" }
+        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+            if let value = line.split(separator: ":", maxSplits: 1).last {
+                return value.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return "unknown CPU"
+    }
+
+    static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    static var memory: String {
+        let gigabytes = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+        return "\(Format.number(gigabytes)) GiB RAM"
+    }
+
+    static var buildConfiguration: String {
+        #if DEBUG
+        let configuration = "debug (figures not meaningful: build with -c release)"
+        #else
+        let configuration = "release"
+        #endif
+        #if swift(>=6.0)
+        let language = "Swift 6 toolchain, Swift 5 language mode"
+        #else
+        let language = "Swift 5"
+        #endif
+        return "\(configuration), \(language)"
+    }
+
+    static var date: String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date())
+    }
+}

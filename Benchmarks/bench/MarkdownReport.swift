@@ -1,0 +1,130 @@
+import Foundation
+
+/// The report as Markdown: printed on stdout and written by `--markdown FILE`.
+enum MarkdownReport {
+    static func render(_ report: BenchReport) -> String {
+        var lines = header(report.header)
+        if !report.scenarios.isEmpty {
+            lines += ["", "## Summary", "",
+                      "FrameFarm speedup = best peer's median time / FrameFarm's (above 1: FrameFarm is faster). "
+                      + "Keyframe floor = `ffmpeg -threads 1 -skip_frame nokey -i CLIP -f null -` divided by the "
+                      + "\(report.header.cores) cores; the column is FrameFarm's time over it.", "",
+                      "| scenario | clip | FrameFarm median (min–max) | throughput | x realtime | peak RSS | best peer | "
+                      + "peer median | FrameFarm speedup | vs keyframe floor | PSNR FrameFarm / best peer |",
+                      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+            lines += report.scenarios.map { summaryRow($0, cores: report.header.cores) }
+            lines += ["", "## Every tool", "",
+                      "| scenario | clip | tool | median (min–max) | items | PSNR dB (samples) | peak RSS | checked |",
+                      "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+            for scenario in report.scenarios {
+                lines += ([scenario.frameFarm] + scenario.peers).map { detailRow(scenario, $0) }
+            }
+        }
+        if !report.floors.isEmpty {
+            lines += ["", "## Decode floors (ffmpeg)", "", "| clip | recipe | median (min–max) | x realtime |",
+                      "| --- | --- | --- | --- |"]
+            for floor in report.floors {
+                for measurement in floor.measurements {
+                    let realtime = measurement.medianSeconds.map { Format.number(floor.videoSeconds / $0) + "x" } ?? "–"
+                    lines.append("| \(floor.clip) | \(measurement.tool) | \(timingText(measurement)) | \(realtime) |")
+                }
+            }
+        }
+        if let growth = report.growth { lines += growthSection(growth) }
+        if !report.notMeasured.isEmpty {
+            lines += ["", "## Not measured", ""] + report.notMeasured.map { "- " + $0 }
+        }
+        if !report.notes.isEmpty {
+            lines += ["", "## Notes", ""] + report.notes.map { "- " + $0 }
+        }
+        lines += recipes(report)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func header(_ header: ReportHeader) -> [String] {
+        ["# FrameFarm bench", "",
+         "| | |", "| --- | --- |",
+         "| date | \(header.date) |",
+         "| machine | \(header.cpuModel), \(header.cores) cores, \(header.memory) |",
+         "| Vulkan device | \(header.vulkanDevice) (\(header.vulkanDeviceType)) |",
+         "| FFmpeg | \(header.ffmpegVersion) |",
+         "| FFmpeg libraries | \(header.ffmpegLibraries.joined(separator: ", ")) |",
+         "| build | \(header.build) |",
+         "| command | `\(header.command)` |",
+         "| repeats | \(header.repeats) timed runs per tool after a warm-up; median (min–max) |"]
+            + header.clips.map { "| clip | \($0) |" }
+    }
+
+    private static func summaryRow(_ scenario: ScenarioResult, cores: Int) -> String {
+        let ours = scenario.frameFarm
+        let median = ours.medianSeconds
+        var throughput = "–"
+        if let items = ours.items, let median { throughput = "\(Format.number(Double(items) / median)) \(scenario.unit)/s" }
+        // Real-time speed only means something for work that walks the whole video.
+        let realtime = scenario.unit == "thumbnails" ? median.map { Format.number(scenario.videoSeconds / $0) + "x" } ?? "–" : "–"
+        let best = scenario.bestPeer
+        let peerName = best?.tool ?? (scenario.peers.isEmpty ? "none" : "skipped")
+        let speedup = scenario.speedup.map { Format.number($0, digits: 2) + "x" } ?? "–"
+        var floor = "–"
+        if let median, let keyframeFloor = scenario.keyframeFloorSeconds {
+            floor = Format.number(median / (keyframeFloor / Double(cores)), digits: 2) + "x"
+        }
+        let psnr = "\(ours.psnr.map { Format.number($0) } ?? "–") / \(best?.psnr.map { Format.number($0) } ?? "–")"
+        return "| \(scenario.scenario) | \(scenario.clip) | \(ours.skipped == nil ? timingText(ours) : "skipped") | "
+            + "\(throughput) | \(realtime) | \(Format.megabytes(ours.peakRSSBytes)) | \(peerName) | "
+            + "\(best.map(timingText) ?? "–") | \(speedup) | \(floor) | \(psnr) |"
+    }
+
+    private static func detailRow(_ scenario: ScenarioResult, _ measurement: Measurement) -> String {
+        let psnr = measurement.psnr.map { "\(Format.number($0)) (\(measurement.psnrSamples ?? 0))" } ?? "–"
+        let checked = (measurement.verification ?? "–").replacingOccurrences(of: "|", with: "/")
+        return "| \(scenario.scenario) | \(scenario.clip) | \(measurement.tool) | \(timingText(measurement)) | "
+            + "\(measurement.items.map(String.init) ?? "–") | \(psnr) | \(Format.megabytes(measurement.peakRSSBytes)) | "
+            + "\(checked) |"
+    }
+
+    private static func timingText(_ measurement: Measurement) -> String {
+        if let skipped = measurement.skipped { return "skipped: \(skipped)" }
+        if let failed = measurement.failed { return "failed: \(failed.replacingOccurrences(of: "|", with: "/"))" }
+        return measurement.timing?.summary ?? "–"
+    }
+
+    private static func growthSection(_ growth: GrowthResult) -> [String] {
+        var lines = ["", "## Growth (thumbnails, --seek \(growth.seek))", "",
+                     "| run | video minutes | videos | median (min–max) | s per video-minute | peak RSS |",
+                     "| --- | --- | --- | --- | --- | --- |"]
+        for point in growth.byLength + growth.byConcurrency {
+            lines.append("| \(point.label) | \(Format.number(point.videoMinutes, digits: 2)) | \(point.videos) | "
+                         + "\(point.timing.summary) | \(Format.number(point.secondsPerVideoMinute, digits: 2)) | "
+                         + "\(Format.megabytes(point.peakRSSBytes)) |")
+        }
+        if let slope = growth.fittedSlopeSecondsPerMinute, let intercept = growth.fittedInterceptSeconds {
+            lines += ["", "Fitted over length: time ≈ \(Format.number(intercept, digits: 2)) s + "
+                      + "\(Format.number(slope, digits: 2)) s per video-minute."]
+        }
+        if let first = growth.byLength.first, let last = growth.byLength.last, first.label != last.label {
+            let change = (last.secondsPerVideoMinute / first.secondsPerVideoMinute - 1) * 100
+            lines.append("Per-minute time, longest vs shortest clip: \(Format.number(change, digits: 0))% "
+                         + "(target: within 15%).")
+        }
+        if let one = growth.byConcurrency.first?.peakRSSBytes, let most = growth.byConcurrency.last?.peakRSSBytes,
+           growth.byConcurrency.count > 1 {
+            lines.append("Peak RSS, \(growth.byConcurrency.last!.videos) videos vs 1: "
+                         + "\(Format.number(Double(most) / Double(one), digits: 2))x (target: below 2x).")
+        }
+        return lines
+    }
+
+    /// Each distinct recipe once, verbatim as run (first clip it ran on).
+    private static func recipes(_ report: BenchReport) -> [String] {
+        var seen = Set<String>()
+        var lines = ["", "## Recipes (verbatim, as run)", ""]
+        let all = report.scenarios.flatMap { [$0.frameFarm] + $0.peers } + report.floors.flatMap(\.measurements)
+        // FrameFarm's recipe differs per scenario; a peer's name already says which recipe it is.
+        for measurement in all where !seen.contains(measurement.tool == "FrameFarm" ? measurement.recipe : measurement.tool) {
+            seen.insert(measurement.tool == "FrameFarm" ? measurement.recipe : measurement.tool)
+            lines += ["- **\(measurement.tool)**:", "  ```", "  \(measurement.recipe)", "  ```"]
+        }
+        return lines
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import FrameFarm
+
+extension BenchRunner {
+    /// The 160-px track of one clip in one seek mode, against the ffmpeg recipes that make the same track.
+    func measureThumbnails(clip: BenchClip, seek: SeekMode) -> ScenarioResult {
+        let output = settings.work + "/thumbnails-framefarm"
+        var ours = runChild(scenario: "thumbnails", clips: [clip.path], output: output, arguments: ["--seek", seek.rawValue])
+        let folder = output + "/" + OutputLayout.folderNames(for: [clip.path])[0]
+        let section = ManifestStore.read(folder + "/manifest.json")?.thumbnails
+        let count = section?.count ?? Int((clip.durationSeconds / 10).rounded(.up))
+        let times = (0..<count).map { Double($0) * 10 }
+        var result = ScenarioResult(scenario: "thumbnails --seek \(seek.rawValue)", clip: clip.label,
+                                    videoSeconds: clip.durationSeconds, unit: "thumbnails", frameFarm: ours, peers: [],
+                                    keyframeFloorSeconds: keyframeFloors[clip.path])
+        var peers = seek == .exact
+            ? [tiledPeer(clip: clip, keyframesOnly: false, count: count),
+               seekPeer(clip: clip, times: times, parallel: 1),
+               seekPeer(clip: clip, times: times, parallel: 2)]
+            : [tiledPeer(clip: clip, keyframesOnly: true, count: count)]
+        if let decoder {
+            let quality = ThumbnailQuality(clip: clip, decoder: decoder, samples: psnrSamples, exact: seek == .exact)
+            if let section, ours.timing != nil { quality.checkFrameFarm(&ours, section: section, folder: folder) }
+            for index in peers.indices where peers[index].measurement.timing != nil {
+                quality.checkPeer(&peers[index].measurement, layout: peers[index].layout, count: count)
+            }
+        }
+        result.frameFarm = ours
+        result.peers = peers.map(\.measurement)
+        if seek == .keyframe, clip.keyframeIntervalSeconds == nil || clip.keyframeIntervalSeconds! > 10 {
+            result.notes.append("keyframes are further apart than the 10-s interval: keyframe mode repeats frames")
+        }
+        return result
+    }
+
+    /// `fps=1/10,scale=160:-2,tile=10x10` into JPEG sheets, decoding every frame or (`-skip_frame nokey`) keyframes.
+    private func tiledPeer(clip: BenchClip, keyframesOnly: Bool, count: Int) -> PeerThumbnails {
+        let folder = settings.work + "/thumbnails-ffmpeg-tiled"
+        let arguments = { FFmpegRecipes.tiledTrack(clip: clip.path, output: folder, keyframesOnly: keyframesOnly) }
+        let measurement = timePeer(keyframesOnly ? "ffmpeg -skip_frame nokey fps+scale+tile" : "ffmpeg fps+scale+tile",
+                                   recipe: FFmpegPeer.commandLine(arguments()), items: count,
+                                   prepare: { _ = try self.freshFolder("thumbnails-ffmpeg-tiled") },
+                                   run: { _ = try $0.run(arguments()) })
+        return PeerThumbnails(measurement: measurement, layout: .sheets(folder: folder))
+    }
+
+    /// One `ffmpeg -ss T` process per thumbnail, `parallel` at a time.
+    private func seekPeer(clip: BenchClip, times: [Double], parallel: Int) -> PeerThumbnails {
+        let folder = settings.work + "/thumbnails-ffmpeg-seek"
+        let arguments = { (index: Int) in
+            FFmpegRecipes.seekThumbnail(clip: clip.path, time: times[index],
+                                        output: folder + String(format: "/thumb-%04d.jpg", index + 1))
+        }
+        let tool = parallel == 1 ? "ffmpeg -ss T per thumbnail, sequential" : "ffmpeg -ss T per thumbnail, \(parallel) at a time"
+        let measurement = timePeer(tool, recipe: FFmpegPeer.commandLine(arguments(min(1, times.count - 1)))
+                                   + "   (one per thumbnail, T = 0, 10, 20 ...)", items: times.count,
+                                   prepare: { _ = try self.freshFolder("thumbnails-ffmpeg-seek") },
+                                   run: { ffmpeg in
+            let lock = NSLock()
+            var firstError: Error?
+            let next = IndexCounter()
+            DispatchQueue.concurrentPerform(iterations: parallel) { _ in
+                while let index = next.take(below: times.count) {
+                    do { _ = try ffmpeg.run(arguments(index)) } catch { lock.withLock { firstError = firstError ?? error } }
+                }
+            }
+            if let firstError { throw firstError }
+        })
+        return PeerThumbnails(measurement: measurement, layout: .singleFiles(folder: folder))
+    }
+}
+
+/// A peer's timing and where its thumbnails are, for the checks after timing.
+struct PeerThumbnails {
+    enum Layout {
+        /// `out001.jpg ...`: 10x10 sheets.
+        case sheets(folder: String)
+        /// `thumb-0001.jpg ...`: one file per thumbnail.
+        case singleFiles(folder: String)
+    }
+
+    var measurement: Measurement
+    var layout: Layout
+}
+
+/// Hands out 0, 1, 2 ... to concurrent workers.
+final class IndexCounter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+
+    func take(below limit: Int) -> Int? {
+        lock.withLock {
+            guard value < limit else { return nil }
+            defer { value += 1 }
+            return value
+        }
+    }
+}
