@@ -12,6 +12,11 @@ public struct BatchSummary: Codable, Sendable {
         public var outputs: [String]
         public var warnings: [String]
 
+        static func upToDate(_ path: String, _ folder: String) -> Outcome {
+            Outcome(path: path, folder: folder, ok: true, error: nil, outputs: [],
+                    warnings: ["up to date, skipped (--force redoes it)"])
+        }
+
         static func notStarted(_ input: (String, String)) -> Outcome {
             Outcome(path: input.0, folder: input.1, ok: false, error: BatchCancellation.notStartedReason, outputs: [],
                     warnings: [])

@@ -25,13 +25,21 @@ public struct PosterOptions: Sendable {
 /// `framefarm poster`: `poster.<ext>` at full display resolution plus one file per requested width, all
 /// rendered from one decoded frame in one submission.
 public enum PosterJob {
+    /// - Parameter force: redo inputs whose outputs are already complete and current (otherwise skipped).
     public static func run(inputs: [String], outputRoot: String, options: PosterOptions, gpu: GPUService,
-                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+                           force: Bool = false, progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
         let folders = OutputLayout.folderNames(for: inputs)
         let counter = ProgressCounter(total: inputs.count, report: progress)
-        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: 2) { input, folder in
+        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: 2,
+                                         notStarted: BatchSummary.Outcome.notStarted) { input, folder in
             defer { counter.add(inputs: 1) }
+            if !force, ResumeCheck.isUpToDate(folder: folder, layout: layout, input: ManifestStore.inputRecord(for: input),
+                                              settings: options.settings, section: { manifest in
+                manifest.poster.map { ($0.settings, $0.files.map(\.file)) }
+            }) {
+                return BatchSummary.Outcome.upToDate(input, folder)
+            }
             do {
                 let files = try poster(input, folder: folder, layout: layout, options: options, gpu: gpu)
                 counter.add(items: 1)

@@ -21,8 +21,7 @@ public enum PreviewJob {
                                               settings: options.settings, section: { manifest in
                 manifest.preview.map { ($0.settings, $0.renders.map(\.file)) }
             }) {
-                return BatchSummary.Outcome(path: input, folder: folder, ok: true, error: nil, outputs: [],
-                                            warnings: ["up to date, skipped (--force redoes it)"])
+                return BatchSummary.Outcome.upToDate(input, folder)
             }
             do {
                 let files = try preview(input, folder: folder, layout: layout, options: options, gpu: gpu, counter: counter)

@@ -11,14 +11,22 @@ public enum ThumbnailJob {
     /// Frames per GPU submission.
     static let framesPerBatch = 8
 
+    /// - Parameter force: redo inputs whose outputs are already complete and current (otherwise skipped).
     public static func run(inputs: [String], outputRoot: String, options: ThumbnailOptions, gpu: GPUService,
-                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+                           force: Bool = false, progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
         let folders = OutputLayout.folderNames(for: inputs)
         let counter = ProgressCounter(total: inputs.count, report: progress)
         // Each video already decodes on every core; two at once keep the GPU and encoders busy between them.
-        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: 2) { input, folder in
+        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: 2,
+                                         notStarted: BatchSummary.Outcome.notStarted) { input, folder in
             defer { counter.add(inputs: 1) }
+            if !force, ResumeCheck.isUpToDate(folder: folder, layout: layout, input: ManifestStore.inputRecord(for: input),
+                                              settings: options.settings, section: { manifest in
+                manifest.thumbnails.map { ($0.settings, $0.sheets + $0.manifests) }
+            }) {
+                return BatchSummary.Outcome.upToDate(input, folder)
+            }
             do {
                 let result = try thumbnails(input, folder: folder, layout: layout, options: options, gpu: gpu,
                                             counter: counter)
@@ -75,7 +83,7 @@ public enum ThumbnailJob {
         if !feeder.corruptTimes.isEmpty {
             let times = feeder.corruptTimes.filter { $0 >= 0 }.map { $0 - start }
             let range = times.isEmpty ? "" : String(format: " between %.3f s and %.3f s", times.min()!, times.max()!)
-            warnings.append("skipped \(feeder.corruptTimes.count) corrupt packet(s)\(range)")
+            warnings.append("damaged data\(range): \(feeder.corruptTimes.count) packet(s) or frame(s) skipped or concealed")
         }
         let manifests = try ThumbnailManifestFiles.write(track: track, directory: directory, options: options,
                                                          sheetBytes: sheetWriter.sheetBytes, tiles: sheetWriter.tiles)

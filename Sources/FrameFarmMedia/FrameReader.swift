@@ -44,6 +44,10 @@ public final class FrameReader {
             if let frame {
                 let timestamp = frame.pointee.best_effort_timestamp
                 let seconds = timestamp == framefarm_av_nopts_value() ? 0 : file.seconds(timestamp)
+                // The decoder concealed damage in this frame (missing or broken slices).
+                if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+                    corruptPacketTimes.append(seconds)
+                }
                 return try normalizer.normalize(frame, timeSeconds: seconds)
             }
             if step == .endOfStream {
@@ -66,6 +70,8 @@ public final class FrameReader {
             let time = packet.presentationTimestamp.map(file.seconds)
             decoder.skipsNonReferenceFrames = time.map { $0 < limit } ?? false
         }
+        // The demuxer flags packets it knows are damaged (an MPEG-TS continuity error, say).
+        if packet.isCorrupt { corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }
         do {
             _ = try decoder.send(packet)
         } catch let error as MediaError where error.code != -12 {

@@ -58,6 +58,9 @@ struct BatchOptions: ParsableArguments {
         })
         bar?.finish()
         summary.failures.filter { !$0.reason.hasPrefix("not started") }.forEach(Terminal.report)
+        if !quiet {
+            for input in summary.inputs { input.warnings.forEach { Terminal.printError("\(input.path): \($0)") } }
+        }
         if json {
             try Terminal.printJSON(summary)
         } else if !quiet {

@@ -54,7 +54,8 @@ struct PosterCommand: ParsableCommand {
         let options = try options()
         let gpu = try gpuOptions.service()
         try batch.run(unit: "posters") { progress in
-            PosterJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu, progress: progress)
+            PosterJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu,
+                            force: batch.force, progress: progress)
         }
     }
 }

@@ -89,7 +89,8 @@ struct ThumbnailsCommand: ParsableCommand {
         let options = try options()
         let gpu = try gpuOptions.service()
         try batch.run(unit: "thumbnails") { progress in
-            ThumbnailJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu, progress: progress)
+            ThumbnailJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu,
+                            force: batch.force, progress: progress)
         }
     }
 }

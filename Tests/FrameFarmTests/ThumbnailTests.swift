@@ -154,4 +154,47 @@ import Testing
             #expect(number == Int((cue.start * 25 + 1e-6).rounded(.down)), "rotation \(rotation) at \(cue.start) s")
         }
     }
+
+    @Test func corruptPacketsInTheMiddleAreSkippedWithAWarning() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "damaged.ts") {
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 1
+        }
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Scribble over a run of MPEG-TS packets in the middle (sync bytes kept, so the demuxer stays in step).
+        let middle = data.count / 2 / 188 * 188
+        for packet in 0..<40 {
+            for byte in 4..<188 where byte % 3 == 0 { data[middle + packet * 188 + byte] ^= 0x5A }
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+        var options = ThumbnailOptions()
+        options.spacing = .interval(1)
+        let out = directory.file("out")
+        let summary = ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        let warning = try #require(summary.inputs[0].warnings.first, "no warning about the corrupt packets")
+        #expect(warning.contains("damaged data between") && warning.contains(" s"))
+        let cues = try Self.parseVTT(String(contentsOfFile: out + "/damaged/thumbnails/thumbnails.vtt", encoding: .utf8))
+        #expect(cues.count == 6)
+        // Thumbnails away from the damage still show their exact frame.
+        let numbers = try frameNumbers(cues, folder: out + "/damaged/thumbnails/")
+        #expect(numbers.first == 0 && numbers.last == 125)
+    }
+
+    @Test func aRerunSkipsACompleteTrackAndRedoesAMissingSheet() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory)
+        let out = directory.file("out")
+        var options = ThumbnailOptions()
+        options.spacing = .interval(0.5)
+        func run() -> BatchSummary.Outcome {
+            ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service).inputs[0]
+        }
+        #expect(run().warnings.isEmpty)
+        #expect(run().warnings.first?.contains("up to date") == true)
+        try FileManager.default.removeItem(atPath: out + "/sample/thumbnails/sheet-0001.jpg")
+        #expect(run().warnings.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: out + "/sample/thumbnails/sheet-0001.jpg"))
+    }
 }
