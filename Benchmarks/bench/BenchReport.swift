@@ -96,6 +96,7 @@ struct BenchReport: Codable {
     var scenarios: [ScenarioResult] = []
     var floors: [FloorResult] = []
     var growth: GrowthResult?
+    var pipeline: [PipelineResult] = []
     /// Scenarios of the issue this run could not measure, and why.
     var notMeasured: [String] = []
     var notes: [String] = []

@@ -53,18 +53,11 @@ final class BenchRunner {
             case .preview: report.scenarios += clips.map(measurePreview)
             case .poster: report.scenarios += clips.map(measurePoster)
             case .growth: report.growth = try measureGrowth()
-            case .pipeline: report.notMeasured.append(Self.pipelineNotMeasured)
+            case .pipeline: report.pipeline = clips.map { measurePipeline(clip: $0, gpu: gpu) }
             }
         }
         return report
     }
-
-    static let pipelineNotMeasured = """
-        pipeline (Vulkan stage alone on already-decoded frames, upload/compute/readback/encode split, decode alone): \
-        the engine's public API has no way to decode frames without rendering them, nor to render frames already \
-        decoded, nor per-stage timings, so this is not measured rather than approximated. Decode alone is bounded \
-        below by the ffmpeg floors above (same libavcodec).
-        """
 
     private func thumbnailClips() -> [BenchClip] {
         guard let filter = settings.clipFilter else { return clips }

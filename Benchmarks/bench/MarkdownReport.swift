@@ -31,6 +31,7 @@ enum MarkdownReport {
             }
         }
         if let growth = report.growth { lines += growthSection(growth) }
+        lines += pipelineSection(report.pipeline)
         if !report.notMeasured.isEmpty {
             lines += ["", "## Not measured", ""] + report.notMeasured.map { "- " + $0 }
         }

@@ -97,7 +97,10 @@ public enum PosterPicker {
 
     private static func pick(path: String, durationSeconds: Double, startSeconds: Double, candidates: Int,
                              keyframesOnly: Bool, maxPixels: Int) throws -> Choice {
-        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: keyframesOnly, maxPixels: maxPixels)
+        // Keyframe candidates are independent seeks (one thread each is plenty); exact candidates decode through
+        // whole GOPs, where frame threads help.
+        let reader = try FrameReader(path: path, threads: keyframesOnly ? 1 : 0, keyframesOnly: keyframesOnly,
+                                     maxPixels: maxPixels)
         var best: Choice?
         var seen = Set<Double>()
         var lastTime: Double?

@@ -1,0 +1,88 @@
+import Foundation
+import FrameFarm
+
+/// One clip's stages measured apart: the Vulkan stage on a frame decoded beforehand (upload, compute, readback,
+/// encode) for a 100-tile sheet and for every device screen, and decoding alone for a thumbnail track.
+struct PipelineResult: Codable {
+    struct Render: Codable {
+        var work: String
+        var megapixelsIn: Double
+        var outputs: Int
+        var outputMegapixels: Double
+        var uploadMilliseconds: Double
+        var computeMilliseconds: Double
+        var readbackMilliseconds: Double
+        var encodeMilliseconds: Double
+    }
+
+    struct Decode: Codable {
+        var seek: String
+        var frames: Int
+        var seconds: Double
+    }
+
+    var clip: String
+    var renders: [Render]
+    var decodes: [Decode]
+}
+
+extension BenchRunner {
+    func measurePipeline(clip: BenchClip, gpu: GPUService) -> PipelineResult {
+        var result = PipelineResult(clip: clip.label, renders: [], decodes: [])
+        let works: [(String, StageProbe.RenderWork)] = [
+            ("1 frame -> 100 thumbnails of 160 px in one sheet", .thumbnails(width: 160, count: 100, columns: 10)),
+            ("1 frame -> every device screen, fit and fill", .deviceScreens),
+        ]
+        for (label, work) in works {
+            do {
+                let timing = try StageProbe.renderAlone(path: clip.path, at: clip.durationSeconds / 2, work: work, gpu: gpu,
+                                                        repeats: max(3, settings.repeats))
+                result.renders.append(PipelineResult.Render(
+                    work: label, megapixelsIn: timing.megapixelsIn, outputs: timing.outputs,
+                    outputMegapixels: timing.outputMegapixels, uploadMilliseconds: timing.uploadMilliseconds,
+                    computeMilliseconds: timing.computeMilliseconds, readbackMilliseconds: timing.readbackMilliseconds,
+                    encodeMilliseconds: timing.encodeMilliseconds))
+            } catch {
+                Log.progress("pipeline \(label) failed: \(error)")
+            }
+        }
+        let times = stride(from: 0.0, to: clip.durationSeconds, by: 10).map { $0 }
+        for seek in SeekMode.allCases {
+            if let timing = try? StageProbe.decodeAlone(path: clip.path, times: times, seek: seek) {
+                result.decodes.append(PipelineResult.Decode(seek: seek.rawValue, frames: timing.frames, seconds: timing.seconds))
+            }
+        }
+        return result
+    }
+}
+
+extension MarkdownReport {
+    static func pipelineSection(_ results: [PipelineResult]) -> [String] {
+        guard !results.isEmpty else { return [] }
+        var lines = ["", "## Pipeline: stages apart", "",
+                     "The Vulkan stage on a frame decoded beforehand (medians; readback is 0 because canvases are read "
+                     + "from mapped memory by the encoders, whose time is the encode column), and decoding alone for a "
+                     + "thumbnail every 10 s on one thread.", "",
+                     "| clip | work | MP in | outputs (MP) | upload | compute | readback | encode (JPEG) | MP/s in | outputs/s |",
+                     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for result in results {
+            for render in result.renders {
+                let vulkanSeconds = (render.uploadMilliseconds + render.computeMilliseconds) / 1000
+                lines.append("| \(result.clip) | \(render.work) | \(Format.number(render.megapixelsIn, digits: 2)) | "
+                             + "\(render.outputs) (\(Format.number(render.outputMegapixels))) | "
+                             + "\(Format.number(render.uploadMilliseconds)) ms | \(Format.number(render.computeMilliseconds)) ms | "
+                             + "\(Format.number(render.readbackMilliseconds)) ms | \(Format.number(render.encodeMilliseconds)) ms | "
+                             + "\(Format.number(render.megapixelsIn / vulkanSeconds)) | "
+                             + "\(Format.number(Double(render.outputs) / vulkanSeconds)) |")
+            }
+        }
+        lines += ["", "| clip | decode alone | frames | time | per frame |", "| --- | --- | --- | --- | --- |"]
+        for result in results {
+            for decode in result.decodes {
+                lines.append("| \(result.clip) | --seek \(decode.seek) | \(decode.frames) | \(Format.seconds(decode.seconds)) | "
+                             + "\(Format.number(decode.seconds * 1000 / Double(max(1, decode.frames)))) ms |")
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import FrameFarmGPU
+import FrameFarmMedia
+
+/// Measures FrameFarm's stages apart, for the bench's `pipeline` scenario: decoding alone, and the Vulkan stage
+/// alone on frames decoded beforehand (upload, compute, readback, encode).
+public enum StageProbe {
+    public struct DecodeTiming: Sendable {
+        public var frames: Int
+        public var seconds: Double
+    }
+
+    public struct RenderTiming: Sendable {
+        /// Medians over the repeats, in milliseconds.
+        public var uploadMilliseconds: Double
+        public var computeMilliseconds: Double
+        /// Canvases are read straight from mapped memory, so readback is the encoders' reading; reported as 0.
+        public var readbackMilliseconds: Double
+        public var encodeMilliseconds: Double
+        public var megapixelsIn: Double
+        public var outputs: Int
+        public var outputMegapixels: Double
+    }
+
+    /// What the Vulkan stage renders from one decoded frame.
+    public enum RenderWork: Sendable {
+        /// `count` tiles `width` wide into one sprite sheet (`columns` per row).
+        case thumbnails(width: Int, count: Int, columns: Int)
+        /// Every built-in device screen, fit and fill.
+        case deviceScreens
+    }
+
+    /// Decodes the frames shown at `times` (stream-relative seconds), as `thumbnails` would, without the GPU.
+    public static func decodeAlone(path: String, times: [Double], seek: SeekMode) throws -> DecodeTiming {
+        let start = Date()
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: seek == .keyframe)
+        let origin = reader.info.startSeconds
+        var last: Double?
+        var frames = 0
+        for time in times {
+            let frame: DecodedFrame?
+            if seek == .keyframe {
+                try reader.seek(toSeconds: origin + time)
+                frame = try reader.nextFrame()
+            } else {
+                frame = try reader.frame(at: origin + time, lastTime: last)
+            }
+            if let frame {
+                frames += 1
+                last = frame.timeSeconds
+            }
+        }
+        return DecodeTiming(frames: frames, seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Decodes the frame at `time` once, then renders `work` from it `repeats` times and JPEG-encodes the
+    /// outputs, timing each stage; returns medians.
+    public static func renderAlone(path: String, at time: Double, work: RenderWork, gpu: GPUService,
+                                   repeats: Int = 5) throws -> RenderTiming {
+        let facts = try MediaProber.probe(path: path)
+        let reader = try FrameReader(path: path, threads: 0)
+        guard let frame = try reader.frame(at: facts.info.startSeconds + time, lastTime: nil) else {
+            throw InputError.noDecodableFrames
+        }
+        let batch = makeBatch(frame: frame, facts: facts, work: work)
+        var uploads: [Double] = [], computes: [Double] = [], encodes: [Double] = []
+        try gpu.withRenderer { renderer in
+            for _ in 0..<(repeats + 1) {
+                let rendered = try renderer.render(batch)
+                let encodeStart = Date()
+                try PreviewJob.encodeInParallel(count: rendered.count) { index, encoder in
+                    let size = rendered.size(of: index)
+                    _ = try rendered.withUnsafeBytes(canvas: index) {
+                        try encoder.encode($0, width: size.width, height: size.height, bytesPerRow: size.width * 4,
+                                           format: .jpeg, quality: 85)
+                    }
+                }
+                uploads.append(renderer.lastTimings.uploadMilliseconds)
+                computes.append(renderer.lastTimings.executeMilliseconds)
+                encodes.append(Date().timeIntervalSince(encodeStart) * 1000)
+            }
+        }
+        // The first round compiles pipelines and grows buffers: a warm-up, left out.
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.dropFirst().sorted()
+            return sorted[sorted.count / 2]
+        }
+        let outputPixels = batch.canvases.reduce(0) { $0 + $1.size.area }
+        return RenderTiming(uploadMilliseconds: median(uploads), computeMilliseconds: median(computes),
+                            readbackMilliseconds: 0, encodeMilliseconds: median(encodes),
+                            megapixelsIn: Double(frame.size.area) / 1e6, outputs: batch.jobs.count,
+                            outputMegapixels: Double(outputPixels) / 1e6)
+    }
+
+    private static func makeBatch(frame: DecodedFrame, facts: MediaFacts, work: RenderWork) -> RenderBatch {
+        let source = SourceFrame(format: frame.format, write: frame.copyPlanes)
+        let geometry = facts.info.geometry
+        switch work {
+        case .deviceScreens:
+            var options = PreviewOptions()
+            options.overlays = []
+            let plans = PreviewPlan.renders(options: options, geometry: geometry, codedContent: facts.codedContentRect)
+            return RenderBatch(sources: [source], canvases: plans.map(\.canvas), jobs: plans.map(\.job))
+        case .thumbnails(let width, let count, let columns):
+            let content = geometry.displayPixelRect(ofCoded: facts.codedContentRect).size
+            var options = ThumbnailOptions()
+            options.width = width
+            let tile = options.tileSize(for: content)
+            let rows = (count + columns - 1) / columns
+            let jobs = (0..<count).map { index in
+                RenderJob(sourceIndex: 0, sourceCrop: SourceRect(facts.codedContentRect),
+                          destination: PixelRect(x: index % columns * tile.width, y: index / columns * tile.height,
+                                                 width: tile.width, height: tile.height),
+                          canvasIndex: 0, transform: geometry.transform)
+            }
+            let sheet = CanvasSpec(size: PixelSize(width: columns * tile.width, height: rows * tile.height))
+            return RenderBatch(sources: [source], canvases: [sheet], jobs: jobs)
+        }
+    }
+}
+
+/// Reads PNG and JPEG files (FrameFarm's outputs) back to pixels, for checks and quality measurements.
+public enum ImageFiles {
+    public static func read(_ path: String) throws -> RGBAImage {
+        try ImageDecoder.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
