@@ -1,4 +1,5 @@
 import Foundation
+import FrameFarmMedia
 import Testing
 @testable import FrameFarm
 
@@ -196,5 +197,34 @@ import Testing
         try FileManager.default.removeItem(atPath: out + "/sample/thumbnails/sheet-0001.jpg")
         #expect(run().warnings.isEmpty)
         #expect(FileManager.default.fileExists(atPath: out + "/sample/thumbnails/sheet-0001.jpg"))
+    }
+
+    @Test func variableFrameRateThumbnailsShowTheFrameOnScreen() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "vfr.mkv") {
+            $0.durationSeconds = 4
+            $0.variableFrameRate = true
+            $0.bFrames = 2
+        }
+        let out = directory.file("out")
+        let cues = try thumbnails(path, out: out) { $0.spacing = .interval(0.45) }
+        // Frame durations cycle 1x, 0.5x, 1.5x of 40 ms.
+        var times = [0.0]
+        while times.count < 120 { times.append(times.last! + 0.04 * [1.0, 0.5, 1.5][(times.count - 1) % 3]) }
+        let expected = cues.map { cue in times.lastIndex { $0 <= cue.start + 1e-6 } }
+        #expect(try frameNumbers(cues, folder: out + "/vfr/thumbnails/") == expected)
+    }
+
+    @Test func aStillImageGivesOneThumbnailAndValidManifests() throws {
+        let directory = TemporaryDirectory()
+        let image = RGBAImage(width: 320, height: 240, fill: (30, 160, 90, 255))
+        let path = directory.write("still.png", try ImageEncoder().encode(image, format: .png))
+        let out = directory.file("out")
+        let cues = try thumbnails(path, out: out) { _ in }
+        #expect(cues.count == 1)
+        #expect(cues[0].start == 0 && cues[0].end > 0)
+        let tile = try readImage(out + "/still/thumbnails/" + cues[0].file)
+        let pixel = tile.pixel(x: cues[0].rect.x + 80, y: cues[0].rect.y + 60)
+        #expect(abs(Int(pixel.green) - 160) <= 6 && abs(Int(pixel.red) - 30) <= 6)
     }
 }
