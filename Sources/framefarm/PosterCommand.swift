@@ -30,11 +30,7 @@ struct PosterCommand: ParsableCommand {
 
     func options() throws -> PosterOptions {
         var options = PosterOptions()
-        do {
-            options.frame = try FrameChoice(parsing: at)
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        options.frame = try FrameChoice(parsing: at)
         let values = widths.split(separator: ",").map { Int($0) }
         guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) >= 16 }) else {
             throw ValidationError("--widths must be widths of at least 16 px, comma-separated")
@@ -48,7 +44,7 @@ struct PosterCommand: ParsableCommand {
         return options
     }
 
-    func validate() throws { _ = try options() }
+    func validate() throws { _ = try usageChecked(options) }
 
     func run() throws {
         let options = try options()

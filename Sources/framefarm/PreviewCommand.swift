@@ -64,15 +64,7 @@ struct PreviewCommand: ParsableCommand {
         return options
     }
 
-    func validate() throws {
-        do {
-            _ = try options()
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw ValidationError("\(error)")
-        }
-    }
+    func validate() throws { _ = try usageChecked(options) }
 
     func run() throws {
         let options = try options()

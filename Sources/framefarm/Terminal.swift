@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import FrameFarm
 
@@ -16,6 +17,18 @@ enum Terminal {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}
+
+/// Runs an option parser and turns any error it throws (a core ValueParseError, a catalog error) into a usage
+/// error, which exits with status 2 and the command's usage.
+func usageChecked<Value>(_ parse: () throws -> Value) throws -> Value {
+    do {
+        return try parse()
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        throw ValidationError("\(error)")
     }
 }
 
