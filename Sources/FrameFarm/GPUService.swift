@@ -1,35 +1,121 @@
 import Foundation
 import FrameFarmGPU
 
-/// The batch's one Vulkan context and a pool of renderers (one per concurrent worker, since a Renderer is not
-/// thread-safe). Thread-safe.
+/// The batch's Vulkan context and a pool of renderers (one per concurrent worker, since a Renderer is not
+/// thread-safe). When a render fails with `VK_ERROR_DEVICE_LOST` or an out-of-memory result, the input that hit it
+/// fails with a clear message and the context is recreated, so the remaining inputs run on a fresh device.
+/// Renderers still busy on the old context keep it alive until they are done, then are dropped. Thread-safe.
 public final class GPUService: @unchecked Sendable {
-    let context: GPUContext
-    private var idle: [Renderer] = []
+    private let selection: GPUSelection
     private let lock = NSLock()
+    /// nil after a loss whose recreation failed; the next render tries again.
+    private var current: GPUContext?
+    /// Bumped on each recreation; renderers of an older generation are not reused.
+    private var generation = 0
+    private var idle: [(renderer: Renderer, generation: Int)] = []
+    private var retiredValidationMessages: [String] = []
+    private var pendingFault: VulkanError?
+    public let record: GPURecord
 
     /// - Parameter gpu: `--gpu` (an index or a name substring); nil falls back to `FRAMEFARM_GPU`, then the best
     ///   device.
     public init(gpu: String?) throws {
-        let selection = gpu.map(GPUSelection.init(argument:)) ?? .fromEnvironment()
+        selection = gpu.map(GPUSelection.init(argument:)) ?? .fromEnvironment()
         do {
-            context = try GPUContext(selection: selection)
+            let context = try GPUContext(selection: selection)
+            current = context
+            record = GPURecord(name: context.deviceName, type: context.deviceType)
         } catch {
             throw InputFailure(path: "vulkan", reason: "\(error)")
         }
     }
 
-    public var deviceName: String { context.deviceName }
-    public var deviceType: String { context.deviceType }
-    public var record: GPURecord { GPURecord(name: deviceName, type: deviceType) }
+    public var deviceName: String { record.name }
+    public var deviceType: String { record.type }
 
-    /// Validation-layer messages so far (only with FRAMEFARM_VALIDATION=1).
-    public var validationMessages: [String] { context.validationMessages }
+    /// How many times the context was recreated after a device loss or out-of-memory error.
+    public var recreations: Int { lock.withLock { generation } }
 
-    /// Runs `body` with a renderer no other thread is using.
-    func withRenderer<Result>(_ body: (Renderer) throws -> Result) throws -> Result {
-        let renderer = try lock.withLock { idle.popLast() } ?? Renderer(context: context)
-        defer { lock.withLock { idle.append(renderer) } }
-        return try body(renderer)
+    /// Validation-layer messages so far, of this context and every one it replaced (only with
+    /// FRAMEFARM_VALIDATION=1).
+    public var validationMessages: [String] {
+        lock.withLock { retiredValidationMessages + (current?.validationMessages ?? []) }
     }
+
+    /// Runs `body` with a renderer no other thread is using. A device loss or out-of-memory error thrown by
+    /// `body` is reported as an `InputFailure` that says so, after the context is recreated.
+    func withRenderer<Result>(_ body: (Renderer) throws -> Result) throws -> Result {
+        let (renderer, rendererGeneration) = try checkOut()
+        do {
+            if let fault = lock.withLock({ () -> VulkanError? in defer { pendingFault = nil }; return pendingFault }) {
+                throw fault
+            }
+            let result = try body(renderer)
+            checkIn(renderer, generation: rendererGeneration)
+            return result
+        } catch let error as VulkanError where Self.needsNewContext(error) {
+            let recreated = recreate(after: rendererGeneration)
+            throw InputFailure(path: "vulkan", reason: Self.reason(for: error, recreated: recreated))
+        } catch {
+            checkIn(renderer, generation: rendererGeneration)
+            throw error
+        }
+    }
+
+    /// Test hook: the next `withRenderer` body fails as if `call` had returned the VkResult `result`.
+    func injectFault(call: String, result: Int32) {
+        lock.withLock { pendingFault = VulkanError(call: call, result: .init(rawValue: result)) }
+    }
+
+    static func needsNewContext(_ error: VulkanError) -> Bool {
+        [VkResultCode.deviceLost, VkResultCode.outOfDeviceMemory, VkResultCode.outOfHostMemory].contains(error.result)
+    }
+
+    static func reason(for error: VulkanError, recreated: Error?) -> String {
+        let what = error.result == VkResultCode.deviceLost ? "the Vulkan device was lost" : "the GPU ran out of memory"
+        let after = recreated.map { "; recreating the Vulkan context failed (\($0)), later inputs will retry" }
+            ?? "; the Vulkan context was recreated for the remaining inputs"
+        return "\(what) (\(error))\(after)"
+    }
+
+    private func checkOut() throws -> (Renderer, Int) {
+        let (reusable, context, checkedOut) = try lock.withLock { () throws -> (Renderer?, GPUContext, Int) in
+            if let index = idle.lastIndex(where: { $0.generation == self.generation }) {
+                let renderer = idle.remove(at: index).renderer
+                return (renderer, renderer.context, self.generation)
+            }
+            if current == nil { current = try GPUContext(selection: selection) }
+            return (nil, current!, self.generation)
+        }
+        return (try reusable ?? Renderer(context: context), checkedOut)
+    }
+
+    private func checkIn(_ renderer: Renderer, generation rendererGeneration: Int) {
+        lock.withLock { if rendererGeneration == generation { idle.append((renderer, rendererGeneration)) } }
+    }
+
+    /// Replaces the context unless a renderer of a newer generation already did; returns the error when the new
+    /// context could not be made. Old renderers and the old context go away once nobody uses them.
+    private func recreate(after failedGeneration: Int) -> Error? {
+        lock.withLock {
+            guard failedGeneration == generation else { return nil }
+            generation += 1
+            idle.removeAll()
+            retiredValidationMessages += current?.validationMessages ?? []
+            current = nil
+            do {
+                current = try GPUContext(selection: selection)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+}
+
+/// The `VkResult` values the service reacts to (VulkanError carries the raw value).
+enum VkResultCode {
+    static let outOfHostMemory: Int32 = -1
+    static let outOfDeviceMemory: Int32 = -2
+    static let deviceLost: Int32 = -4
 }

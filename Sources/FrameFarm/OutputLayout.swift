@@ -56,6 +56,18 @@ public struct OutputLayout: Sendable {
         }
     }
 
+    /// Removes temporary files a killed run left in OUT and in these videos' folders (see
+    /// `AtomicFile.removeStaleTemporaries`), so a re-run after SIGKILL or a crash leaves none behind.
+    public func removeStaleTemporaries(folders: [String]) {
+        AtomicFile.removeStaleTemporaries(inFolder: root)
+        for folder in Set(folders) {
+            let video = videoFolder(folder)
+            for path in [video, video + "/preview", video + "/thumbnails"] {
+                AtomicFile.removeStaleTemporaries(inFolder: path)
+            }
+        }
+    }
+
     static func reason(of error: Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,

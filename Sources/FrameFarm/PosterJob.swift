@@ -30,6 +30,7 @@ public enum PosterJob {
                            force: Bool = false, progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
         let folders = OutputLayout.folderNames(for: inputs)
+        layout.removeStaleTemporaries(folders: folders)
         let counter = ProgressCounter(total: inputs.count, report: progress)
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: 2,
                                          notStarted: BatchSummary.Outcome.notStarted) { input, folder in

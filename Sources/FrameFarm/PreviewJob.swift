@@ -12,6 +12,7 @@ public enum PreviewJob {
                            force: Bool = false, progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
         let folders = OutputLayout.folderNames(for: inputs)
+        layout.removeStaleTemporaries(folders: folders)
         let counter = ProgressCounter(total: inputs.count, report: progress)
         let workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: workers,

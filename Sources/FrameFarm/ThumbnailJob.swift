@@ -16,6 +16,7 @@ public enum ThumbnailJob {
                            force: Bool = false, progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
         let folders = OutputLayout.folderNames(for: inputs)
+        layout.removeStaleTemporaries(folders: folders)
         let counter = ProgressCounter(total: inputs.count, report: progress)
         // Each video already decodes on every core; two at once keep the GPU and encoders busy between them.
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: 2,

@@ -12,6 +12,33 @@ public enum AtomicFile {
         for path in paths { unlink(path) }
     }
 
+    /// Deletes temporary files in `folder` (not its subfolders) left by a process that no longer runs: one killed
+    /// with SIGKILL, or by a crash or power loss before its rename. Temporaries of live processes (this one, or
+    /// another batch writing to the same folder) are kept. Returns how many were removed.
+    @discardableResult
+    public static func removeStaleTemporaries(inFolder folder: String) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
+        var removed = 0
+        for name in names {
+            guard let pid = writerProcess(ofTemporaryName: name), pid != getpid(), !isRunning(pid) else { continue }
+            if unlink(folder + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// The process id in a name made by `temporaryPath(for:)` (`.<name>.<pid>.<random>.tmp`), or nil.
+    static func writerProcess(ofTemporaryName name: String) -> pid_t? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        let parts = name.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 4, UInt32(parts[parts.count - 1]) != nil else { return nil }
+        return pid_t(parts[parts.count - 2])
+    }
+
+    /// Whether a process with this id exists (EPERM: it exists but belongs to someone else).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
     /// A hidden temporary name next to `path`, unique per process and call.
     public static func temporaryPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
@@ -24,12 +51,12 @@ public enum AtomicFile {
     public static func write(_ data: Data, to path: String) throws {
         let temporary = temporaryPath(for: path)
         do {
-            guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-            }
-            try commit(temporary, to: path)
+            // Written with open/write rather than FileManager.createFile, which stages the data in a temporary
+            // file of its own (`.dat.nosync…`) that a SIGKILL would leave behind under a name nobody sweeps.
+            try writeAndSync(data, to: temporary)
+            try moveIntoPlace(temporary, to: path)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
+            unlink(temporary)
             lock.withLock { _ = inProgress.remove(temporary) }
             throw error
         }
@@ -37,16 +64,44 @@ public enum AtomicFile {
 
     /// fsyncs `temporary` and renames it to `path`.
     public static func commit(_ temporary: String, to path: String) throws {
-        let descriptor = open(temporary, O_RDONLY)
+        let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
         if descriptor >= 0 {
             fsync(descriptor)
             close(descriptor)
         }
+        try moveIntoPlace(temporary, to: path)
+    }
+
+    private static func writeAndSync(_ data: Data, to temporary: String) throws {
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw failure(temporary) }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(temporary)
+                }
+                offset += written
+            }
+        }
+        guard fsync(descriptor) == 0 else { throw failure(temporary) }
+    }
+
+    private static func moveIntoPlace(_ temporary: String, to path: String) throws {
         defer { lock.withLock { _ = inProgress.remove(temporary) } }
         guard rename(temporary, path) == 0 else {
+            let error = failure(path)
             unlink(temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path,
-                                                         NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            throw error
         }
+    }
+
+    /// The current `errno` as an error naming `path`.
+    private static func failure(_ path: String) -> CocoaError {
+        CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path,
+                                                NSLocalizedDescriptionKey: String(cString: strerror(errno))])
     }
 }

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+import FrameFarmMedia
+
+/// Issue 7, item 3: a batch killed with SIGKILL at any point, then re-run, ends with exactly the outputs of an
+/// uninterrupted run and no temporary files. Runs the real `framefarm` binary on tiny inputs.
+@Suite struct KillResumeTests {
+    /// The batch a user would run: every command on the same inputs and OUT.
+    static func commands(inputs: [String], out: String) -> [[String]] {
+        [["thumbnails"] + inputs + ["--out", out, "--interval", "0.25", "--grid", "3x2", "--quiet"],
+         ["preview"] + inputs + ["--out", out, "--devices", "pip-iphone,iphone-se-3", "--format", "jpeg",
+          "--quiet"],
+         ["poster"] + inputs + ["--out", out, "--widths", "160", "--quiet"]]
+    }
+
+    @Test func reRunAfterSIGKILLMatchesAnUninterruptedRun() throws {
+        let directory = TemporaryDirectory()
+        let inputs = try (1...3).map { index in
+            try makeSample(in: directory, name: "clip\(index).mp4") { options in
+                options.size = PixelSize(width: 96, height: 54)
+                options.durationSeconds = 1
+            }
+        }
+        // The reference run, with a copy of OUT after each command: a trial that kills command k starts from
+        // the state after the commands before it, which is the same in every run.
+        let referenceOut = directory.file("reference")
+        var durations: [Double] = []
+        var snapshots: [String] = []
+        for (index, command) in Self.commands(inputs: inputs, out: referenceOut).enumerated() {
+            let snapshot = directory.file("before\(index)")
+            if FileManager.default.fileExists(atPath: referenceOut) {
+                try FileManager.default.copyItem(atPath: referenceOut, toPath: snapshot)
+            }
+            snapshots.append(snapshot)
+            let started = Date()
+            let run = try Self.run(command)
+            durations.append(Date().timeIntervalSince(started))
+            try #require(run.status == 0, "\(command[0]): \(run.stderr)")
+        }
+        // Manifests hold nothing time-dependent (input size and mtime, settings, geometry, frame times, the GPU's
+        // name), so every file, manifest.json and index.html included, must match byte for byte.
+        let reference = try Self.contents(of: referenceOut)
+        try #require(reference.keys.contains { $0.hasSuffix("thumbnails/iframes.mp4") })
+
+        let trials = 20
+        var killedWhileRunning = 0
+        for trial in 0..<trials {
+            let out = directory.file("trial\(trial)")
+            let commands = Self.commands(inputs: inputs, out: out)
+            // A random point of the whole batch: which command, and how far into it.
+            var point = Double.random(in: 0..<durations.reduce(0, +))
+            let killed = durations.indices.first { index in
+                defer { point -= durations[index] }
+                return point < durations[index]
+            } ?? durations.count - 1
+            point += durations[killed]
+            if FileManager.default.fileExists(atPath: snapshots[killed]) {
+                try FileManager.default.copyItem(atPath: snapshots[killed], toPath: out)
+            }
+            if try Self.runAndKill(commands[killed], after: point) { killedWhileRunning += 1 }
+            let label = "trial \(trial): \(commands[killed][0]) killed at \(String(format: "%.3f", point)) s"
+            for command in commands[killed...] {
+                let run = try Self.run(command)
+                #expect(run.status == 0, "\(label), re-run of \(command[0]): \(run.stderr)")
+            }
+            let outputs = try Self.contents(of: out)
+            let temporaries = outputs.keys.filter { $0.hasSuffix(".tmp") }
+            #expect(temporaries.isEmpty, "\(label) left \(temporaries)")
+            #expect(outputs.keys.sorted() == reference.keys.sorted(), "\(label)")
+            let differing = reference.keys.filter { outputs[$0] != nil && outputs[$0] != reference[$0] }.sorted()
+            #expect(differing.isEmpty, "\(label): \(differing) differ from the uninterrupted run")
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        // Most kills must land while the process runs, or the test proves little.
+        #expect(killedWhileRunning >= trials / 2, "only \(killedWhileRunning) kills hit a running batch")
+    }
+
+    /// The CLI without the validation layer: a child process never reports validation messages, so the layer
+    /// would only slow every run down (the in-process GPU tests cover validation).
+    static func process(_ arguments: [String]) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLineTests.executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "FRAMEFARM_VALIDATION" }
+        return process
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        let process = process(arguments)
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Starts `arguments` and sends SIGKILL after `seconds`; true when the process was still running then.
+    static func runAndKill(_ arguments: [String], after seconds: Double) throws -> Bool {
+        let process = process(arguments)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: seconds)
+        let running = process.isRunning
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return running && process.terminationReason == .uncaughtSignal
+    }
+
+    /// Every regular file under `root` (hidden ones included), by path relative to `root`.
+    static func contents(of root: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return files }
+        while let relative = enumerator.nextObject() as? String {
+            let path = root + "/" + relative
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
+            files[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        return files
+    }
+}
+
+@Suite struct StaleTemporaryTests {
+    @Test func onlyTemporariesOfDeadProcessesAreRemoved() throws {
+        let directory = TemporaryDirectory()
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let dead = directory.write(".sheet-0001.jpg.\(finished.processIdentifier).42.tmp", Data([1]))
+        let mine = directory.write(".poster.jpg.\(getpid()).7.tmp", Data([1]))
+        let other = directory.write(".notes.1.tmp", Data([1]))
+        let removed = AtomicFile.removeStaleTemporaries(inFolder: directory.path)
+        #expect(removed == 1)
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: mine), "a write in progress in this process is kept")
+        #expect(FileManager.default.fileExists(atPath: other), "a file not named by AtomicFile is kept")
+    }
+}
