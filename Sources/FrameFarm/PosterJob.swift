@@ -25,14 +25,17 @@ public struct PosterOptions: Sendable {
 /// `framefarm poster`: `poster.<ext>` at full display resolution plus one file per requested width, all
 /// rendered from one decoded frame in one submission.
 public enum PosterJob {
-    /// - Parameter force: redo inputs whose outputs are already complete and current (otherwise skipped).
+    /// - Parameters:
+    ///   - force: redo inputs whose outputs are already complete and current (otherwise skipped).
+    ///   - inFlight: how many inputs are processed at once (default 2).
     public static func run(inputs: [String], outputRoot: String, options: PosterOptions, gpu: GPUService,
-                           force: Bool = false, progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+                           force: Bool = false, inFlight: Int? = nil,
+                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
         let folders = OutputLayout.folderNames(for: inputs)
         layout.removeStaleTemporaries(folders: folders)
         let counter = ProgressCounter(total: inputs.count, report: progress)
-        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: 2,
+        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: inFlight ?? 2,
                                          notStarted: BatchSummary.Outcome.notStarted) { input, folder in
             defer { counter.add(inputs: 1) }
             if !force, ResumeCheck.isUpToDate(folder: folder, layout: layout, input: ManifestStore.inputRecord(for: input),

@@ -7,14 +7,17 @@ import FrameFarmMedia
 /// submission per video; PNG/JPEG encoding fans out over the cores; videos run concurrently, a bounded number at
 /// a time so memory stays flat however many are given.
 public enum PreviewJob {
-    /// - Parameter force: redo inputs whose outputs are already complete and current (otherwise skipped).
+    /// - Parameters:
+    ///   - force: redo inputs whose outputs are already complete and current (otherwise skipped).
+    ///   - inFlight: how many inputs are processed at once (default 2).
     public static func run(inputs: [String], outputRoot: String, options: PreviewOptions, gpu: GPUService,
-                           force: Bool = false, progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+                           force: Bool = false, inFlight: Int? = nil,
+                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
         let folders = OutputLayout.folderNames(for: inputs)
         layout.removeStaleTemporaries(folders: folders)
         let counter = ProgressCounter(total: inputs.count, report: progress)
-        let workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+        let workers = inFlight ?? max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: workers,
                                          notStarted: BatchSummary.Outcome.notStarted) { input, folder in
             defer { counter.add(inputs: 1) }

@@ -11,15 +11,18 @@ public enum ThumbnailJob {
     /// Frames per GPU submission.
     static let framesPerBatch = 8
 
-    /// - Parameter force: redo inputs whose outputs are already complete and current (otherwise skipped).
+    /// - Parameters:
+    ///   - force: redo inputs whose outputs are already complete and current (otherwise skipped).
+    ///   - inFlight: how many inputs are processed at once (default 2).
     public static func run(inputs: [String], outputRoot: String, options: ThumbnailOptions, gpu: GPUService,
-                           force: Bool = false, progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+                           force: Bool = false, inFlight: Int? = nil,
+                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
         let folders = OutputLayout.folderNames(for: inputs)
         layout.removeStaleTemporaries(folders: folders)
         let counter = ProgressCounter(total: inputs.count, report: progress)
         // Each video already decodes on every core; two at once keep the GPU and encoders busy between them.
-        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: 2,
+        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: inFlight ?? 2,
                                          notStarted: BatchSummary.Outcome.notStarted) { input, folder in
             defer { counter.add(inputs: 1) }
             if !force, ResumeCheck.isUpToDate(folder: folder, layout: layout, input: ManifestStore.inputRecord(for: input),
