@@ -42,8 +42,7 @@ SANITIZE_SKIP = --skip thousandSmallBatchesHoldSteady --skip KillResumeTests
 SANITIZE_ENV = FRAMEFARM_VALIDATION=1 FRAMEFARM_REQUIRE_GPU=1
 test-sanitize: deps-test
 	$(SWIFT) build --build-tests -c debug --sanitize=address --scratch-path .build-asan
-	$(SANITIZE_ENV) ASAN_OPTIONS=fast_unwind_on_malloc=0 \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0 \
+	$(SANITIZE_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0 \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SANITIZE_SKIP)
 	$(SWIFT) build --build-tests -c debug --sanitize=thread --scratch-path .build-tsan
 	$(SANITIZE_ENV) TSAN_OPTIONS=halt_on_error=0 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SANITIZE_SKIP)
