@@ -34,7 +34,7 @@ test: deps-test
 	FRAMEFARM_VALIDATION=1 FRAMEFARM_REQUIRE_GPU=1 $(SWIFT) test --skip-build
 
 # The suite under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its own scratch folder,
-# with the validation layer on. Suppressions cover third-party code only (Tests/Sanitizers/*.supp say why).
+# with the validation layer on. LSan suppressions cover third-party code only (Tests/Sanitizers/lsan.supp says why).
 # Skipped under sanitizers: tests that measure RSS (shadow memory and ASan's quarantine make RSS meaningless;
 # `make test` and `make soak` check it) and the SIGKILL test (20 x 3 CLI runs, minutes under a sanitizer; its
 # runs are plain process starts that `make test` covers).
@@ -42,12 +42,10 @@ SANITIZE_SKIP = --skip thousandSmallBatchesHoldSteady --skip KillResumeTests
 SANITIZE_ENV = FRAMEFARM_VALIDATION=1 FRAMEFARM_REQUIRE_GPU=1
 test-sanitize: deps-test
 	$(SWIFT) build --build-tests -c debug --sanitize=address --scratch-path .build-asan
-	$(SANITIZE_ENV) ASAN_OPTIONS=fast_unwind_on_malloc=0 \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0 \
+	$(SANITIZE_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0 \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SANITIZE_SKIP)
 	$(SWIFT) build --build-tests -c debug --sanitize=thread --scratch-path .build-tsan
-	$(SANITIZE_ENV) TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp:halt_on_error=0 \
-	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SANITIZE_SKIP)
+	$(SANITIZE_ENV) TSAN_OPTIONS=halt_on_error=0 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SANITIZE_SKIP)
 
 # 500 small inputs through preview + thumbnails, 8 in flight: flat RSS and file descriptors (minutes; not in `make test`).
 soak: deps-test
