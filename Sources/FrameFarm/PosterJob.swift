@@ -32,28 +32,15 @@ public enum PosterJob {
                            force: Bool = false, inFlight: Int? = nil,
                            progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
-        let folders = OutputLayout.folderNames(for: inputs)
-        layout.removeStaleTemporaries(folders: folders)
-        let counter = ProgressCounter(total: inputs.count, report: progress)
-        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: inFlight ?? 2,
-                                         notStarted: BatchSummary.Outcome.notStarted) { input, folder in
-            defer { counter.add(inputs: 1) }
-            if !force, ResumeCheck.isUpToDate(folder: folder, layout: layout, input: ManifestStore.inputRecord(for: input),
-                                              settings: options.settings, section: { manifest in
-                manifest.poster.map { ($0.settings, $0.files.map(\.file)) }
-            }) {
-                return BatchSummary.Outcome.upToDate(input, folder)
-            }
-            do {
-                let files = try poster(input, folder: folder, layout: layout, options: options, gpu: gpu)
-                counter.add(items: 1)
-                return BatchSummary.Outcome(path: input, folder: folder, ok: true, error: nil, outputs: files, warnings: [])
-            } catch {
-                return BatchSummary.Outcome(path: input, folder: folder, ok: false,
-                                            error: InputFailure(path: input, error: error).reason, outputs: [], warnings: [])
-            }
+        let driver = BatchDriver(command: "poster", inputs: inputs, layout: layout, gpu: gpu, force: force,
+                                 inFlight: inFlight ?? 2, settings: options.settings) { manifest in
+            manifest.poster.map { ($0.settings, $0.files.map(\.file)) }
         }
-        return PreviewJob.finish(command: "poster", layout: layout, gpu: gpu, outcomes: outcomes, counter: counter)
+        return driver.run(progress: progress) { input, folder, counter in
+            let files = try poster(input, folder: folder, layout: layout, options: options, gpu: gpu)
+            counter.add(items: 1)
+            return (files, [])
+        }
     }
 
     private static func poster(_ path: String, folder: String, layout: OutputLayout, options: PosterOptions,

@@ -14,41 +14,13 @@ public enum PreviewJob {
                            force: Bool = false, inFlight: Int? = nil,
                            progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
-        let folders = OutputLayout.folderNames(for: inputs)
-        layout.removeStaleTemporaries(folders: folders)
-        let counter = ProgressCounter(total: inputs.count, report: progress)
-        let workers = inFlight ?? max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
-        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: workers,
-                                         notStarted: BatchSummary.Outcome.notStarted) { input, folder in
-            defer { counter.add(inputs: 1) }
-            if !force, ResumeCheck.isUpToDate(folder: folder, layout: layout, input: ManifestStore.inputRecord(for: input),
-                                              settings: options.settings, section: { manifest in
-                manifest.preview.map { ($0.settings, $0.renders.map(\.file)) }
-            }) {
-                return BatchSummary.Outcome.upToDate(input, folder)
-            }
-            do {
-                let files = try preview(input, folder: folder, layout: layout, options: options, gpu: gpu, counter: counter)
-                return BatchSummary.Outcome(path: input, folder: folder, ok: true, error: nil, outputs: files, warnings: [])
-            } catch {
-                let failure = InputFailure(path: input, error: error)
-                return BatchSummary.Outcome(path: input, folder: folder, ok: false, error: failure.reason, outputs: [],
-                                            warnings: [])
-            }
+        let driver = BatchDriver(command: "preview", inputs: inputs, layout: layout, gpu: gpu, force: force,
+                                 inFlight: inFlight ?? 2, settings: options.settings) { manifest in
+            manifest.preview.map { ($0.settings, $0.renders.map(\.file)) }
         }
-        return finish(command: "preview", layout: layout, gpu: gpu, outcomes: outcomes, counter: counter)
-    }
-
-    static func finish(command: String, layout: OutputLayout, gpu: GPUService, outcomes: [BatchSummary.Outcome],
-                       counter: ProgressCounter) -> BatchSummary {
-        var contactSheet: String?
-        if outcomes.contains(where: \.ok) {
-            contactSheet = (try? ManifestStore.writeContactSheet(layout: layout)).map { layout.indexPath }
+        return driver.run(progress: progress) { input, folder, counter in
+            (try preview(input, folder: folder, layout: layout, options: options, gpu: gpu, counter: counter), [])
         }
-        let succeeded = outcomes.filter(\.ok).count
-        return BatchSummary(command: command, outputRoot: layout.root, contactSheet: contactSheet, gpu: gpu.record,
-                            elapsedSeconds: counter.elapsedSeconds, succeeded: succeeded,
-                            failed: outcomes.count - succeeded, inputs: outcomes)
     }
 
     private static func preview(_ path: String, folder: String, layout: OutputLayout, options: PreviewOptions,

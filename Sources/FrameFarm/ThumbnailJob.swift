@@ -18,30 +18,13 @@ public enum ThumbnailJob {
                            force: Bool = false, inFlight: Int? = nil,
                            progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: outputRoot)
-        let folders = OutputLayout.folderNames(for: inputs)
-        layout.removeStaleTemporaries(folders: folders)
-        let counter = ProgressCounter(total: inputs.count, report: progress)
-        // Each video already decodes on every core; two at once keep the GPU and encoders busy between them.
-        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: inFlight ?? 2,
-                                         notStarted: BatchSummary.Outcome.notStarted) { input, folder in
-            defer { counter.add(inputs: 1) }
-            if !force, ResumeCheck.isUpToDate(folder: folder, layout: layout, input: ManifestStore.inputRecord(for: input),
-                                              settings: options.settings, section: { manifest in
-                manifest.thumbnails.map { ($0.settings, $0.sheets + $0.manifests) }
-            }) {
-                return BatchSummary.Outcome.upToDate(input, folder)
-            }
-            do {
-                let result = try thumbnails(input, folder: folder, layout: layout, options: options, gpu: gpu,
-                                            counter: counter)
-                return BatchSummary.Outcome(path: input, folder: folder, ok: true, error: nil, outputs: result.files,
-                                            warnings: result.warnings)
-            } catch {
-                return BatchSummary.Outcome(path: input, folder: folder, ok: false,
-                                            error: InputFailure(path: input, error: error).reason, outputs: [], warnings: [])
-            }
+        let driver = BatchDriver(command: "thumbnails", inputs: inputs, layout: layout, gpu: gpu, force: force,
+                                 inFlight: inFlight ?? 2, settings: options.settings) { manifest in
+            manifest.thumbnails.map { ($0.settings, $0.sheets + $0.manifests) }
         }
-        return PreviewJob.finish(command: "thumbnails", layout: layout, gpu: gpu, outcomes: outcomes, counter: counter)
+        return driver.run(progress: progress) { input, folder, counter in
+            try thumbnails(input, folder: folder, layout: layout, options: options, gpu: gpu, counter: counter)
+        }
     }
 
     private static func thumbnails(_ path: String, folder: String, layout: OutputLayout, options: ThumbnailOptions,
