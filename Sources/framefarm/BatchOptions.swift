@@ -76,3 +76,15 @@ struct BatchOptions: ParsableArguments {
         if summary.failed > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
     }
 }
+
+/// `--remove-padding auto|off`, as every rendering command takes it.
+func parseRemovePadding(_ text: String) throws -> Bool {
+    guard ["auto", "off"].contains(text) else { throw ValidationError("--remove-padding must be auto or off") }
+    return text == "auto"
+}
+
+/// `--format jpeg|png`.
+func parseImageFormat(_ text: String) throws -> ImageFormat {
+    guard let format = ImageFormat(rawValue: text) else { throw ValidationError("--format must be jpeg or png") }
+    return format
+}

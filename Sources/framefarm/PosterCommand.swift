@@ -36,10 +36,8 @@ struct PosterCommand: ParsableCommand {
             throw ValidationError("--widths must be widths of at least 16 px, comma-separated")
         }
         options.widths = values.compactMap { $0 }
-        guard let imageFormat = ImageFormat(rawValue: format) else { throw ValidationError("--format must be jpeg or png") }
-        options.format = imageFormat
-        guard ["auto", "off"].contains(removePadding) else { throw ValidationError("--remove-padding must be auto or off") }
-        options.removePadding = removePadding == "auto"
+        options.format = try parseImageFormat(format)
+        options.removePadding = try parseRemovePadding(removePadding)
         options.maxPixels = batch.maxPixels
         return options
     }

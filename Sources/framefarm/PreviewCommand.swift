@@ -55,11 +55,9 @@ struct PreviewCommand: ParsableCommand {
         options.frame = try FrameChoice(parsing: at)
         options.overlays = try PreviewOverlay.parseList(overlay)
         options.fitWithin = try FitRegion(parsing: fitWithin)
-        guard ["auto", "off"].contains(removePadding) else { throw ValidationError("--remove-padding must be auto or off") }
-        options.removePadding = removePadding == "auto"
+        options.removePadding = try parseRemovePadding(removePadding)
         options.policy = try ModePolicy(parsing: policy)
-        guard let imageFormat = ImageFormat(rawValue: format) else { throw ValidationError("--format must be png or jpeg") }
-        options.format = imageFormat
+        options.format = try parseImageFormat(format)
         options.maxPixels = batch.maxPixels
         return options
     }

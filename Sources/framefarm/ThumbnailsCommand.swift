@@ -62,15 +62,13 @@ struct ThumbnailsCommand: ParsableCommand {
             throw ValidationError("--grid must be CxR with C and R from 1 to 100, e.g. 10x10")
         }
         (options.columns, options.rows) = (cells[0], cells[1])
-        guard let imageFormat = ImageFormat(rawValue: format) else { throw ValidationError("--format must be jpeg or png") }
-        options.format = imageFormat
+        options.format = try parseImageFormat(format)
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }
         options.quality = quality
         guard let seekMode = SeekMode(rawValue: seek) else { throw ValidationError("--seek must be exact or keyframe") }
         options.seek = seekMode
         options.manifests = try ThumbnailManifest.parseList(manifests)
-        guard ["auto", "off"].contains(removePadding) else { throw ValidationError("--remove-padding must be auto or off") }
-        options.removePadding = removePadding == "auto"
+        options.removePadding = try parseRemovePadding(removePadding)
         options.maxPixels = batch.maxPixels
         return options
     }
