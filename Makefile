@@ -31,7 +31,7 @@ run: build-release
 # The whole suite on the CPU Vulkan driver with the validation layer on (any validation message fails a test).
 test: deps-test
 	$(SWIFT) build --build-tests
-	FRAMEFARM_VALIDATION=1 FRAMEFARM_REQUIRE_GPU=1 $(SWIFT) test --skip-build
+	FRAMEFARM_VALIDATION=1 $(SWIFT) test --skip-build
 
 # The suite under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its own scratch folder,
 # with the validation layer on. LSan suppressions cover third-party code only (Tests/Sanitizers/lsan.supp says why).
@@ -39,7 +39,7 @@ test: deps-test
 # `make test` and `make soak` check it) and the SIGKILL test (20 x 3 CLI runs, minutes under a sanitizer; its
 # runs are plain process starts that `make test` covers).
 SANITIZE_SKIP = --skip thousandSmallBatchesHoldSteady --skip KillResumeTests
-SANITIZE_ENV = FRAMEFARM_VALIDATION=1 FRAMEFARM_REQUIRE_GPU=1
+SANITIZE_ENV = FRAMEFARM_VALIDATION=1
 test-sanitize: deps-test
 	$(SWIFT) build --build-tests -c debug --sanitize=address --scratch-path .build-asan
 	$(SANITIZE_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0 \
@@ -50,7 +50,7 @@ test-sanitize: deps-test
 # 500 small inputs through preview + thumbnails, 8 in flight: flat RSS and file descriptors (minutes; not in `make test`).
 soak: deps-test
 	$(SWIFT) build --build-tests
-	FRAMEFARM_SOAK=1 FRAMEFARM_REQUIRE_GPU=1 $(SWIFT) test --skip-build --filter SoakTests
+	FRAMEFARM_SOAK=1 $(SWIFT) test --skip-build --filter SoakTests
 
 bench: deps
 	@scripts/install-deps.sh --bench
