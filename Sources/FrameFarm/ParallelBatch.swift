@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import FrameFarmMedia
 
 /// Runs independent per-input work on all cores and returns the results in input order.
 public enum ParallelBatch {
@@ -9,7 +10,7 @@ public enum ParallelBatch {
                                           _ body: (Input) -> Output) -> [Output] {
         var results = [Output?](repeating: nil, count: inputs.count)
         let lock = NSLock()
-        let next = ManagedAtomicCounter()
+        let next = SharedIndex()
         DispatchQueue.concurrentPerform(iterations: max(1, min(width, inputs.count))) { _ in
             while true {
                 let index = next.increment()
@@ -21,10 +22,31 @@ public enum ParallelBatch {
         }
         return results.map { $0! }
     }
+
+    /// Runs `body` for 0..<count over all cores, each worker with its own encoder; rethrows the first error.
+    static func encode(count: Int, _ body: (Int, ImageEncoder) throws -> Void) throws {
+        let lock = NSLock()
+        var firstError: Error?
+        let next = SharedIndex()
+        let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let encoder = ImageEncoder()
+            while true {
+                let index = next.increment()
+                guard index < count, lock.withLock({ firstError == nil }) else { return }
+                do {
+                    try body(index, encoder)
+                } catch {
+                    lock.withLock { if firstError == nil { firstError = error } }
+                }
+            }
+        }
+        if let firstError { throw firstError }
+    }
 }
 
-/// A lock-protected counter handing out 0, 1, 2 ... to concurrent workers.
-final class ManagedAtomicCounter: @unchecked Sendable {
+/// Hands out 0, 1, 2 ... to concurrent workers (lock-protected).
+final class SharedIndex: @unchecked Sendable {
     private var value = 0
     private let lock = NSLock()
 

@@ -77,7 +77,7 @@ public enum PosterJob {
             let canvases = files.map { CanvasSpec(size: PixelSize(width: $0.width, height: $0.height)) }
             let rendered = try renderer.render(RenderBatch(sources: [SourceFrame(format: frame.format, write: frame.copyPlanes)],
                                                            canvases: canvases, jobs: jobs))
-            try PreviewJob.encodeInParallel(count: files.count) { index, encoder in
+            try ParallelBatch.encode(count: files.count) { index, encoder in
                 let data = try rendered.withUnsafeBytes(canvas: index) {
                     try encoder.encode($0, width: files[index].width, height: files[index].height,
                                        bytesPerRow: files[index].width * 4, format: options.format, quality: options.quality)

@@ -7,6 +7,10 @@ import FrameFarmMedia
 /// submission per video; PNG/JPEG encoding fans out over the cores; videos run concurrently, a bounded number at
 /// a time so memory stays flat however many are given.
 public enum PreviewJob {
+    /// Readback memory one preview submission may fill: all 30 built-in renders of a video (about 450 MB at native
+    /// pixels) go in two submissions.
+    static let canvasBytesPerSubmission = 256 << 20
+
     /// - Parameters:
     ///   - force: redo inputs whose outputs are already complete and current (otherwise skipped).
     ///   - inFlight: how many inputs are processed at once (default 2).
@@ -40,15 +44,15 @@ public enum PreviewJob {
         let videoFolder = layout.videoFolder(folder)
         try layout.makeFolder(videoFolder + "/preview")
         try gpu.withRenderer { renderer in
-            // One submission per video, unless its canvases exceed what one storage buffer may span on this
-            // device (128 MiB on lavapipe: a 5K display alone is 59 MB); then one per group that fits.
-            for group in groups(plans, limit: renderer.maxSourceBytesPerBatch) {
+            // One submission per video, unless its canvases together pass `canvasBytesPerSubmission`; then one
+            // per group that fits, so the readback memory a video holds stays bounded.
+            for group in groups(plans, limit: canvasBytesPerSubmission) {
                 var jobs = group.map { plans[$0].job }
                 for index in jobs.indices { jobs[index].canvasIndex = index }
                 let batch = RenderBatch(sources: [SourceFrame(format: frame.format, write: frame.copyPlanes)],
                                         canvases: group.map { plans[$0].canvas }, jobs: jobs)
                 let rendered = try renderer.render(batch)
-                try encodeInParallel(count: group.count) { index, encoder in
+                try ParallelBatch.encode(count: group.count) { index, encoder in
                     let size = rendered.size(of: index)
                     let data = try rendered.withUnsafeBytes(canvas: index) {
                         try encoder.encode($0, width: size.width, height: size.height, bytesPerRow: size.width * 4,
@@ -83,26 +87,5 @@ public enum PreviewJob {
             bytes += size
         }
         return groups.filter { !$0.isEmpty }
-    }
-
-    /// Runs `body` for 0..<count over all cores, each worker with its own encoder; rethrows the first error.
-    static func encodeInParallel(count: Int, _ body: (Int, ImageEncoder) throws -> Void) throws {
-        let lock = NSLock()
-        var firstError: Error?
-        let next = ManagedAtomicCounter()
-        let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let encoder = ImageEncoder()
-            while true {
-                let index = next.increment()
-                guard index < count, lock.withLock({ firstError == nil }) else { return }
-                do {
-                    try body(index, encoder)
-                } catch {
-                    lock.withLock { if firstError == nil { firstError = error } }
-                }
-            }
-        }
-        if let firstError { throw firstError }
     }
 }

@@ -62,13 +62,13 @@ public enum StageProbe {
         guard let frame = try reader.frame(at: facts.info.startSeconds + time, lastTime: nil) else {
             throw InputError.noDecodableFrames
         }
-        let batch = makeBatch(frame: frame, facts: facts, work: work)
+        let batch = try makeBatch(frame: frame, facts: facts, work: work)
         var uploads: [Double] = [], computes: [Double] = [], encodes: [Double] = []
         try gpu.withRenderer { renderer in
             for _ in 0..<(repeats + 1) {
                 let rendered = try renderer.render(batch)
                 let encodeStart = Date()
-                try PreviewJob.encodeInParallel(count: rendered.count) { index, encoder in
+                try ParallelBatch.encode(count: rendered.count) { index, encoder in
                     let size = rendered.size(of: index)
                     _ = try rendered.withUnsafeBytes(canvas: index) {
                         try encoder.encode($0, width: size.width, height: size.height, bytesPerRow: size.width * 4,
@@ -92,7 +92,7 @@ public enum StageProbe {
                             outputMegapixels: Double(outputPixels) / 1e6)
     }
 
-    private static func makeBatch(frame: DecodedFrame, facts: MediaFacts, work: RenderWork) -> RenderBatch {
+    private static func makeBatch(frame: DecodedFrame, facts: MediaFacts, work: RenderWork) throws -> RenderBatch {
         let source = SourceFrame(format: frame.format, write: frame.copyPlanes)
         let geometry = facts.info.geometry
         switch work {
@@ -105,16 +105,15 @@ public enum StageProbe {
             let content = geometry.displayPixelRect(ofCoded: facts.codedContentRect).size
             var options = ThumbnailOptions()
             options.width = width
-            let tile = options.tileSize(for: content)
-            let rows = (count + columns - 1) / columns
-            let jobs = (0..<count).map { index in
-                RenderJob(sourceIndex: 0, sourceCrop: SourceRect(facts.codedContentRect),
-                          destination: PixelRect(x: index % columns * tile.width, y: index / columns * tile.height,
-                                                 width: tile.width, height: tile.height),
+            // The same tile layout `thumbnails` uses: `count` one-second thumbnails in one sheet.
+            let track = try ThumbnailTrack(duration: Double(count), spacing: .interval(1),
+                                           tileSize: options.tileSize(for: content), columns: columns,
+                                           rows: (count + columns - 1) / columns)
+            let jobs = track.thumbnails.map { thumbnail in
+                RenderJob(sourceIndex: 0, sourceCrop: SourceRect(facts.codedContentRect), destination: thumbnail.tileRect,
                           canvasIndex: 0, transform: geometry.transform)
             }
-            let sheet = CanvasSpec(size: PixelSize(width: columns * tile.width, height: rows * tile.height))
-            return RenderBatch(sources: [source], canvases: [sheet], jobs: jobs)
+            return RenderBatch(sources: [source], canvases: [CanvasSpec(size: track.sheets[0].size)], jobs: jobs)
         }
     }
 }

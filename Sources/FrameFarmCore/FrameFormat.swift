@@ -118,6 +118,12 @@ public struct FrameFormat: Codable, Sendable, Equatable {
         self.color = color
     }
 
+    /// Black and white luma in raw sample units (range, bit depth and the p010-style shift applied).
+    public var lumaLevels: (black: Double, white: Double) {
+        let scale = Double(1 << (bitDepth - 8)) * Double(1 << bitShift)
+        return color.range == .limited ? (16 * scale, 235 * scale) : (0, 255 * scale)
+    }
+
     public var chromaWidth: Int { (width + chromaSubsamplingX - 1) / chromaSubsamplingX }
     public var chromaHeight: Int { (height + chromaSubsamplingY - 1) / chromaSubsamplingY }
 

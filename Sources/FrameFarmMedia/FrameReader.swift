@@ -92,7 +92,7 @@ public final class FrameReader {
             decoder.flush()
         } catch is MediaError {
             file = try MediaFile(path: path, maxPixels: maxPixels)
-            decoder = try VideoDecoder(file: file, threads: threads == 1 ? 1 : threads, keyframesOnly: keyframesOnly,
+            decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
                                        maxPixels: maxPixels)
         }
         pending = nil

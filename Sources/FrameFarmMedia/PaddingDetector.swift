@@ -72,8 +72,7 @@ public enum PaddingDetector {
     }
 
     private static func darkLimit(_ format: FrameFormat) -> Int {
-        let scale = Double(1 << (format.bitDepth - 8)) * Double(1 << format.bitShift)
-        let (black, white) = format.color.range == .limited ? (16.0, 235.0) : (0.0, 255.0)
-        return Int((black + (white - black) * barThreshold) * scale)
+        let (black, white) = format.lumaLevels
+        return Int(black + (white - black) * barThreshold)
     }
 }

@@ -51,8 +51,7 @@ public struct PosterScore: Codable, Sendable, Comparable {
         let format = frame.format
         let step = max(1, format.width / targetWidth)
         let width = max(1, format.width / step), height = max(1, format.height / step)
-        let scale = Double(1 << (format.bitDepth - 8)) * Double(1 << format.bitShift)
-        let (black, white) = format.color.range == .limited ? (16.0, 235.0) : (0.0, 255.0)
+        let (black, white) = format.lumaLevels
         var values = [Double](repeating: 0, count: width * height)
         frame.withLumaPlane { base, bytesPerRow in
             for gridY in 0..<height {
@@ -65,7 +64,7 @@ public struct PosterScore: Codable, Sendable, Comparable {
                                 : Int(row.loadUnaligned(fromByteOffset: x * 2, as: UInt16.self))
                         }
                     }
-                    let mean = Double(sum) / Double(step * step) / scale
+                    let mean = Double(sum) / Double(step * step)
                     values[gridY * width + gridX] = min(1, max(0, (mean - black) / (white - black)))
                 }
             }
