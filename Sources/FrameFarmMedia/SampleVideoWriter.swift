@@ -14,6 +14,9 @@ public struct SampleOptions: Sendable {
     public var sampleAspectRatio = SampleAspectRatio.square
     /// Display-matrix rotation, clockwise degrees (0, 90, 180, 270).
     public var rotation = 0
+    /// Mirror the picture left-right in the display matrix, before the rotation (as DisplayTransform reads it):
+    /// the front-camera case.
+    public var mirrored = false
     /// Encoder name (libx264, libx265, mpeg4, mjpeg ...); nil picks libx264, else mpeg4.
     public var encoder: String?
     /// Pixel format name (yuv420p, yuv422p, yuv444p, yuv420p10le ...); nil takes the encoder's first choice.

@@ -35,6 +35,9 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "Display rotation, clockwise degrees: 0, 90, 180, 270.")
     var rotation = 0
 
+    @Flag(help: "Mirror the picture left-right in the display matrix (before the rotation).")
+    var mirrored = false
+
     @Option(help: "Encoder (libx264, libx265, mpeg4, mjpeg ...). Default: libx264, else mpeg4.")
     var encoder: String?
 
@@ -87,6 +90,7 @@ struct SampleCommand: ParsableCommand {
         options.letterbox = letterbox
         options.pillarbox = pillarbox
         options.rotation = rotation
+        options.mirrored = mirrored
         options.encoder = encoder
         options.pixelFormat = pixelFormat
         options.keyframeIntervalSeconds = keyframeInterval
