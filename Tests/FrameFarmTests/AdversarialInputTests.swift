@@ -19,6 +19,69 @@ import Testing
         }
     }
 
+    /// Thumbnails of one input; the cues of its WebVTT and its thumbnails folder.
+    private func thumbnails(_ path: String, out: String, _ configure: (inout ThumbnailOptions) -> Void = { _ in })
+        throws -> (cues: [ThumbnailTests.Cue], folder: String) {
+        var options = ThumbnailOptions()
+        configure(&options)
+        let summary = ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        SharedGPU.assertNoValidationMessages()
+        let folder = out + "/" + (summary.inputs[0].folder ?? "") + "/thumbnails/"
+        return (try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8)), folder)
+    }
+
+    @Test(arguments: [0, 90, 180, 270], [false, true])
+    func mirroredDisplayMatricesProbeAsMirrored(rotation: Int, mirrored: Bool) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 0.2
+            $0.rotation = rotation
+            $0.mirrored = mirrored
+        }
+        let report = try probe(path).get()
+        #expect(report.rotation == rotation && report.mirrored == mirrored)
+        let turned = rotation % 180 != 0
+        #expect(report.displayWidth == (turned ? 180 : 320) && report.displayHeight == (turned ? 320 : 180))
+    }
+
+    /// The frame code is not symmetric, so it reads back only when the mirror is undone: tiles are mirrored
+    /// (before the turn), not just turned.
+    @Test(arguments: [0, 90, 180, 270])
+    func mirroredVideosGiveMirroredTilesOfTheRightFrame(rotation: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 1
+            $0.rotation = rotation
+            $0.mirrored = true
+        }
+        let (cues, folder) = try thumbnails(path, out: directory.file("out")) { $0.spacing = .interval(0.5) }
+        #expect(cues.count == 2)
+        let sheet = try readImage(folder + cues[0].file)
+        for cue in cues {
+            let rect = cue.rect
+            let turned = rotation % 180 != 0
+            let codedWidth = turned ? rect.height : rect.width, codedHeight = turned ? rect.width : rect.height
+            // Reads the code in the picture's own orientation: where coded pixel (x, y) lands once mirrored (or
+            // not), then turned clockwise.
+            func code(undoingMirror: Bool) -> Int? {
+                FrameCode.read(width: codedWidth, height: codedHeight) { x, y in
+                    let x = undoingMirror ? codedWidth - 1 - x : x
+                    let (column, row) = switch rotation {
+                    case 90: (codedHeight - 1 - y, x)
+                    case 180: (codedWidth - 1 - x, codedHeight - 1 - y)
+                    case 270: (y, codedWidth - 1 - x)
+                    default: (x, y)
+                    }
+                    return sheet.luma(x: rect.x + column, y: rect.y + row)
+                }
+            }
+            let expected = Int((cue.start * 25 + 1e-6).rounded(.down))
+            #expect(code(undoingMirror: true) == expected, "rotation \(rotation) at \(cue.start) s")
+            #expect(code(undoingMirror: false) != expected, "rotation \(rotation) at \(cue.start) s: not mirrored")
+        }
+    }
+
     @Test func truncatedTransportStreamsGiveWhatTheyHave() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory, name: "whole.ts") { $0.durationSeconds = 4; $0.keyframeIntervalSeconds = 1 }
