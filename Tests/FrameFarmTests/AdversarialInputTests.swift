@@ -82,6 +82,45 @@ import Testing
         }
     }
 
+    /// An hour at 1 fps in 16x16: what a long video costs is its frames, not its length. The track covers the
+    /// whole hour and each tile shows the frame on screen at its cue (the sample has one at every whole second).
+    @Test func anHourLongTinyVideoGetsItsWholeTrack() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "hour.mp4") {
+            $0.size = PixelSize(width: 16, height: 16)
+            $0.frameRate = (1, 1)
+            $0.durationSeconds = 3600
+        }
+        #expect(abs(try probe(path).get().durationSeconds - 3600) < 0.01)
+        let out = directory.file("out")
+        // At 16x16 the clock's black backing covers the top rows of every frame, which is padding by the
+        // detector's rule; cropping it would move the code band, so tiles show the whole frame.
+        let (cues, folder) = try thumbnails(path, out: out) { $0.removePadding = false }
+        // The default interval, 10 s, over 3600 s: 360 cues on four 10x10 sheets (the last one 6 rows).
+        #expect(cues.count == 360)
+        #expect(cues.map(\.start) == (0..<360).map { Double($0 * 10) })
+        #expect(cues.last?.end == 3600)
+        let sheetFiles = (1...4).map { String(format: "sheet-%04d.jpg", $0) }
+        #expect(Set(cues.map(\.file)) == Set(sheetFiles))
+        for (index, file) in sheetFiles.enumerated() {
+            let sheet = try readImage(folder + file)
+            let tiles = cues.filter { $0.file == file }
+            #expect(tiles.count == (index < 3 ? 100 : 60))
+            #expect(sheet.width == 1600 && sheet.height == 160 * (index < 3 ? 10 : 6))
+            #expect(tiles.allSatisfy { $0.rect.size == PixelSize(width: 160, height: 160) })
+            #expect(tiles.allSatisfy { PixelRect(size: sheet.size).contains($0.rect) })
+            #expect(Set(tiles.map(\.rect)).count == tiles.count, "two tiles in one place")
+            // One frame a second: the frame on screen at a cue is numbered by its start.
+            #expect(tiles.map { sheet.frameCode(in: $0.rect) } == tiles.map { Int($0.start) }, "\(file)")
+        }
+        let playlist = try String(contentsOfFile: folder + "thumbnails.m3u8", encoding: .utf8)
+        let segments = playlist.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }
+            .map { Double($0.dropFirst(8).dropLast())! }
+        #expect(segments == [1000, 1000, 1000, 600])
+        let manifest = try #require(ManifestStore.read(out + "/hour/manifest.json"))
+        #expect(manifest.thumbnails?.frameTimes == cues.map(\.start))
+    }
+
     @Test func truncatedTransportStreamsGiveWhatTheyHave() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory, name: "whole.ts") { $0.durationSeconds = 4; $0.keyframeIntervalSeconds = 1 }
