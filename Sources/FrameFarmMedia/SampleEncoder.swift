@@ -170,7 +170,7 @@ final class SampleEncoder {
         } else {
             brightness = 1
         }
-        return pattern.draw(index: index, time: time, brightness: brightness,
+        return pattern.draw(index: options.firstFrameNumber + index, time: time, brightness: brightness,
                             blurred: options.blurredRange?.contains(time) ?? false)
     }
 

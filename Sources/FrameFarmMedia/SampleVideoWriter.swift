@@ -26,6 +26,9 @@ public struct SampleOptions: Sendable {
     public var bFrames: Int?
     /// First timestamp of the stream, in seconds (use a .ts container to keep it: MP4 edit lists hide it).
     public var startSeconds = 0.0
+    /// The number the first frame carries (FrameCode and counter): a sample to be appended to another, as
+    /// concatenated MPEG-TS files are, continues the other's numbering.
+    public var firstFrameNumber = 0
     /// Frame durations cycle through 1x, 0.5x and 1.5x the nominal one (variable frame rate).
     public var variableFrameRate = false
     /// Seconds of black at the start, then seconds of fade-in; and a stretch of blurred frames.
