@@ -19,16 +19,17 @@ import Testing
         }
     }
 
-    /// Thumbnails of one input; the cues of its WebVTT and its thumbnails folder.
+    /// Thumbnails of one input; the cues of its WebVTT, its thumbnails folder and its warnings.
     private func thumbnails(_ path: String, out: String, _ configure: (inout ThumbnailOptions) -> Void = { _ in })
-        throws -> (cues: [ThumbnailTests.Cue], folder: String) {
+        throws -> (cues: [ThumbnailTests.Cue], folder: String, warnings: [String]) {
         var options = ThumbnailOptions()
         configure(&options)
         let summary = ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
         #expect(summary.failed == 0, "\(summary.failures)")
         SharedGPU.assertNoValidationMessages()
         let folder = out + "/" + (summary.inputs[0].folder ?? "") + "/thumbnails/"
-        return (try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8)), folder)
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        return (cues, folder, summary.inputs[0].warnings)
     }
 
     @Test(arguments: [0, 90, 180, 270], [false, true])
@@ -55,7 +56,7 @@ import Testing
             $0.rotation = rotation
             $0.mirrored = true
         }
-        let (cues, folder) = try thumbnails(path, out: directory.file("out")) { $0.spacing = .interval(0.5) }
+        let (cues, folder, _) = try thumbnails(path, out: directory.file("out")) { $0.spacing = .interval(0.5) }
         #expect(cues.count == 2)
         let sheet = try readImage(folder + cues[0].file)
         for cue in cues {
@@ -95,7 +96,7 @@ import Testing
         let out = directory.file("out")
         // At 16x16 the clock's black backing covers the top rows of every frame, which is padding by the
         // detector's rule; cropping it would move the code band, so tiles show the whole frame.
-        let (cues, folder) = try thumbnails(path, out: out) { $0.removePadding = false }
+        let (cues, folder, _) = try thumbnails(path, out: out) { $0.removePadding = false }
         // The default interval, 10 s, over 3600 s: 360 cues on four 10x10 sheets (the last one 6 rows).
         #expect(cues.count == 360)
         #expect(cues.map(\.start) == (0..<360).map { Double($0 * 10) })
@@ -119,6 +120,73 @@ import Testing
         #expect(segments == [1000, 1000, 1000, 600])
         let manifest = try #require(ManifestStore.read(out + "/hour/manifest.json"))
         #expect(manifest.thumbnails?.frameTimes == cues.map(\.start))
+    }
+
+    /// Two 3-second MPEG-TS samples concatenated, as `cat` joins recordings: the second's timestamps start at
+    /// `secondStart` and its frames are numbered on from the first's (75 ...), so every tile says which part
+    /// and which frame it shows. Returns the joined file, the frame codes read from its tiles by cue start, and
+    /// the thumbnails' warnings.
+    private func joinedTransportStreams(firstStart: Double, secondStart: Double, in directory: TemporaryDirectory)
+        throws -> (path: String, tiles: [(start: Double, code: Int?)], warnings: [String]) {
+        func part(_ name: String, start: Double, firstFrame: Int) throws -> Data {
+            let path = try makeSample(in: directory, name: name) {
+                $0.durationSeconds = 3
+                $0.keyframeIntervalSeconds = 1
+                $0.startSeconds = start
+                $0.firstFrameNumber = firstFrame
+            }
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        let joined = directory.write("joined.ts", try part("first.ts", start: firstStart, firstFrame: 0)
+            + part("second.ts", start: secondStart, firstFrame: 75))
+        let (cues, folder, warnings) = try thumbnails(joined, out: directory.file("out")) { $0.spacing = .interval(0.5) }
+        var sheets: [String: RGBAImage] = [:]
+        let tiles = try cues.map { cue in
+            if sheets[cue.file] == nil { sheets[cue.file] = try readImage(folder + cue.file) }
+            return (cue.start, sheets[cue.file]!.frameCode(in: cue.rect))
+        }
+        return (joined, tiles, warnings)
+    }
+
+    /// Timestamps are taken as the container gives them, as ffprobe and a player's seek bar do: a jump forward
+    /// is a stretch where the last frame before it stays on screen.
+    @Test func aTimestampJumpForwardIsAHeldFrame() throws {
+        let directory = TemporaryDirectory()
+        let (path, tiles, warnings) = try joinedTransportStreams(firstStart: 0, secondStart: 30, in: directory)
+        #expect(abs(try probe(path).get().durationSeconds - 33) < 0.05)
+        #expect(tiles.map(\.start) == (0..<66).map { Double($0) / 2 })
+        for (start, code) in tiles {
+            let expected = start < 3 ? Int(start * 25) : start < 30 ? 74 : 75 + Int((start - 30) * 25)
+            #expect(code == expected, "at \(start) s")
+        }
+        // The parts' continuity counters don't follow on at the seam, which the demuxer flags as damage: one
+        // packet at the seam, however many of the seeks into the gap read it again.
+        #expect(warnings.count == 1)
+        #expect(warnings.allSatisfy { $0.hasPrefix("damaged data between 2.9") && $0.contains(": 1 packet(s)") },
+                "\(warnings)")
+    }
+
+    /// After a jump back, time is still read from the first timestamp on: frames stamped before it (the whole
+    /// second part here) are not on the timeline, and the first part's tiles are exact.
+    @Test func framesStampedBeforeTheFirstTimestampAreOffTheTimeline() throws {
+        let directory = TemporaryDirectory()
+        let (path, tiles, _) = try joinedTransportStreams(firstStart: 10, secondStart: 0, in: directory)
+        #expect(abs(try probe(path).get().durationSeconds - 3) < 0.05)
+        #expect(tiles.map(\.start) == (0..<6).map { Double($0) / 2 })
+        #expect(tiles.map(\.code) == tiles.map { Int($0.start * 25) })
+    }
+
+    /// When a jump back makes times repeat, a tile shows one of the frames stamped at its time, from either part,
+    /// and never anything else.
+    @Test func repeatedTimestampsShowAFrameOfThatTime() throws {
+        let directory = TemporaryDirectory()
+        let (path, tiles, _) = try joinedTransportStreams(firstStart: 0, secondStart: 1, in: directory)
+        #expect(abs(try probe(path).get().durationSeconds - 4) < 0.05)
+        #expect(tiles.map(\.start) == (0..<8).map { Double($0) / 2 })
+        for (start, code) in tiles {
+            let first = start < 3 ? Int(start * 25) : nil, second = start >= 1 ? 75 + Int((start - 1) * 25) : nil
+            #expect(code != nil && (code == first || code == second), "at \(start) s: \(String(describing: code))")
+        }
     }
 
     @Test func truncatedTransportStreamsGiveWhatTheyHave() throws {
