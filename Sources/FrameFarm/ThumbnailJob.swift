@@ -67,10 +67,13 @@ public enum ThumbnailJob {
             throw error
         }
         var warnings: [String] = []
-        if !feeder.corruptTimes.isEmpty {
-            let times = feeder.corruptTimes.filter { $0 >= 0 }.map { $0 - start }
+        // Seeks back re-read packets, and a damaged packet may also give a concealed frame: each time counts once
+        // (unknown times, -1, together as one).
+        let damagedTimes = Set(feeder.corruptTimes)
+        if !damagedTimes.isEmpty {
+            let times = damagedTimes.filter { $0 >= 0 }.map { $0 - start }
             let range = times.isEmpty ? "" : String(format: " between %.3f s and %.3f s", times.min()!, times.max()!)
-            warnings.append("damaged data\(range): \(feeder.corruptTimes.count) packet(s) or frame(s) skipped or concealed")
+            warnings.append("damaged data\(range): \(damagedTimes.count) packet(s) or frame(s) skipped or concealed")
         }
         let manifests = try ThumbnailManifestFiles.write(track: track, directory: directory, options: options,
                                                          sheetBytes: sheetWriter.sheetBytes, tiles: sheetWriter.tiles)

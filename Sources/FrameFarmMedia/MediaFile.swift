@@ -135,12 +135,19 @@ public final class MediaFile {
         guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
             return .identity
         }
-        let matrix = UnsafeRawPointer(data).bindMemory(to: Int32.self, capacity: 9)
+        var matrix = [Int32](UnsafeRawBufferPointer(start: data, count: 36).bindMemory(to: Int32.self))
+        // A negative determinant of the 2x2 part means the matrix mirrors the picture.
+        let mirrored = Double(matrix[0]) * Double(matrix[4]) - Double(matrix[1]) * Double(matrix[3]) < 0
+        guard mirrored else {
+            let counterClockwise = av_display_rotation_get(matrix)
+            return counterClockwise.isFinite ? DisplayTransform(rotation: Int((-counterClockwise).rounded())) : .identity
+        }
+        // A mirroring matrix is a turn followed by a flip (as ffmpeg's autorotate reads it). Taking the flip off
+        // leaves the turn, clockwise by -get; flipping after turning by a is mirroring first, then turning by -a.
+        av_display_matrix_flip(&matrix, 1, 0)
         let counterClockwise = av_display_rotation_get(matrix)
         guard counterClockwise.isFinite else { return .identity }
-        // A negative determinant of the 2x2 part means the matrix mirrors the picture.
-        let determinant = Double(matrix[0]) * Double(matrix[4]) - Double(matrix[1]) * Double(matrix[3])
-        return DisplayTransform(rotation: Int((-counterClockwise).rounded()), mirrored: determinant < 0)
+        return DisplayTransform(rotation: Int(counterClockwise.rounded()), mirrored: true)
     }
 
     /// Reads the next packet of the video stream; nil at end of file. Read errors past the start are treated as

@@ -117,14 +117,16 @@ final class SampleEncoder {
         stream.pointee.time_base = timeBase
         stream.pointee.avg_frame_rate = rate
         stream.pointee.sample_aspect_ratio = codec.pointee.sample_aspect_ratio
-        if options.rotation % 360 != 0 {
-            guard let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36) else {
+        if options.rotation % 360 != 0 || options.mirrored {
+            guard let data = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36) else {
                 throw MediaError(call: "av_stream_new_side_data", code: -12, message: "out of memory")
             }
+            let matrix = UnsafeMutableRawPointer(data).assumingMemoryBound(to: Int32.self)
             // av_display_rotation_set(a) makes av_display_rotation_get return -a, which readers (ffmpeg's
-            // autorotate and MediaFile) take as a clockwise turn by a.
-            av_display_rotation_set(UnsafeMutableRawPointer(matrix).assumingMemoryBound(to: Int32.self),
-                                    Double(options.rotation))
+            // autorotate and MediaFile) take as a clockwise turn by a. av_display_matrix_flip acts after the
+            // matrix's rotation, and mirroring then turning by r is turning by -r then mirroring.
+            av_display_rotation_set(matrix, Double(options.mirrored ? -options.rotation : options.rotation))
+            if options.mirrored { av_display_matrix_flip(matrix, 1, 0) }
         }
         if output.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             try check("avio_open", avio_open(&output.pointee.pb, path, AVIO_FLAG_WRITE))
@@ -168,7 +170,7 @@ final class SampleEncoder {
         } else {
             brightness = 1
         }
-        return pattern.draw(index: index, time: time, brightness: brightness,
+        return pattern.draw(index: options.firstFrameNumber + index, time: time, brightness: brightness,
                             blurred: options.blurredRange?.contains(time) ?? false)
     }
 

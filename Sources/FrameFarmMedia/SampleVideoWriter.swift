@@ -14,6 +14,9 @@ public struct SampleOptions: Sendable {
     public var sampleAspectRatio = SampleAspectRatio.square
     /// Display-matrix rotation, clockwise degrees (0, 90, 180, 270).
     public var rotation = 0
+    /// Mirror the picture left-right in the display matrix, before the rotation (as DisplayTransform reads it):
+    /// the front-camera case.
+    public var mirrored = false
     /// Encoder name (libx264, libx265, mpeg4, mjpeg ...); nil picks libx264, else mpeg4.
     public var encoder: String?
     /// Pixel format name (yuv420p, yuv422p, yuv444p, yuv420p10le ...); nil takes the encoder's first choice.
@@ -23,6 +26,9 @@ public struct SampleOptions: Sendable {
     public var bFrames: Int?
     /// First timestamp of the stream, in seconds (use a .ts container to keep it: MP4 edit lists hide it).
     public var startSeconds = 0.0
+    /// The number the first frame carries (FrameCode and counter): a sample to be appended to another, as
+    /// concatenated MPEG-TS files are, continues the other's numbering.
+    public var firstFrameNumber = 0
     /// Frame durations cycle through 1x, 0.5x and 1.5x the nominal one (variable frame rate).
     public var variableFrameRate = false
     /// Seconds of black at the start, then seconds of fade-in; and a stretch of blurred frames.

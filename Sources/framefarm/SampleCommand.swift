@@ -35,6 +35,9 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "Display rotation, clockwise degrees: 0, 90, 180, 270.")
     var rotation = 0
 
+    @Flag(help: "Mirror the picture left-right in the display matrix (before the rotation).")
+    var mirrored = false
+
     @Option(help: "Encoder (libx264, libx265, mpeg4, mjpeg ...). Default: libx264, else mpeg4.")
     var encoder: String?
 
@@ -49,6 +52,9 @@ struct SampleCommand: ParsableCommand {
 
     @Option(help: "Timestamp of the first frame, seconds (kept by .ts; MP4 edit lists hide it).")
     var startTime: Double = 0
+
+    @Option(help: "Number of the first frame (its code and counter): continue another sample's numbering.")
+    var firstFrameNumber = 0
 
     @Flag(help: "Vary frame durations (variable frame rate).")
     var vfr = false
@@ -68,6 +74,9 @@ struct SampleCommand: ParsableCommand {
     func validate() throws {
         guard duration >= 0, duration <= 24 * 3600 else { throw ValidationError("--duration must be 0 to 86400 seconds") }
         guard [0, 90, 180, 270].contains(rotation) else { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
+        guard (0...FrameCode.maximumValue).contains(firstFrameNumber) else {
+            throw ValidationError("--first-frame-number must be 0 to \(FrameCode.maximumValue)")
+        }
         guard !(letterbox && pillarbox) else { throw ValidationError("choose --letterbox or --pillarbox, not both") }
         _ = try options()
     }
@@ -87,11 +96,13 @@ struct SampleCommand: ParsableCommand {
         options.letterbox = letterbox
         options.pillarbox = pillarbox
         options.rotation = rotation
+        options.mirrored = mirrored
         options.encoder = encoder
         options.pixelFormat = pixelFormat
         options.keyframeIntervalSeconds = keyframeInterval
         options.bFrames = bframes
         options.startSeconds = startTime
+        options.firstFrameNumber = firstFrameNumber
         options.variableFrameRate = vfr
         options.blackLeadSeconds = blackLead
         options.fadeInSeconds = fadeIn

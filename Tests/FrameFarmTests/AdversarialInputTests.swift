@@ -19,6 +19,176 @@ import Testing
         }
     }
 
+    /// Thumbnails of one input; the cues of its WebVTT, its thumbnails folder and its warnings.
+    private func thumbnails(_ path: String, out: String, _ configure: (inout ThumbnailOptions) -> Void = { _ in })
+        throws -> (cues: [ThumbnailTests.Cue], folder: String, warnings: [String]) {
+        var options = ThumbnailOptions()
+        configure(&options)
+        let summary = ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        SharedGPU.assertNoValidationMessages()
+        let folder = out + "/" + (summary.inputs[0].folder ?? "") + "/thumbnails/"
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        return (cues, folder, summary.inputs[0].warnings)
+    }
+
+    @Test(arguments: [0, 90, 180, 270], [false, true])
+    func mirroredDisplayMatricesProbeAsMirrored(rotation: Int, mirrored: Bool) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 0.2
+            $0.rotation = rotation
+            $0.mirrored = mirrored
+        }
+        let report = try probe(path).get()
+        #expect(report.rotation == rotation && report.mirrored == mirrored)
+        let turned = rotation % 180 != 0
+        #expect(report.displayWidth == (turned ? 180 : 320) && report.displayHeight == (turned ? 320 : 180))
+    }
+
+    /// The frame code is not symmetric, so it reads back only when the mirror is undone: tiles are mirrored
+    /// (before the turn), not just turned.
+    @Test(arguments: [0, 90, 180, 270])
+    func mirroredVideosGiveMirroredTilesOfTheRightFrame(rotation: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 1
+            $0.rotation = rotation
+            $0.mirrored = true
+        }
+        let (cues, folder, _) = try thumbnails(path, out: directory.file("out")) { $0.spacing = .interval(0.5) }
+        #expect(cues.count == 2)
+        let sheet = try readImage(folder + cues[0].file)
+        for cue in cues {
+            let rect = cue.rect
+            let turned = rotation % 180 != 0
+            let codedWidth = turned ? rect.height : rect.width, codedHeight = turned ? rect.width : rect.height
+            // Reads the code in the picture's own orientation: where coded pixel (x, y) lands once mirrored (or
+            // not), then turned clockwise.
+            func code(undoingMirror: Bool) -> Int? {
+                FrameCode.read(width: codedWidth, height: codedHeight) { x, y in
+                    let x = undoingMirror ? codedWidth - 1 - x : x
+                    let (column, row) = switch rotation {
+                    case 90: (codedHeight - 1 - y, x)
+                    case 180: (codedWidth - 1 - x, codedHeight - 1 - y)
+                    case 270: (y, codedWidth - 1 - x)
+                    default: (x, y)
+                    }
+                    return sheet.luma(x: rect.x + column, y: rect.y + row)
+                }
+            }
+            let expected = Int((cue.start * 25 + 1e-6).rounded(.down))
+            #expect(code(undoingMirror: true) == expected, "rotation \(rotation) at \(cue.start) s")
+            #expect(code(undoingMirror: false) != expected, "rotation \(rotation) at \(cue.start) s: not mirrored")
+        }
+    }
+
+    /// An hour at 1 fps in 16x16: what a long video costs is its frames, not its length. The track covers the
+    /// whole hour and each tile shows the frame on screen at its cue (the sample has one at every whole second).
+    @Test func anHourLongTinyVideoGetsItsWholeTrack() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "hour.mp4") {
+            $0.size = PixelSize(width: 16, height: 16)
+            $0.frameRate = (1, 1)
+            $0.durationSeconds = 3600
+        }
+        #expect(abs(try probe(path).get().durationSeconds - 3600) < 0.01)
+        let out = directory.file("out")
+        // At 16x16 the clock's black backing covers the top rows of every frame, which is padding by the
+        // detector's rule; cropping it would move the code band, so tiles show the whole frame.
+        let (cues, folder, _) = try thumbnails(path, out: out) { $0.removePadding = false }
+        // The default interval, 10 s, over 3600 s: 360 cues on four 10x10 sheets (the last one 6 rows).
+        #expect(cues.count == 360)
+        #expect(cues.map(\.start) == (0..<360).map { Double($0 * 10) })
+        #expect(cues.last?.end == 3600)
+        let sheetFiles = (1...4).map { String(format: "sheet-%04d.jpg", $0) }
+        #expect(Set(cues.map(\.file)) == Set(sheetFiles))
+        for (index, file) in sheetFiles.enumerated() {
+            let sheet = try readImage(folder + file)
+            let tiles = cues.filter { $0.file == file }
+            #expect(tiles.count == (index < 3 ? 100 : 60))
+            #expect(sheet.width == 1600 && sheet.height == 160 * (index < 3 ? 10 : 6))
+            #expect(tiles.allSatisfy { $0.rect.size == PixelSize(width: 160, height: 160) })
+            #expect(tiles.allSatisfy { PixelRect(size: sheet.size).contains($0.rect) })
+            #expect(Set(tiles.map(\.rect)).count == tiles.count, "two tiles in one place")
+            // One frame a second: the frame on screen at a cue is numbered by its start.
+            #expect(tiles.map { sheet.frameCode(in: $0.rect) } == tiles.map { Int($0.start) }, "\(file)")
+        }
+        let playlist = try String(contentsOfFile: folder + "thumbnails.m3u8", encoding: .utf8)
+        let segments = playlist.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }
+            .map { Double($0.dropFirst(8).dropLast())! }
+        #expect(segments == [1000, 1000, 1000, 600])
+        let manifest = try #require(ManifestStore.read(out + "/hour/manifest.json"))
+        #expect(manifest.thumbnails?.frameTimes == cues.map(\.start))
+    }
+
+    /// Two 3-second MPEG-TS samples concatenated, as `cat` joins recordings: the second's timestamps start at
+    /// `secondStart` and its frames are numbered on from the first's (75 ...), so every tile says which part
+    /// and which frame it shows. Returns the joined file, the frame codes read from its tiles by cue start, and
+    /// the thumbnails' warnings.
+    private func joinedTransportStreams(firstStart: Double, secondStart: Double, in directory: TemporaryDirectory)
+        throws -> (path: String, tiles: [(start: Double, code: Int?)], warnings: [String]) {
+        func part(_ name: String, start: Double, firstFrame: Int) throws -> Data {
+            let path = try makeSample(in: directory, name: name) {
+                $0.durationSeconds = 3
+                $0.keyframeIntervalSeconds = 1
+                $0.startSeconds = start
+                $0.firstFrameNumber = firstFrame
+            }
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        let joined = directory.write("joined.ts", try part("first.ts", start: firstStart, firstFrame: 0)
+            + part("second.ts", start: secondStart, firstFrame: 75))
+        let (cues, folder, warnings) = try thumbnails(joined, out: directory.file("out")) { $0.spacing = .interval(0.5) }
+        var sheets: [String: RGBAImage] = [:]
+        let tiles = try cues.map { cue in
+            if sheets[cue.file] == nil { sheets[cue.file] = try readImage(folder + cue.file) }
+            return (cue.start, sheets[cue.file]!.frameCode(in: cue.rect))
+        }
+        return (joined, tiles, warnings)
+    }
+
+    /// Timestamps are taken as the container gives them, as ffprobe and a player's seek bar do: a jump forward
+    /// is a stretch where the last frame before it stays on screen.
+    @Test func aTimestampJumpForwardIsAHeldFrame() throws {
+        let directory = TemporaryDirectory()
+        let (path, tiles, warnings) = try joinedTransportStreams(firstStart: 0, secondStart: 30, in: directory)
+        #expect(abs(try probe(path).get().durationSeconds - 33) < 0.05)
+        #expect(tiles.map(\.start) == (0..<66).map { Double($0) / 2 })
+        for (start, code) in tiles {
+            let expected = start < 3 ? Int(start * 25) : start < 30 ? 74 : 75 + Int((start - 30) * 25)
+            #expect(code == expected, "at \(start) s")
+        }
+        // The parts' continuity counters don't follow on at the seam, which the demuxer flags as damage: one
+        // packet at the seam, however many of the seeks into the gap read it again.
+        #expect(warnings.count == 1)
+        #expect(warnings.allSatisfy { $0.hasPrefix("damaged data between 2.9") && $0.contains(": 1 packet(s)") },
+                "\(warnings)")
+    }
+
+    /// After a jump back, time is still read from the first timestamp on: frames stamped before it (the whole
+    /// second part here) are not on the timeline, and the first part's tiles are exact.
+    @Test func framesStampedBeforeTheFirstTimestampAreOffTheTimeline() throws {
+        let directory = TemporaryDirectory()
+        let (path, tiles, _) = try joinedTransportStreams(firstStart: 10, secondStart: 0, in: directory)
+        #expect(abs(try probe(path).get().durationSeconds - 3) < 0.05)
+        #expect(tiles.map(\.start) == (0..<6).map { Double($0) / 2 })
+        #expect(tiles.map(\.code) == tiles.map { Int($0.start * 25) })
+    }
+
+    /// When a jump back makes times repeat, a tile shows one of the frames stamped at its time, from either part,
+    /// and never anything else.
+    @Test func repeatedTimestampsShowAFrameOfThatTime() throws {
+        let directory = TemporaryDirectory()
+        let (path, tiles, _) = try joinedTransportStreams(firstStart: 0, secondStart: 1, in: directory)
+        #expect(abs(try probe(path).get().durationSeconds - 4) < 0.05)
+        #expect(tiles.map(\.start) == (0..<8).map { Double($0) / 2 })
+        for (start, code) in tiles {
+            let first = start < 3 ? Int(start * 25) : nil, second = start >= 1 ? 75 + Int((start - 1) * 25) : nil
+            #expect(code != nil && (code == first || code == second), "at \(start) s: \(String(describing: code))")
+        }
+    }
+
     @Test func truncatedTransportStreamsGiveWhatTheyHave() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory, name: "whole.ts") { $0.durationSeconds = 4; $0.keyframeIntervalSeconds = 1 }
