@@ -11,6 +11,9 @@ struct PipelineResult: Codable {
         var outputMegapixels: Double
         var uploadMilliseconds: Double
         var computeMilliseconds: Double
+        /// Device time of the box prefilter and of the two resampling passes (timestamp queries; 0 without).
+        var prefilterMilliseconds: Double
+        var resampleMilliseconds: Double
         var readbackMilliseconds: Double
         var encodeMilliseconds: Double
     }
@@ -30,6 +33,7 @@ extension BenchRunner {
     func measurePipeline(clip: BenchClip, gpu: GPUService) -> PipelineResult {
         var result = PipelineResult(clip: clip.label, renders: [], decodes: [])
         let works: [(String, StageProbe.RenderWork)] = [
+            ("1 frame -> 1 thumbnail of 160 px", .thumbnails(width: 160, count: 1, columns: 1)),
             ("1 frame -> 100 thumbnails of 160 px in one sheet", .thumbnails(width: 160, count: 100, columns: 10)),
             ("1 frame -> every device screen, fit and fill", .deviceScreens),
         ]
@@ -40,7 +44,8 @@ extension BenchRunner {
                 result.renders.append(PipelineResult.Render(
                     work: label, megapixelsIn: timing.megapixelsIn, outputs: timing.outputs,
                     outputMegapixels: timing.outputMegapixels, uploadMilliseconds: timing.uploadMilliseconds,
-                    computeMilliseconds: timing.computeMilliseconds, readbackMilliseconds: timing.readbackMilliseconds,
+                    computeMilliseconds: timing.computeMilliseconds, prefilterMilliseconds: timing.prefilterMilliseconds,
+                    resampleMilliseconds: timing.resampleMilliseconds, readbackMilliseconds: timing.readbackMilliseconds,
                     encodeMilliseconds: timing.encodeMilliseconds))
             } catch {
                 Log.progress("pipeline \(label) failed: \(error)")
@@ -63,14 +68,15 @@ extension MarkdownReport {
                      "The Vulkan stage on a frame decoded beforehand (medians; readback is 0 because canvases are read "
                      + "from mapped memory by the encoders, whose time is the encode column), and decoding alone for a "
                      + "thumbnail every 10 s on one thread.", "",
-                     "| clip | work | MP in | outputs (MP) | upload | compute | readback | encode (JPEG) | MP/s in | outputs/s |",
+                     "| clip | work | MP in | outputs (MP) | upload | compute (prefilter + resample) | readback | encode (JPEG) | MP/s in | outputs/s |",
                      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for result in results {
             for render in result.renders {
                 let vulkanSeconds = (render.uploadMilliseconds + render.computeMilliseconds) / 1000
                 lines.append("| \(result.clip) | \(render.work) | \(Format.number(render.megapixelsIn, digits: 2)) | "
                              + "\(render.outputs) (\(Format.number(render.outputMegapixels))) | "
-                             + "\(Format.number(render.uploadMilliseconds)) ms | \(Format.number(render.computeMilliseconds)) ms | "
+                             + "\(Format.number(render.uploadMilliseconds)) ms | \(Format.number(render.computeMilliseconds)) ms "
+                             + "(\(Format.number(render.prefilterMilliseconds)) + \(Format.number(render.resampleMilliseconds))) | "
                              + "\(Format.number(render.readbackMilliseconds)) ms | \(Format.number(render.encodeMilliseconds)) ms | "
                              + "\(Format.number(render.megapixelsIn / vulkanSeconds)) | "
                              + "\(Format.number(Double(render.outputs) / vulkanSeconds)) |")

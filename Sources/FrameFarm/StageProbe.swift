@@ -14,6 +14,9 @@ public enum StageProbe {
         /// Medians over the repeats, in milliseconds.
         public var uploadMilliseconds: Double
         public var computeMilliseconds: Double
+        /// Device time of the prefilter and resampling passes, from timestamp queries (0 where unsupported).
+        public var prefilterMilliseconds: Double
+        public var resampleMilliseconds: Double
         /// Canvases are read straight from mapped memory, so readback is the encoders' reading; reported as 0.
         public var readbackMilliseconds: Double
         public var encodeMilliseconds: Double
@@ -64,6 +67,7 @@ public enum StageProbe {
         }
         let batch = try makeBatch(frame: frame, facts: facts, work: work)
         var uploads: [Double] = [], computes: [Double] = [], encodes: [Double] = []
+        var prefilters: [Double] = [], resamples: [Double] = []
         try gpu.withRenderer { renderer in
             for _ in 0..<(repeats + 1) {
                 let rendered = try renderer.render(batch)
@@ -77,6 +81,8 @@ public enum StageProbe {
                 }
                 uploads.append(renderer.lastTimings.uploadMilliseconds)
                 computes.append(renderer.lastTimings.executeMilliseconds)
+                prefilters.append(renderer.lastTimings.prefilterMilliseconds)
+                resamples.append(renderer.lastTimings.resampleMilliseconds)
                 encodes.append(Date().timeIntervalSince(encodeStart) * 1000)
             }
         }
@@ -87,6 +93,7 @@ public enum StageProbe {
         }
         let outputPixels = batch.canvases.reduce(0) { $0 + $1.size.area }
         return RenderTiming(uploadMilliseconds: median(uploads), computeMilliseconds: median(computes),
+                            prefilterMilliseconds: median(prefilters), resampleMilliseconds: median(resamples),
                             readbackMilliseconds: 0, encodeMilliseconds: median(encodes),
                             megapixelsIn: Double(frame.size.area) / 1e6, outputs: batch.jobs.count,
                             outputMegapixels: Double(outputPixels) / 1e6)

@@ -52,6 +52,10 @@ final class CommandContext {
     let commandBuffer: VkCommandBuffer
     private var boundPipeline: VkPipeline?
     private var boundSet: (set: DescriptorSet, layout: PipelineLayout, dynamicOffset: Int)?
+    /// Timestamps written between passes, when the device supports them on compute queues.
+    private let timestamps: VkQueryPool?
+    private var timestampCount = 0
+    static let maximumTimestamps = 8
 
     init(context: GPUContext) throws {
         var poolInfo = VkCommandPoolCreateInfo()
@@ -74,9 +78,43 @@ final class CommandContext {
         self.context = context
         self.pool = pool!
         self.commandBuffer = buffer!
+        timestamps = context.limits.timestampComputeAndGraphics == VkBool32(VK_TRUE) ? Self.makeQueryPool(context) : nil
     }
 
-    deinit { vkDestroyCommandPool(context.device, pool, nil) }
+    deinit {
+        if let timestamps { vkDestroyQueryPool(context.device, timestamps, nil) }
+        vkDestroyCommandPool(context.device, pool, nil)
+    }
+
+    private static func makeQueryPool(_ context: GPUContext) -> VkQueryPool? {
+        var info = VkQueryPoolCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO
+        info.queryType = VK_QUERY_TYPE_TIMESTAMP
+        info.queryCount = UInt32(maximumTimestamps)
+        var pool: VkQueryPool?
+        // Timings are diagnostics: without a pool the renderer just reports none.
+        return vkCreateQueryPool(context.device, &info, nil, &pool) == VK_SUCCESS ? pool : nil
+    }
+
+    /// Records a timestamp once the commands before it have finished (up to `maximumTimestamps` per recording).
+    func timestamp() {
+        guard let timestamps, timestampCount < Self.maximumTimestamps else { return }
+        vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, UInt32(timestampCount))
+        timestampCount += 1
+    }
+
+    /// Milliseconds between consecutive timestamps of the last recording; call after its submission finished.
+    func timestampIntervals() -> [Double] {
+        guard let timestamps, timestampCount > 1 else { return [] }
+        var ticks = [UInt64](repeating: 0, count: timestampCount)
+        let result = ticks.withUnsafeMutableBytes { bytes in
+            vkGetQueryPoolResults(context.device, timestamps, 0, UInt32(timestampCount), bytes.count, bytes.baseAddress,
+                                  8, VkQueryResultFlags(VK_QUERY_RESULT_64_BIT.rawValue))
+        }
+        guard result == VK_SUCCESS else { return [] }
+        let period = Double(context.limits.timestampPeriod)
+        return zip(ticks, ticks.dropFirst()).map { Double($1 &- $0) * period / 1e6 }
+    }
 
     func begin() throws {
         try vkCheck("vkResetCommandBuffer", vkResetCommandBuffer(commandBuffer, 0))
@@ -86,6 +124,8 @@ final class CommandContext {
         try vkCheck("vkBeginCommandBuffer", vkBeginCommandBuffer(commandBuffer, &info))
         boundPipeline = nil
         boundSet = nil
+        timestampCount = 0
+        if let timestamps { vkCmdResetQueryPool(commandBuffer, timestamps, 0, UInt32(Self.maximumTimestamps)) }
     }
 
     func end() throws {

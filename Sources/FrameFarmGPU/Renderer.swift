@@ -17,6 +17,10 @@ public struct RenderTimings: Sendable {
     public var recordMilliseconds = 0.0
     /// From submission until the fence signalled, as seen by `wait` (exact for `render`).
     public var executeMilliseconds = 0.0
+    /// Device time of each pass group, from timestamp queries (0 where the device has none).
+    public var prefilterMilliseconds = 0.0
+    public var resampleMilliseconds = 0.0
+    public var overlayMilliseconds = 0.0
 }
 
 /// Renders batches of jobs (source crop -> canvas rect) on one `GPUContext`, one submission per batch.
@@ -146,11 +150,19 @@ public final class Renderer {
         try slot.submission.wait()
         if let submitted = submitTimes.removeValue(forKey: ticket.slot) {
             lastTimings.executeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - submitted) / 1e6
+            let passes = slot.commands.timestampIntervals()
+            if passes.count == 3 {
+                lastTimings.prefilterMilliseconds = passes[0]
+                lastTimings.resampleMilliseconds = passes[1]
+                lastTimings.overlayMilliseconds = passes[2]
+            }
             if printsTimings {
                 let t = lastTimings
                 FileHandle.standardError.write(Data(String(
-                    format: "framefarm-gpu: plan %.2f ms, upload %.2f ms, record %.2f ms, execute %.2f ms\n",
-                    t.planMilliseconds, t.uploadMilliseconds, t.recordMilliseconds, t.executeMilliseconds).utf8))
+                    format: "framefarm-gpu: plan %.2f ms, upload %.2f ms, record %.2f ms, execute %.2f ms "
+                        + "(prefilter %.2f, resample %.2f, overlay %.2f)\n",
+                    t.planMilliseconds, t.uploadMilliseconds, t.recordMilliseconds, t.executeMilliseconds,
+                    t.prefilterMilliseconds, t.resampleMilliseconds, t.overlayMilliseconds).utf8))
             }
         }
         return RenderedCanvases(slot: slot, generation: ticket.generation)
@@ -178,17 +190,21 @@ public final class Renderer {
                           size: Int(canvas.width * canvas.height) * 4, value: canvas.background)
         }
         commands.barrier(from: .transfer, to: .compute)
+        commands.timestamp()
         if !plan.images.isEmpty {
             passes.prefilter.dispatches(for: plan.images).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
         }
+        commands.timestamp()
         for chunk in plan.chunks {
             passes.horizontal.dispatches(for: chunk.jobs, of: plan.jobs).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
             passes.vertical.dispatches(for: chunk.jobs, of: plan.jobs, canvases: plan.canvases).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
         }
+        commands.timestamp()
         passes.overlay.dispatches(for: plan.overlayRanges, canvases: plan.canvases).forEach(commands.record)
+        commands.timestamp()
         commands.barrier(from: .compute, to: .host)
         try commands.end()
     }

@@ -16,7 +16,7 @@ final class TemporaryDirectory {
 
     func write(_ name: String, _ data: Data) -> String {
         let target = file(name)
-        FileManager.default.createFile(atPath: target, contents: data)
+        precondition(FileManager.default.createFile(atPath: target, contents: data), "cannot write \(target)")
         return target
     }
 }
