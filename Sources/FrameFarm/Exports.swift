@@ -1,2 +1,10 @@
 // The engine's clients (the CLI, the bench) see the pure core types, never the media or gpu layers directly.
 @_exported import FrameFarmCore
+import FrameFarmMedia
+
+extension ImageFormat {
+    /// The format `--format webp-if-available` means here: WebP where this FFmpeg can write it (built with
+    /// libwebp, as Debian's is), else JPEG.
+    public static var webpIfAvailable: ImageFormat { ImageEncoder.canEncodeWebP ? .webp : .jpeg }
+    public static var canEncodeWebP: Bool { ImageEncoder.canEncodeWebP }
+}

@@ -152,11 +152,11 @@ public struct SheetNaming: Sendable, Hashable {
     }
 
     /// Parses a pattern with one `%d` or `%0Nd` (N from 1 to 9), such as `sheet-%04d`; a trailing `.jpg`,
-    /// `.jpeg` or `.png` is dropped because the format decides the extension. Other characters are limited to
+    /// `.jpeg`, `.png` or `.webp` is dropped because the format decides the extension. Other characters are limited to
     /// letters, digits, `-`, `_` and `.` so names need no escaping in any manifest.
     public init(pattern: String) throws {
         var body = pattern
-        for fileExtension in [".jpg", ".jpeg", ".png"] where body.lowercased().hasSuffix(fileExtension) {
+        for fileExtension in [".jpg", ".jpeg", ".png", ".webp"] where body.lowercased().hasSuffix(fileExtension) {
             body.removeLast(fileExtension.count)
         }
         let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")

@@ -3,12 +3,13 @@ import CTurboJPEG
 import Foundation
 import FrameFarmCore
 
-/// Reads PNG and JPEG files back to RGBA: used to validate outputs when resuming a batch, and by the tests.
+/// Reads PNG, JPEG and WebP files back to RGBA: used to validate outputs when resuming a batch, and by the tests.
 public enum ImageDecoder {
     public static func decode(_ data: Data) throws -> RGBAImage {
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data) }
         if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data) }
-        throw MediaError(call: "decode", code: -1, message: "neither PNG nor JPEG")
+        if WebPCodec.isWebP(data) { return try WebPCodec.decode(data) }
+        throw MediaError(call: "decode", code: -1, message: "neither PNG, JPEG nor WebP")
     }
 
     private static func decodePNG(_ data: Data) throws -> RGBAImage {

@@ -3,7 +3,7 @@ import CTurboJPEG
 import Foundation
 import FrameFarmCore
 
-/// RGBA pixels (rows of `bytesPerRow` bytes, alpha ignored: outputs are opaque) to PNG or JPEG bytes.
+/// RGBA pixels (rows of `bytesPerRow` bytes, alpha ignored: outputs are opaque) to PNG, JPEG or WebP bytes.
 /// Owns a libjpeg-turbo handle; not thread-safe: use one encoder per thread.
 public final class ImageEncoder {
     private var jpegHandle: tjhandle?
@@ -18,8 +18,13 @@ public final class ImageEncoder {
         switch format {
         case .png: return try encodePNG(pixels, width: width, height: height, bytesPerRow: bytesPerRow)
         case .jpeg: return try encodeJPEG(pixels, width: width, height: height, bytesPerRow: bytesPerRow, quality: quality)
+        case .webp: return try WebPCodec.encode(pixels, width: width, height: height, bytesPerRow: bytesPerRow,
+                                                quality: quality)
         }
     }
+
+    /// Whether this FFmpeg can write WebP (Debian's can: it is built with libwebp).
+    public static var canEncodeWebP: Bool { WebPCodec.canEncode }
 
     public func encode(_ image: RGBAImage, format: ImageFormat, quality: Int = 85) throws -> Data {
         try image.pixels.withUnsafeBytes {

@@ -83,8 +83,14 @@ func parseRemovePadding(_ text: String) throws -> Bool {
     return text == "auto"
 }
 
-/// `--format jpeg|png`.
+/// `--format jpeg|png|webp|webp-if-available`; the last falls back to JPEG where FFmpeg cannot write WebP.
 func parseImageFormat(_ text: String) throws -> ImageFormat {
-    guard let format = ImageFormat(rawValue: text) else { throw ValidationError("--format must be jpeg or png") }
+    if text == "webp-if-available" { return .webpIfAvailable }
+    guard let format = ImageFormat(rawValue: text) else {
+        throw ValidationError("--format must be jpeg, png, webp or webp-if-available")
+    }
+    guard format != .webp || ImageFormat.canEncodeWebP else {
+        throw ValidationError("--format webp: this FFmpeg has no libwebp encoder (webp-if-available falls back to JPEG)")
+    }
     return format
 }

@@ -22,7 +22,7 @@ struct PosterCommand: ParsableCommand {
     @Option(help: "Extra widths, comma-separated.")
     var widths = "1920,640,160"
 
-    @Option(help: "jpeg | png.")
+    @Option(help: "jpeg | png | webp | webp-if-available.")
     var format = "jpeg"
 
     @Option(help: "Remove baked-in letterbox/pillarbox bars first: auto | off.")

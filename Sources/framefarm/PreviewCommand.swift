@@ -42,7 +42,7 @@ struct PreviewCommand: ParsableCommand {
     @Option(help: "Which mode is the default: hig (as system players) or max-crop:P (fill unless it crops more than P%).")
     var policy = "hig"
 
-    @Option(help: "Image format: png | jpeg.")
+    @Option(help: "Image format: png | jpeg | webp | webp-if-available.")
     var format = "png"
 
     func options() throws -> PreviewOptions {

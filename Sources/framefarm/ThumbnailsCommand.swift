@@ -28,10 +28,10 @@ struct ThumbnailsCommand: ParsableCommand {
     @Option(help: "Tiles per sprite sheet, CxR (1x1 gives one file per thumbnail).")
     var grid = "10x10"
 
-    @Option(help: "Sheet format: jpeg | png.")
+    @Option(help: "Sheet format: jpeg | png | webp | webp-if-available (WebP where FFmpeg has libwebp, else JPEG).")
     var format = "jpeg"
 
-    @Option(help: "JPEG quality 1-100.")
+    @Option(help: "JPEG or WebP quality 1-100.")
     var quality = 85
 
     @Option(help: "exact (the frame on screen at each time) | keyframe (nearest keyframe at or before: fast).")

@@ -43,6 +43,25 @@ import Testing
         }
     }
 
+    /// Read back by FFmpeg's own WebP decoder, independent of the libwebp encoder that wrote it.
+    @Test func webpRoundTripKeepsFlatColoursClose() throws {
+        try #require(ImageEncoder.canEncodeWebP, "Debian's FFmpeg is built with libwebp")
+        let image = patches()
+        let data = try ImageEncoder().encode(image, format: .webp, quality: 95)
+        #expect(data.prefix(4) == Data("RIFF".utf8) && data.dropFirst(8).prefix(4) == Data("WEBP".utf8))
+        // The RIFF size field covers the rest of the file.
+        let riffSize = data.dropFirst(4).prefix(4).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        #expect(riffSize + 8 == data.count)
+        let decoded = try ImageDecoder.decode(data)
+        #expect(decoded.size == image.size)
+        for patch in 0..<8 {
+            let original = image.pixel(x: patch * 8 + 4, y: 8), read = decoded.pixel(x: patch * 8 + 4, y: 8)
+            for (a, b) in [(original.red, read.red), (original.green, read.green), (original.blue, read.blue)] {
+                #expect(abs(Int(a) - Int(b)) <= 12, "patch \(patch): \(original) read as \(read)")
+            }
+        }
+    }
+
     @Test func encoderHonoursRowStride() throws {
         let image = patches()
         var padded = [UInt8](repeating: 7, count: 16 * 300)

@@ -82,6 +82,30 @@ import Testing
         #expect(cues.allSatisfy { $0.rect.width == 160 && $0.rect.height == 90 })
     }
 
+    /// WebP sheets: every manifest names them and types them, and their tiles still read back as the right frames.
+    @Test func webpSheetsCarryTheTrackAndTheManifestsSayWebP() throws {
+        try #require(ImageFormat.canEncodeWebP)
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.durationSeconds = 4 }
+        let out = directory.file("out")
+        let cues = try thumbnails(path, out: out) {
+            $0.spacing = .interval(1)
+            $0.format = .webpIfAvailable
+            $0.columns = 2
+            $0.rows = 2
+        }
+        let folder = out + "/sample/thumbnails/"
+        #expect(cues.map(\.file) == ["sheet-0001.webp", "sheet-0001.webp", "sheet-0001.webp", "sheet-0001.webp"])
+        #expect(try frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
+        let dash = try String(contentsOfFile: folder + "thumbnails.mpd", encoding: .utf8)
+        #expect(dash.contains("mimeType=\"image/webp\""))
+        let hls = try String(contentsOfFile: folder + "thumbnails.m3u8", encoding: .utf8)
+        #expect(hls.contains("sheet-0001.webp") && !hls.contains(".jpg"))
+        // The Apple I-frame track stays MJPEG whatever the sheets are.
+        let iframes = try String(contentsOfFile: folder + "iframes-stream-inf.txt", encoding: .utf8)
+        #expect(iframes.contains("CODECS=\"mjpg\""))
+    }
+
     @Test func keyframeSeekShowsTheKeyframeAtOrBefore() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) {
