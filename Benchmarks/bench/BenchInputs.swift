@@ -13,11 +13,14 @@ struct ClipSpec: Sendable {
     var bFrames: Int?
     var encoder: String?
     var pixelFormat: String?
+    /// Whole frames per second. Default-GOP clips run at 30: x264's 250-frame GOP is then 8.33 s, so 10-s
+    /// thumbnail times fall 1.7 to 6.7 s into GOPs instead of on their keyframes as they would at 25.
+    var frameRate = 25
 
     var fileName: String {
         let gop = keyframeIntervalSeconds.map { "gop\(Format.number($0, digits: 1))s" } ?? "gopdefault"
         let parts = [encoder ?? "libx264", pixelFormat ?? "default", "\(width)x\(height)",
-                     "\(Int(durationSeconds))s", gop, "b\(bFrames.map(String.init) ?? "default")", "25fps", "veryfast"]
+                     "\(Int(durationSeconds))s", gop, "b\(bFrames.map(String.init) ?? "default")", "\(frameRate)fps", "veryfast"]
         return parts.joined(separator: "-") + ".mp4"
     }
 
@@ -25,7 +28,7 @@ struct ClipSpec: Sendable {
         var options = SampleOptions()
         options.size = PixelSize(width: width, height: height)
         options.durationSeconds = durationSeconds
-        options.frameRate = (numerator: 25, denominator: 1)
+        options.frameRate = (numerator: frameRate, denominator: 1)
         options.keyframeIntervalSeconds = keyframeIntervalSeconds
         options.bFrames = bFrames
         options.encoder = encoder
@@ -66,7 +69,7 @@ enum BenchInputs {
         return [
             streaming1080p(minutes: 10),
             ClipSpec(label: "1080p H.264 10 min, default GOP", width: 1920, height: 1080, durationSeconds: 600,
-                     keyframeIntervalSeconds: nil, bFrames: nil),
+                     keyframeIntervalSeconds: nil, bFrames: nil, frameRate: 30),
             uhd,
             ClipSpec(label: "720p H.264 2 min", width: 1280, height: 720, durationSeconds: 120,
                      keyframeIntervalSeconds: 2, bFrames: 3),
@@ -76,7 +79,7 @@ enum BenchInputs {
     /// One short clip with the encoder's default GOP, so exact seeks still decode into GOPs.
     static func quickSet() -> [ClipSpec] {
         [ClipSpec(label: "720p H.264 20 s, default GOP", width: 1280, height: 720, durationSeconds: 20,
-                  keyframeIntervalSeconds: nil, bFrames: nil)]
+                  keyframeIntervalSeconds: nil, bFrames: nil, frameRate: 30)]
     }
 
     static func streaming1080p(minutes: Double) -> ClipSpec {
