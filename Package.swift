@@ -15,8 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .systemLibrary(name: "CVulkan", pkgConfig: "vulkan",
-                       providers: [.apt(["libvulkan-dev", "mesa-vulkan-drivers"])]),
+        // Vulkan headers from libvulkan-dev; the loader itself is opened at run time (Sources/CVulkan/include).
+        .target(name: "CVulkan", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),

@@ -31,6 +31,7 @@ public final class GPUContext: @unchecked Sendable {
 
     /// Opens the device `selection` picks. Validation follows `FRAMEFARM_VALIDATION=1` unless `validation` says.
     public init(selection: GPUSelection = .fromEnvironment(), validation: Bool? = nil) throws {
+        try VulkanLoader.open()
         let wantsValidation = validation ?? (ProcessInfo.processInfo.environment["FRAMEFARM_VALIDATION"] == "1")
         if wantsValidation && !ValidationLog.layerIsInstalled() { throw GPUError.validationLayerMissing }
         let log = wantsValidation ? ValidationLog() : nil
@@ -67,7 +68,7 @@ public final class GPUContext: @unchecked Sendable {
     }
 
     deinit {
-        vkDeviceWaitIdle(device)
+        _ = vkDeviceWaitIdle(device)  // nothing to do about a failure while tearing down
         vkDestroyDevice(device, nil)
         if let messenger { Self.destroyMessenger(messenger, instance: instance) }
         vkDestroyInstance(instance, nil)

@@ -47,6 +47,20 @@ public struct VulkanError: Error, CustomStringConvertible, Equatable, Sendable {
 }
 
 /// Turns a `VkResult` into a thrown `VulkanError`; every Vulkan call that returns one goes through here.
+/// Opens the Vulkan loader once per process (Sources/CVulkan says why it is not linked); every Vulkan call
+/// comes after this.
+enum VulkanLoader {
+    private static let failure: String? = {
+        var message = [CChar](repeating: 0, count: 512)
+        guard framefarm_vulkan_open(&message, message.count) != 0 else { return nil }
+        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
+
+    static func open() throws {
+        if let failure { throw GPUError.vulkanLoaderMissing(reason: failure) }
+    }
+}
+
 @inline(__always)
 func vkCheck(_ call: String, _ result: VkResult) throws {
     if result != VK_SUCCESS { throw VulkanError(call: call, result: result) }
@@ -54,6 +68,8 @@ func vkCheck(_ call: String, _ result: VkResult) throws {
 
 /// Errors FrameFarmGPU raises before or around Vulkan calls: environment problems and invalid batches.
 public enum GPUError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The Vulkan loader (libvulkan.so.1) cannot be opened or lacks a function.
+    case vulkanLoaderMissing(reason: String)
     /// No Vulkan driver or no usable device.
     case noVulkanDevice(reason: String)
     /// `--gpu` / `FRAMEFARM_GPU` named a device that is not there.
@@ -69,6 +85,9 @@ public enum GPUError: Error, CustomStringConvertible, Equatable, Sendable {
 
     public var description: String {
         switch self {
+        case .vulkanLoaderMissing(let reason):
+            "cannot open the Vulkan loader (\(reason)): install Debian's libvulkan1 and mesa-vulkan-drivers "
+                + "(lavapipe, the CPU Vulkan driver)"
         case .noVulkanDevice(let reason):
             "no Vulkan device (\(reason)): install Debian's mesa-vulkan-drivers (lavapipe, the CPU Vulkan driver)"
         case .deviceNotFound(let selection, let available):

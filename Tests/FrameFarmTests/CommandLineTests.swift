@@ -19,10 +19,11 @@ import Testing
         return directory.appendingPathComponent("framefarm").path
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -53,6 +54,22 @@ import Testing
         #expect(usage.status == 2)
         #expect(usage.stderr.contains("iphone-16-pro"), "an unknown device lists the valid ids")
         #expect(!usage.stderr.contains("Fatal error") && !usage.stderr.contains("Backtrace"))
+    }
+
+    /// The loader is opened at run time: without it the binary still starts, and says what to install.
+    @Test func aMissingVulkanLoaderIsOneClearError() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        let run = try Self.run(["thumbnails", good, "--out", directory.file("out")],
+                               environment: ["FRAMEFARM_VULKAN_LOADER": directory.file("no-libvulkan.so.1")])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("framefarm: cannot open the Vulkan loader ("))
+        #expect(run.stderr.contains("libvulkan1") && run.stderr.contains("mesa-vulkan-drivers"))
+        #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out") + "/sample/thumbnails/sheet-0001.jpg"))
+        // Commands that need no GPU still work without the loader.
+        let probe = try Self.run(["probe", good], environment: ["FRAMEFARM_VULKAN_LOADER": directory.file("none")])
+        #expect(probe.status == 0)
     }
 
     @Test func batchJSONSummaryNamesEveryInput() throws {

@@ -1,0 +1,42 @@
+#include "CVulkan.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FRAMEFARM_DEFINE_VULKAN_FUNCTION(name) PFN_##name name;
+FRAMEFARM_VULKAN_FUNCTIONS(FRAMEFARM_DEFINE_VULKAN_FUNCTION)
+#undef FRAMEFARM_DEFINE_VULKAN_FUNCTION
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char failure[512];
+
+static void open_loader(void) {
+    const char *path = getenv("FRAMEFARM_VULKAN_LOADER");
+    if (path == NULL || path[0] == '\0') path = "libvulkan.so.1";
+    // Kept open for the life of the process: Vulkan objects may be destroyed as late as exit.
+    void *loader = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (loader == NULL) {
+        const char *reason = dlerror();
+        snprintf(failure, sizeof failure, "%s", reason ? reason : path);
+        return;
+    }
+    // Every function used is Vulkan 1.0 core, which the loader exports by name.
+#define FRAMEFARM_RESOLVE_VULKAN_FUNCTION(name) \
+    name = (PFN_##name)dlsym(loader, #name); \
+    if (name == NULL) { \
+        snprintf(failure, sizeof failure, "%s does not export %s", path, #name); \
+        return; \
+    }
+    FRAMEFARM_VULKAN_FUNCTIONS(FRAMEFARM_RESOLVE_VULKAN_FUNCTION)
+#undef FRAMEFARM_RESOLVE_VULKAN_FUNCTION
+}
+
+int framefarm_vulkan_open(char *message, size_t capacity) {
+    pthread_once(&once, open_loader);
+    if (failure[0] == '\0') return 0;
+    snprintf(message, capacity, "%s", failure);
+    return -1;
+}
