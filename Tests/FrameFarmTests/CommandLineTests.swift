@@ -23,7 +23,11 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        // `make test-sanitize` preloads lavapipe into the CLI processes only (see the Makefile for why; preloaded
+        // into the swift driver it would crash the linker).
+        if let preload = environment["FRAMEFARM_TEST_CLI_PRELOAD"], !preload.isEmpty { environment["LD_PRELOAD"] = preload }
+        process.environment = environment
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
