@@ -150,6 +150,7 @@ public final class Renderer {
         try slot.submission.wait()
         if let submitted = submitTimes.removeValue(forKey: ticket.slot) {
             lastTimings.executeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - submitted) / 1e6
+            // `record` writes four timestamps: before the prefilter, the resampling, the overlays, and after them.
             let passes = slot.commands.timestampIntervals()
             if passes.count == 3 {
                 lastTimings.prefilterMilliseconds = passes[0]

@@ -47,20 +47,6 @@ public struct VulkanError: Error, CustomStringConvertible, Equatable, Sendable {
 }
 
 /// Turns a `VkResult` into a thrown `VulkanError`; every Vulkan call that returns one goes through here.
-/// Opens the Vulkan loader once per process (Sources/CVulkan says why it is not linked); every Vulkan call
-/// comes after this.
-enum VulkanLoader {
-    private static let failure: String? = {
-        var message = [CChar](repeating: 0, count: 512)
-        guard framefarm_vulkan_open(&message, message.count) != 0 else { return nil }
-        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }()
-
-    static func open() throws {
-        if let failure { throw GPUError.vulkanLoaderMissing(reason: failure) }
-    }
-}
-
 @inline(__always)
 func vkCheck(_ call: String, _ result: VkResult) throws {
     if result != VK_SUCCESS { throw VulkanError(call: call, result: result) }

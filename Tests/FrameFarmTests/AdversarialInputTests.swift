@@ -19,17 +19,9 @@ import Testing
         }
     }
 
-    /// Thumbnails of one input; the cues of its WebVTT, its thumbnails folder and its warnings.
     private func thumbnails(_ path: String, out: String, _ configure: (inout ThumbnailOptions) -> Void = { _ in })
         throws -> (cues: [ThumbnailTests.Cue], folder: String, warnings: [String]) {
-        var options = ThumbnailOptions()
-        configure(&options)
-        let summary = ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
-        #expect(summary.failed == 0, "\(summary.failures)")
-        SharedGPU.assertNoValidationMessages()
-        let folder = out + "/" + (summary.inputs[0].folder ?? "") + "/thumbnails/"
-        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
-        return (cues, folder, summary.inputs[0].warnings)
+        try ThumbnailTests.track(path, out: out, configure: configure)
     }
 
     @Test(arguments: [0, 90, 180, 270], [false, true])
@@ -140,12 +132,8 @@ import Testing
         let joined = directory.write("joined.ts", try part("first.ts", start: firstStart, firstFrame: 0)
             + part("second.ts", start: secondStart, firstFrame: 75))
         let (cues, folder, warnings) = try thumbnails(joined, out: directory.file("out")) { $0.spacing = .interval(0.5) }
-        var sheets: [String: RGBAImage] = [:]
-        let tiles = try cues.map { cue in
-            if sheets[cue.file] == nil { sheets[cue.file] = try readImage(folder + cue.file) }
-            return (cue.start, sheets[cue.file]!.frameCode(in: cue.rect))
-        }
-        return (joined, tiles, warnings)
+        let codes = try ThumbnailTests.frameNumbers(cues, folder: folder)
+        return (joined, zip(cues, codes).map { ($0.start, $1) }, warnings)
     }
 
     /// Timestamps are taken as the container gives them, as ffprobe and a player's seek bar do: a jump forward

@@ -35,18 +35,26 @@ import Testing
         }
     }
 
-    private func thumbnails(_ path: String, out: String, configure: (inout ThumbnailOptions) -> Void) throws -> [Cue] {
+    /// Thumbnails of one input, checked to succeed without validation messages: its WebVTT cues, its
+    /// thumbnails folder and its warnings.
+    static func track(_ path: String, out: String, configure: (inout ThumbnailOptions) -> Void = { _ in })
+        throws -> (cues: [Cue], folder: String, warnings: [String]) {
         var options = ThumbnailOptions()
         configure(&options)
         let summary = ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
         #expect(summary.failed == 0, "\(summary.failures)")
         SharedGPU.assertNoValidationMessages()
-        let folder = out + "/" + summary.inputs[0].folder! + "/thumbnails/"
-        return try Self.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        let folder = out + "/" + (summary.inputs[0].folder ?? "") + "/thumbnails/"
+        let cues = try parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        return (cues, folder, summary.inputs[0].warnings)
+    }
+
+    private func thumbnails(_ path: String, out: String, configure: (inout ThumbnailOptions) -> Void) throws -> [Cue] {
+        try Self.track(path, out: out, configure: configure).cues
     }
 
     /// Frame numbers read back from every cue's tile.
-    private func frameNumbers(_ cues: [Cue], folder: String) throws -> [Int?] {
+    static func frameNumbers(_ cues: [Cue], folder: String) throws -> [Int?] {
         var sheets: [String: RGBAImage] = [:]
         return try cues.map { cue in
             if sheets[cue.file] == nil { sheets[cue.file] = try readImage(folder + cue.file) }
@@ -74,7 +82,7 @@ import Testing
         #expect(cues.count == 9)
         let fps = Double(rate.0) / Double(rate.1)
         let expected = cues.map { Int(($0.start * fps + 1e-6).rounded(.down)) }
-        #expect(try frameNumbers(cues, folder: out + "/sample/thumbnails/") == expected.map { Optional($0) })
+        #expect(try Self.frameNumbers(cues, folder: out + "/sample/thumbnails/") == expected.map { Optional($0) })
         // Cues are contiguous from 0 to the duration, written to the millisecond.
         #expect(cues.first?.start == 0)
         for (previous, next) in zip(cues, cues.dropFirst()) { #expect(previous.end == next.start) }
@@ -96,7 +104,7 @@ import Testing
         }
         let folder = out + "/sample/thumbnails/"
         #expect(cues.map(\.file) == ["sheet-0001.webp", "sheet-0001.webp", "sheet-0001.webp", "sheet-0001.webp"])
-        #expect(try frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
+        #expect(try Self.frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
         let dash = try String(contentsOfFile: folder + "thumbnails.mpd", encoding: .utf8)
         #expect(dash.contains("mimeType=\"image/webp\""))
         let hls = try String(contentsOfFile: folder + "thumbnails.m3u8", encoding: .utf8)
@@ -118,7 +126,7 @@ import Testing
             $0.seek = .keyframe
         }
         let expected = cues.map { Int(($0.start / 2).rounded(.down)) * 50 }
-        #expect(try frameNumbers(cues, folder: out + "/sample/thumbnails/") == expected.map { Optional($0) })
+        #expect(try Self.frameNumbers(cues, folder: out + "/sample/thumbnails/") == expected.map { Optional($0) })
     }
 
     @Test func anamorphicAndOffsetTimestampsStillLandOnTheRightFrame() throws {
@@ -133,7 +141,7 @@ import Testing
         // 320x180 coded with 3:2 pixels displays as 480x180, so tiles are 160 x 60.
         #expect(cues.allSatisfy { $0.rect.size == PixelSize(width: 160, height: 60) })
         let expected = cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) }
-        #expect(try frameNumbers(cues, folder: out + "/offset/thumbnails/") == expected.map { Optional($0) })
+        #expect(try Self.frameNumbers(cues, folder: out + "/offset/thumbnails/") == expected.map { Optional($0) })
     }
 
     @Test func aVideoShorterThanOneIntervalGetsOneThumbnailAndValidManifests() throws {
@@ -142,7 +150,7 @@ import Testing
         let out = directory.file("out")
         let cues = try thumbnails(path, out: out) { _ in }
         #expect(cues.count == 1)
-        #expect(try frameNumbers(cues, folder: out + "/sample/thumbnails/") == [0])
+        #expect(try Self.frameNumbers(cues, folder: out + "/sample/thumbnails/") == [0])
         let folder = out + "/sample/thumbnails/"
         for file in ["sheet-0001.jpg", "thumbnails.m3u8", "thumbnails-stream-inf.txt", "thumbnails.mpd", "iframes.mp4",
                      "iframes.m3u8", "iframes-stream-inf.txt"] {
@@ -203,7 +211,7 @@ import Testing
         let cues = try Self.parseVTT(String(contentsOfFile: out + "/damaged/thumbnails/thumbnails.vtt", encoding: .utf8))
         #expect(cues.count == 6)
         // Thumbnails away from the damage still show their exact frame.
-        let numbers = try frameNumbers(cues, folder: out + "/damaged/thumbnails/")
+        let numbers = try Self.frameNumbers(cues, folder: out + "/damaged/thumbnails/")
         #expect(numbers.first == 0 && numbers.last == 125)
     }
 
@@ -236,7 +244,7 @@ import Testing
         var times = [0.0]
         while times.count < 120 { times.append(times.last! + 0.04 * [1.0, 0.5, 1.5][(times.count - 1) % 3]) }
         let expected = cues.map { cue in times.lastIndex { $0 <= cue.start + 1e-6 } }
-        #expect(try frameNumbers(cues, folder: out + "/vfr/thumbnails/") == expected)
+        #expect(try Self.frameNumbers(cues, folder: out + "/vfr/thumbnails/") == expected)
     }
 
     @Test func aStillImageGivesOneThumbnailAndValidManifests() throws {
