@@ -36,7 +36,7 @@ float roundedRectCoverage(ivec2 p, vec2 size, float radius) {
 }
 
 void main() {
-    CanvasDescriptor canvas = canvases[pass.canvas];
+    CanvasDescriptor canvas = dispatchCanvas;
     uint cell = overlayCells[pass.firstCell + gl_WorkGroupID.x];
     uvec2 pixel = uvec2(cell & 0xFFFFu, cell >> 16) * gl_WorkGroupSize.xy + gl_LocalInvocationID.xy;
     if (pixel.x >= canvas.width || pixel.y >= canvas.height) return;

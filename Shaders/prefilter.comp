@@ -39,17 +39,15 @@ vec3 linearRGB(SourceDescriptor source, uint frameByte, uint x, uint y) {
         }
     }
     vec4 ycc = vec4(luma, chroma, 1.0);
-    vec3 encoded = vec3(dot(ycc, vec4(source.matrix[0], source.matrix[1], source.matrix[2], source.matrix[3])),
-                        dot(ycc, vec4(source.matrix[4], source.matrix[5], source.matrix[6], source.matrix[7])),
-                        dot(ycc, vec4(source.matrix[8], source.matrix[9], source.matrix[10], source.matrix[11])));
+    vec3 encoded = vec3(dot(ycc, source.matrix[0]), dot(ycc, source.matrix[1]), dot(ycc, source.matrix[2]));
     return decodeTransfer(clamp(encoded, 0.0, 1.0));
 }
 
 void main() {
-    PrefilterImage image = images[pass.image];
+    PrefilterImage image = dispatchImage;
     uvec2 box = gl_GlobalInvocationID.xy;
     if (box.x >= image.width || box.y >= image.height) return;
-    SourceDescriptor source = sources[pass.source];
+    SourceDescriptor source = dispatchSource;
 
     uint x0 = uint(image.originX) + box.x * image.shrinkX;
     uint y0 = uint(image.originY) + box.y * image.shrinkY;

@@ -13,9 +13,9 @@ layout(binding = 4) uniform samplerBuffer planes;
 layout(std430, binding = 7) writeonly buffer Intermediate { float intermediate[]; };
 
 void main() {
-    ResampleJob job = jobs[pass.job];
+    ResampleJob job = dispatchJob;
     PlaneGroupPass group = pass.group == 0u ? job.luma : job.chroma;
-    PrefilterImage image = images[pass.image];
+    PrefilterImage image = dispatchImage;
     uint column = gl_GlobalInvocationID.x;
     uint firstRow = gl_WorkGroupID.y * ROWS;
     if (column >= job.width || firstRow >= group.rowCount) return;

@@ -59,11 +59,11 @@ ivec2 displayPosition(ResampleJob job, ivec2 p) {
 }
 
 void main() {
-    ResampleJob job = jobs[pass.job];
+    ResampleJob job = dispatchJob;
     uint x0 = gl_GlobalInvocationID.x * COLUMNS;
     uint y = gl_GlobalInvocationID.y;
     if (x0 >= job.width || y >= job.height) return;
-    CanvasDescriptor canvas = canvases[pass.canvas];
+    CanvasDescriptor canvas = dispatchCanvas;
     vec4 first, second, third;
     filterColumns(job.luma, job.width, x0, y, first, second, third);
     vec4 cb = vec4(0.0), cr = vec4(0.0);
@@ -71,7 +71,7 @@ void main() {
         vec4 unused;
         filterColumns(job.chroma, job.width, x0, y, cb, cr, unused);
     }
-    SourceDescriptor source = sources[pass.source];
+    SourceDescriptor source = dispatchSource;
     for (uint c = 0u; c < COLUMNS; ++c) {
         ivec2 target = ivec2(job.destinationX, job.destinationY) + displayPosition(job, ivec2(int(x0 + c), int(y)));
         if (x0 + c >= job.width || any(lessThan(target, ivec2(0))) || target.x >= int(canvas.width)
@@ -81,9 +81,7 @@ void main() {
             rgb = encodeTransfer(vec3(first[c], second[c], third[c]));
         } else {
             vec4 ycc = vec4(first[c], cb[c], cr[c], 1.0);
-            rgb = vec3(dot(ycc, vec4(source.matrix[0], source.matrix[1], source.matrix[2], source.matrix[3])),
-                       dot(ycc, vec4(source.matrix[4], source.matrix[5], source.matrix[6], source.matrix[7])),
-                       dot(ycc, vec4(source.matrix[8], source.matrix[9], source.matrix[10], source.matrix[11])));
+            rgb = vec3(dot(ycc, source.matrix[0]), dot(ycc, source.matrix[1]), dot(ycc, source.matrix[2]));
         }
         uvec3 bytes = uvec3(clamp(rgb, 0.0, 1.0) * 255.0 + 0.5);
         canvasPixels[uint(target.y) * canvas.width + uint(target.x)] =

@@ -1,6 +1,6 @@
 // Data shared by every pass of a render batch: the structs mirrored in Sources/FrameFarmGPU/ShaderInterface.swift
-// (std430, scalars only so the Swift structs match member for member), the bindings of the one descriptor set
-// layout all passes share, and the tile lookup every pass starts with.
+// (scalars, explicit padding where std140 aligns to 16 bytes, so the Swift structs match member for member), the
+// bindings of the one descriptor set layout all passes share, and the tile lookup every pass starts with.
 
 struct SourceDescriptor {
     uint byteOffset;        // of the frame in the upload buffer; a multiple of 4
@@ -20,7 +20,10 @@ struct SourceDescriptor {
     float chromaOffsetX;
     float chromaOffsetY;
     uint transfer;           // 0: sRGB-like curve for every SDR transfer
-    float matrix[12];        // row-major 3x4: R'G'B' = M * (Y, Cb, Cr, 1) with samples as stored (raw words)
+    uint pad0;               // std140 puts the vec4 array on a 16-byte boundary
+    uint pad1;
+    uint pad2;
+    vec4 matrix[3];          // rows of a 3x4: R'G'B' = M * (Y, Cb, Cr, 1) with samples as stored (raw words)
 };
 
 struct PrefilterImage {
@@ -48,6 +51,9 @@ struct PlaneGroupPass {      // one plane group (luma or chroma) of a job, throu
     uint verticalTable;      // per destination row: start (relative to rowStart) then taps weights
     uint verticalTaps;
     uint intermediateOffset; // float index; plane p, row r, column c at offset + (p * rowCount + r) * width + c
+    uint pad0;               // std140 rounds a struct up to 16 bytes
+    uint pad1;
+    uint pad2;
 };
 
 struct ResampleJob {
@@ -58,6 +64,7 @@ struct ResampleJob {
     uint width;              // destination size, turned like the source (width and height swap for 90 and 270)
     uint height;
     uint transform;          // display transform: clockwise quarter turns in bits 0-1, mirrored first in bit 2
+    uint pad0;               // std140 puts a nested struct on a 16-byte boundary
     PlaneGroupPass luma;
     PlaneGroupPass chroma;
 };
@@ -82,9 +89,10 @@ struct OverlayDescriptor {
     float radius;
 };
 
-// Which item a dispatch works on. Every pass dispatches once per item with its indices here, so that every
-// descriptor load is indexed by push constants only: drivers (lavapipe's among them) turn such loads into one
-// scalar load instead of one per invocation. Workgroup IDs then give the tile within the item.
+// Which item a dispatch works on. The host turns the item indices into dynamic offsets of the uniform blocks
+// below, so each pass reads its item's descriptors at constant offsets: drivers load those once per dispatch
+// (lavapipe loaded indexed storage-buffer structs lane by lane, in every invocation). Shaders read only `group`
+// and `firstCell` from here.
 layout(push_constant) uniform PassConstants {
     uint job;                // ResampleJob (horizontal, vertical)
     uint group;              // 0 luma, 1 chroma (horizontal)
@@ -94,14 +102,14 @@ layout(push_constant) uniform PassConstants {
     uint firstCell;          // overlay: this canvas's first entry in the cell table
 } pass;
 
-// Bulk reads go through texel views (texelFetch takes the texture path, a gather on CPU drivers); descriptor
-// tables are storage buffers indexed by push constants (one scalar load each).
+// Bulk reads go through texel views (texelFetch takes the texture path, a gather on CPU drivers); the dispatch's
+// descriptors are uniform blocks bound at the item's dynamic offset; overlay tables are storage buffers.
 layout(binding = 0) uniform usamplerBuffer uploadWords;     // the upload buffer: source bytes and filter tables
-layout(std430, binding = 1) readonly buffer Sources { SourceDescriptor sources[]; };
-layout(std430, binding = 2) readonly buffer Images { PrefilterImage images[]; };
-layout(std430, binding = 3) readonly buffer Jobs { ResampleJob jobs[]; };
+layout(std140, binding = 1) uniform SourceBlock { SourceDescriptor dispatchSource; };
+layout(std140, binding = 2) uniform ImageBlock { PrefilterImage dispatchImage; };
+layout(std140, binding = 3) uniform JobBlock { ResampleJob dispatchJob; };
 layout(std430, binding = 5) readonly buffer OverlayCells { uint overlayCells[]; };  // x | y << 16, in tiles
-layout(std430, binding = 9) readonly buffer Canvases { CanvasDescriptor canvases[]; };
+layout(std140, binding = 9) uniform CanvasBlock { CanvasDescriptor dispatchCanvas; };
 layout(std430, binding = 10) readonly buffer Overlays { OverlayDescriptor overlays[]; };
 
 uint uploadWord(uint index) { return texelFetch(uploadWords, int(index)).r; }

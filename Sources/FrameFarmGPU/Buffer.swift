@@ -33,6 +33,7 @@ final class GPUBuffer {
         info.size = VkDeviceSize(max(size, 16))
         info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue
             | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT.rawValue
+            | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue
         info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
         var buffer: VkBuffer?
         try vkCheck("vkCreateBuffer", vkCreateBuffer(device, &info, nil, &buffer))

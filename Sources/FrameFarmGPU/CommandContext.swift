@@ -1,15 +1,16 @@
 import CVulkan
 
-/// What one compute pass asks for: a pipeline, its push constants and a grid of workgroups. Passes describe
+/// What one compute pass asks for: a pipeline, the item it works on and a grid of workgroups. Passes describe
 /// work this way and never call Vulkan; `CommandContext.record(_:)` turns it into commands.
 struct ComputeDispatch {
     var pipeline: ComputePipeline
-    var pushConstants: [UInt32]
+    /// Pushed as constants, and turned into the dynamic offsets of the item's uniform blocks.
+    var items: PassConstants
     var groupCountX: Int
     var groupCountY: Int = 1
     var groupCountZ: Int = 1
-    /// Byte offset of the dynamic storage binding (the canvas window) for this dispatch.
-    var dynamicOffset: Int = 0
+    /// Byte offset of the canvas-pixel window (a dynamic storage binding) for this dispatch.
+    var canvasWindow: Int = 0
 }
 
 /// Where in the pipeline a memory dependency starts or ends.
@@ -51,7 +52,7 @@ final class CommandContext {
     let pool: VkCommandPool
     let commandBuffer: VkCommandBuffer
     private var boundPipeline: VkPipeline?
-    private var boundSet: (set: DescriptorSet, layout: PipelineLayout, dynamicOffset: Int)?
+    private var boundSet: (set: DescriptorSet, layout: PipelineLayout, strides: TableStrides, offsets: [UInt32])?
     /// Timestamps written between passes, when the device supports them on compute queues.
     private let timestamps: VkQueryPool?
     private var timestampCount = 0
@@ -147,30 +148,31 @@ final class CommandContext {
         vkCmdPipelineBarrier(commandBuffer, source.stageMask, destination.stageMask, 0, 1, &barrier, 0, nil, 0, nil)
     }
 
-    /// Binds the one descriptor set every dispatch uses; `record` rebinds it when a dispatch's dynamic offset differs.
-    func bind(_ set: DescriptorSet, layout: PipelineLayout, dynamicOffset: Int = 0) {
+    /// Binds the one descriptor set every dispatch uses; `record` rebinds it when a dispatch's dynamic offsets differ.
+    func bind(_ set: DescriptorSet, layout: PipelineLayout, strides: TableStrides,
+              offsets: [UInt32]? = nil) {
+        let offsets = offsets ?? strides.dynamicOffsets(for: PassConstants(), canvasWindow: 0)
         var handle: VkDescriptorSet? = set.handle
-        var offset = UInt32(dynamicOffset)
-        vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout.handle, 0, 1, &handle, 1, &offset)
-        boundSet = (set, layout, dynamicOffset)
+        vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout.handle, 0, 1, &handle,
+                                UInt32(offsets.count), offsets)
+        boundSet = (set, layout, strides, offsets)
     }
 
     func record(_ dispatch: ComputeDispatch) {
         guard dispatch.groupCountX > 0, dispatch.groupCountY > 0, dispatch.groupCountZ > 0 else { return }
         let pipeline = dispatch.pipeline
-        if let bound = boundSet, bound.dynamicOffset != dispatch.dynamicOffset {
-            bind(bound.set, layout: bound.layout, dynamicOffset: dispatch.dynamicOffset)
+        if let bound = boundSet {
+            let offsets = bound.strides.dynamicOffsets(for: dispatch.items, canvasWindow: dispatch.canvasWindow)
+            if offsets != bound.offsets { bind(bound.set, layout: bound.layout, strides: bound.strides, offsets: offsets) }
         }
         if boundPipeline != pipeline.handle {
             vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle)
             boundPipeline = pipeline.handle
         }
-        if !dispatch.pushConstants.isEmpty {
-            precondition(dispatch.pushConstants.count * 4 <= pipeline.layout.pushConstantSize)
-            dispatch.pushConstants.withUnsafeBytes { bytes in
-                vkCmdPushConstants(commandBuffer, pipeline.layout.handle, VK_SHADER_STAGE_COMPUTE_BIT.rawValue, 0,
-                                   UInt32(bytes.count), bytes.baseAddress)
-            }
+        precondition(MemoryLayout<PassConstants>.size <= pipeline.layout.pushConstantSize)
+        withUnsafeBytes(of: dispatch.items) { bytes in
+            vkCmdPushConstants(commandBuffer, pipeline.layout.handle, VK_SHADER_STAGE_COMPUTE_BIT.rawValue, 0,
+                               UInt32(bytes.count), bytes.baseAddress)
         }
         vkCmdDispatch(commandBuffer, UInt32(dispatch.groupCountX), UInt32(dispatch.groupCountY),
                       UInt32(dispatch.groupCountZ))

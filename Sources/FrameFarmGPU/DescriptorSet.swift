@@ -1,30 +1,26 @@
 import CVulkan
 
-/// The one descriptor set layout every pass shares: bindings 0..<bindingCount, each a storage buffer or a uniform
-/// texel buffer, visible to compute. Sharing one layout lets a batch bind its buffers once for all passes.
+/// The one descriptor set layout every pass shares: binding i has descriptor type `types[i]`, visible to compute.
+/// Sharing one layout lets a batch bind its buffers once for all passes.
 ///
 /// Ownership: owns the `VkDescriptorSetLayout`. Thread-safety: immutable after init.
 final class DescriptorSetLayout {
     let context: GPUContext
     let handle: VkDescriptorSetLayout
-    let bindingCount: Int
-
     let types: [VkDescriptorType]
 
-    /// - Parameters:
-    ///   - texelBindings: bindings that are uniform texel buffers; the others are storage buffers.
-    ///   - dynamicBindings: storage buffers whose offset is given at bind time.
-    init(context: GPUContext, bindingCount: Int, texelBindings: Set<Int>, dynamicBindings: Set<Int> = []) throws {
-        let storageCount = bindingCount - texelBindings.count
-        let limit = Int(context.limits.maxPerStageDescriptorStorageBuffers)
-        guard storageCount <= limit else {
-            throw GPUError.unsupportedDevice("needs \(storageCount) storage buffers per stage, device allows \(limit)")
+    var bindingCount: Int { types.count }
+
+    init(context: GPUContext, types: [VkDescriptorType]) throws {
+        let limits = context.limits
+        let storageCount = types.filter { [VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC].contains($0) }.count
+        let uniformCount = types.filter { $0 == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC }.count
+        for (count, limit, what) in [(storageCount, limits.maxPerStageDescriptorStorageBuffers, "storage buffers per stage"),
+                                     (uniformCount, limits.maxDescriptorSetUniformBuffersDynamic, "dynamic uniform buffers")]
+            where count > Int(limit) {
+            throw GPUError.unsupportedDevice("needs \(count) \(what), device allows \(limit)")
         }
-        let types = (0..<bindingCount).map {
-            texelBindings.contains($0) ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
-                : dynamicBindings.contains($0) ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-        }
-        let bindings = (0..<bindingCount).map { index in
+        let bindings = types.indices.map { index in
             var binding = VkDescriptorSetLayoutBinding()
             binding.binding = UInt32(index)
             binding.descriptorType = types[index]
@@ -36,14 +32,13 @@ final class DescriptorSetLayout {
         try bindings.withUnsafeBufferPointer { pointer in
             var info = VkDescriptorSetLayoutCreateInfo()
             info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO
-            info.bindingCount = UInt32(bindingCount)
+            info.bindingCount = UInt32(bindings.count)
             info.pBindings = pointer.baseAddress
             try vkCheck("vkCreateDescriptorSetLayout",
                         vkCreateDescriptorSetLayout(context.device, &info, nil, &handle))
         }
         self.context = context
         self.handle = handle!
-        self.bindingCount = bindingCount
         self.types = types
     }
 
@@ -59,10 +54,10 @@ final class DescriptorPool {
     let layout: DescriptorSetLayout
 
     init(layout: DescriptorSetLayout, setCount: Int) throws {
-        let sizes = [VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
-                     VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER].map { type in
-            VkDescriptorPoolSize(type: type, descriptorCount: UInt32(layout.types.filter { $0 == type }.count * setCount))
-        }.filter { $0.descriptorCount > 0 }
+        let sizes = Set(layout.types.map(\.rawValue)).sorted().map { type in
+            VkDescriptorPoolSize(type: VkDescriptorType(type),
+                                 descriptorCount: UInt32(layout.types.filter { $0.rawValue == type }.count * setCount))
+        }
         var info = VkDescriptorPoolCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
         info.maxSets = UInt32(setCount)
@@ -94,7 +89,7 @@ final class DescriptorPool {
     }
 }
 
-/// A range of a buffer bound to one storage-buffer binding.
+/// A range of a buffer bound to one storage- or uniform-buffer binding.
 struct BufferRange {
     var buffer: GPUBuffer
     var offset: Int
@@ -104,6 +99,7 @@ struct BufferRange {
 /// What one binding points at.
 enum DescriptorResource {
     case storage(BufferRange)
+    case uniform(BufferRange)
     case texels(BufferView)
 }
 
@@ -118,7 +114,11 @@ struct DescriptorSet {
         let layout = pool.layout
         precondition(resources.count == layout.bindingCount)
         let infos = resources.map { resource -> VkDescriptorBufferInfo in
-            guard case .storage(let range) = resource else { return VkDescriptorBufferInfo() }
+            let range: BufferRange
+            switch resource {
+            case .storage(let bound), .uniform(let bound): range = bound
+            case .texels: return VkDescriptorBufferInfo()
+            }
             return VkDescriptorBufferInfo(buffer: range.buffer.buffer, offset: VkDeviceSize(range.offset),
                                           range: VkDeviceSize(range.size))
         }

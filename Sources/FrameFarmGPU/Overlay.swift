@@ -84,10 +84,9 @@ struct OverlayPass {
         return ranges.flatMap { range in
             stride(from: 0, to: range.count, by: maxGroups).map { skip in
                 ComputeDispatch(pipeline: pipeline,
-                                pushConstants: PassConstants(canvas: UInt32(range.canvas),
-                                                             firstCell: UInt32(range.first + skip)).words,
+                                items: PassConstants(canvas: UInt32(range.canvas), firstCell: UInt32(range.first + skip)),
                                 groupCountX: min(maxGroups, range.count - skip),
-                                dynamicOffset: Int(canvases[range.canvas].pixelOffset) * 4)
+                                canvasWindow: Int(canvases[range.canvas].pixelOffset) * 4)
             }
         }
     }

@@ -58,10 +58,7 @@ public final class Renderer {
         precondition(slotCount >= 1)
         self.context = context
         self.slotCount = slotCount
-        let setLayout = try DescriptorSetLayout(
-            context: context, bindingCount: ShaderBinding.allCases.count,
-            texelBindings: Set(ShaderBinding.allCases.filter(\.isTexelBuffer).map(\.rawValue)),
-            dynamicBindings: Set(ShaderBinding.allCases.filter(\.isDynamic).map(\.rawValue)))
+        let setLayout = try DescriptorSetLayout(context: context, types: ShaderBinding.allCases.map(\.descriptorType))
         pipelineLayout = try PipelineLayout(setLayout: setLayout, pushConstantSize: MemoryLayout<PassConstants>.size)
         let pool = try DescriptorPool(layout: setLayout, setCount: slotCount)
         descriptorPool = pool
@@ -134,7 +131,7 @@ public final class Renderer {
         timings.uploadMilliseconds = lap()
 
         slot.descriptorSet.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: target?.buffer))
-        try record(plan, passes: passes, into: slot, clearsCanvases: target == nil)
+        try record(plan, passes: passes, into: slot, strides: layout.strides, clearsCanvases: target == nil)
         let retained: [AnyObject] = slot.resources + passes.pipelineObjects + (target.map { [$0.buffer] } ?? [])
         try slot.submission.submit(slot.commands, retaining: retained)
         timings.recordMilliseconds = lap()
@@ -182,10 +179,11 @@ public final class Renderer {
 
     /// Fill canvases, prefilter, then per chunk horizontal and vertical, then overlays; a barrier between
     /// dependent steps and one before the host reads.
-    private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot, clearsCanvases: Bool) throws {
+    private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot, strides: TableStrides,
+                        clearsCanvases: Bool) throws {
         let commands = slot.commands
         try commands.begin()
-        commands.bind(slot.descriptorSet, layout: pipelineLayout)
+        commands.bind(slot.descriptorSet, layout: pipelineLayout, strides: strides)
         for canvas in plan.canvases where clearsCanvases {
             commands.fill(slot.readback!, offset: Int(canvas.pixelOffset) * 4,
                           size: Int(canvas.width * canvas.height) * 4, value: canvas.background)

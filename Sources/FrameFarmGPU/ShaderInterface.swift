@@ -1,5 +1,8 @@
-/// Host mirrors of the structs in Shaders/shader_interface.glsl. Scalars only, so Swift's layout of these structs
-/// is std430's; `ShaderInterfaceTests` checks every size and member offset against the compiled SPIR-V.
+import CVulkan
+
+/// Host mirrors of the structs in Shaders/shader_interface.glsl. Scalars, with the shader's explicit padding where
+/// std140 aligns to 16 bytes, so Swift's layout of these structs is the shaders'; `ShaderInterfaceTests` checks
+/// every size and member offset against the compiled SPIR-V.
 
 /// Binding numbers of the descriptor set layout every pass shares. Bulk data is read through texel views
 /// (`uploadTexels`, `planeTexels`, `intermediateTexels`) and written through storage buffers.
@@ -7,13 +10,24 @@ enum ShaderBinding: Int, CaseIterable {
     case uploadTexels = 0, sources, images, jobs, planeTexels, overlayCells, planes, intermediate, canvasPixels,
          canvases, overlays, intermediateTexels
 
-    var isTexelBuffer: Bool { [.uploadTexels, .planeTexels, .intermediateTexels].contains(self) }
-    /// Canvas pixels are bound per dispatch at the canvas's offset, so that all canvases together may exceed
-    /// what one binding can reach; shaders index from the canvas's first pixel.
-    var isDynamic: Bool { self == .canvasPixels }
+    var descriptorType: VkDescriptorType {
+        switch self {
+        case .uploadTexels, .planeTexels, .intermediateTexels: VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+        // Each dispatch's own descriptors: one struct bound at the item's dynamic offset (see `PassConstants`).
+        case .sources, .images, .jobs, .canvases: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
+        // Bound per dispatch at the canvas's offset, so that all canvases together may exceed what one binding
+        // can reach; shaders index from the canvas's first pixel.
+        case .canvasPixels: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
+        case .overlayCells, .planes, .intermediate, .overlays: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+        }
+    }
+
+    var isDynamic: Bool {
+        [VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC].contains(descriptorType)
+    }
 }
 
-// Must match Shaders/shader_interface.glsl (std430)
+// Must match Shaders/shader_interface.glsl (std140)
 struct SourceDescriptor {
     var byteOffset: UInt32 = 0
     var planeLayout: UInt32 = 0
@@ -32,11 +46,15 @@ struct SourceDescriptor {
     var chromaOffsetX: Float = 0
     var chromaOffsetY: Float = 0
     var transfer: UInt32 = 0
+    var pad0: UInt32 = 0
+    var pad1: UInt32 = 0
+    var pad2: UInt32 = 0
+    /// Three rows of four.
     var matrix: (Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
-// Must match Shaders/shader_interface.glsl (std430)
+// Must match Shaders/shader_interface.glsl (std140)
 struct PrefilterImage: Hashable {
     var sourceIndex: UInt32 = 0
     var planeGroup: UInt32 = 0
@@ -52,7 +70,7 @@ struct PrefilterImage: Hashable {
     var planeCount: UInt32 = 0
 }
 
-// Must match Shaders/shader_interface.glsl (std430)
+// Must match Shaders/shader_interface.glsl (std140)
 struct PlaneGroupPass {
     var planeCount: UInt32 = 0
     var imageIndex: UInt32 = 0
@@ -63,9 +81,12 @@ struct PlaneGroupPass {
     var verticalTable: UInt32 = 0
     var verticalTaps: UInt32 = 0
     var intermediateOffset: UInt32 = 0
+    var pad0: UInt32 = 0
+    var pad1: UInt32 = 0
+    var pad2: UInt32 = 0
 }
 
-// Must match Shaders/shader_interface.glsl (std430)
+// Must match Shaders/shader_interface.glsl (std140)
 struct ResampleJob {
     var sourceIndex: UInt32 = 0
     var canvasIndex: UInt32 = 0
@@ -74,11 +95,12 @@ struct ResampleJob {
     var width: UInt32 = 0
     var height: UInt32 = 0
     var transform: UInt32 = 0
+    var pad0: UInt32 = 0
     var luma = PlaneGroupPass()
     var chroma = PlaneGroupPass()
 }
 
-// Must match Shaders/shader_interface.glsl (std430)
+// Must match Shaders/shader_interface.glsl (std140)
 struct CanvasDescriptor {
     var pixelOffset: UInt32 = 0  // host only: shaders see the canvas's own binding window
     var width: UInt32 = 0
@@ -100,7 +122,8 @@ struct OverlayDescriptor {
     var radius: Float = 0
 }
 
-// Must match Shaders/shader_interface.glsl (push_constant PassConstants)
+// Must match Shaders/shader_interface.glsl (push_constant PassConstants). The item indices also pick the dynamic
+// offsets of the uniform blocks (`TableStrides`).
 struct PassConstants {
     var job: UInt32 = 0
     var group: UInt32 = 0
@@ -108,6 +131,4 @@ struct PassConstants {
     var source: UInt32 = 0
     var canvas: UInt32 = 0
     var firstCell: UInt32 = 0
-
-    var words: [UInt32] { [job, group, image, source, canvas, firstCell] }
 }

@@ -1,5 +1,34 @@
 import Foundation
 
+/// Byte distance between consecutive entries of the tables bound as uniform blocks, one entry per dispatch at a
+/// dynamic offset: each struct rounded up to the device's uniform-buffer offset alignment.
+struct TableStrides {
+    let source, image, job, canvas: Int
+
+    init(context: GPUContext) {
+        let alignment = max(16, Int(context.limits.minUniformBufferOffsetAlignment))
+        func stride<T>(_: T.Type) -> Int { (MemoryLayout<T>.size + alignment - 1) / alignment * alignment }
+        source = stride(SourceDescriptor.self)
+        image = stride(PrefilterImage.self)
+        job = stride(ResampleJob.self)
+        canvas = stride(CanvasDescriptor.self)
+    }
+
+    /// The dynamic offsets of one dispatch, in binding order (as Vulkan takes them).
+    func dynamicOffsets(for items: PassConstants, canvasWindow: Int) -> [UInt32] {
+        ShaderBinding.allCases.filter(\.isDynamic).map { binding in
+            switch binding {
+            case .sources: UInt32(Int(items.source) * source)
+            case .images: UInt32(Int(items.image) * image)
+            case .jobs: UInt32(Int(items.job) * job)
+            case .canvases: UInt32(Int(items.canvas) * canvas)
+            case .canvasPixels: UInt32(canvasWindow)
+            default: preconditionFailure("\(binding) is not dynamic")
+            }
+        }
+    }
+}
+
 /// Where each host-written table of a batch goes in the slot's upload buffer (offsets aligned for binding), and
 /// the writing of it. Source bytes and filter tables are read through one texel view of the whole buffer, so
 /// their offsets are made absolute (in bytes for sources, words for tables) as they are written.
@@ -10,19 +39,24 @@ struct UploadLayout {
 
     private var regions: [Region: (offset: Int, size: Int)] = [:]
     private(set) var totalBytes = 0
+    let strides: TableStrides
 
     init(plan: BatchPlan, context: GPUContext) throws {
         let alignment = max(16, Int(context.limits.minStorageBufferOffsetAlignment),
-                            Int(context.limits.minTexelBufferOffsetAlignment))
+                            Int(context.limits.minTexelBufferOffsetAlignment),
+                            Int(context.limits.minUniformBufferOffsetAlignment))
+        let strides = TableStrides(context: context)
+        self.strides = strides
         let maxRange = Int(context.limits.maxStorageBufferRange)
         let sizes: [(Region, Int)] = [
             (.sourceBytes, plan.sourceBytes),
             (.filterTable, plan.filterWords.count * 4),
-            (.sources, plan.sources.count * MemoryLayout<SourceDescriptor>.stride),
-            (.images, plan.images.count * MemoryLayout<PrefilterImage>.stride),
-            (.jobs, plan.jobs.count * MemoryLayout<ResampleJob>.stride),
+            // At least one entry each: every dispatch binds every block, at offset 0 where it reads none.
+            (.sources, max(plan.sources.count, 1) * strides.source),
+            (.images, max(plan.images.count, 1) * strides.image),
+            (.jobs, max(plan.jobs.count, 1) * strides.job),
             (.overlayCells, plan.overlayCells.count * 4),
-            (.canvases, plan.canvases.count * MemoryLayout<CanvasDescriptor>.stride),
+            (.canvases, max(plan.canvases.count, 1) * strides.canvas),
             (.overlays, plan.overlays.count * MemoryLayout<OverlayDescriptor>.stride),
         ]
         for (region, size) in sizes {
@@ -56,14 +90,19 @@ struct UploadLayout {
                 (base + regions[region]!.offset).copyMemory(from: source, byteCount: bytes.count)
             }
         }
+        func copy<T>(_ array: [T], to region: Region, stride: Int) {
+            for (index, entry) in array.enumerated() {
+                (base + regions[region]!.offset + index * stride).storeBytes(of: entry, as: T.self)
+            }
+        }
         let tableWord = UInt32(regions[.filterTable]!.offset / 4)
         copy(plan.filterWords, to: .filterTable)
         copy(plan.sources.map { source in
             var absolute = source
             absolute.byteOffset += UInt32(sourceRegion)
             return absolute
-        }, to: .sources)
-        copy(plan.images, to: .images)
+        }, to: .sources, stride: strides.source)
+        copy(plan.images, to: .images, stride: strides.image)
         copy(plan.jobs.map { job in
             var absolute = job
             for group in [\ResampleJob.luma, \ResampleJob.chroma] {
@@ -71,9 +110,9 @@ struct UploadLayout {
                 absolute[keyPath: group].verticalTable += tableWord
             }
             return absolute
-        }, to: .jobs)
+        }, to: .jobs, stride: strides.job)
         copy(plan.overlayCells, to: .overlayCells)
-        copy(plan.canvases, to: .canvases)
+        copy(plan.canvases, to: .canvases, stride: strides.canvas)
         copy(plan.overlays, to: .overlays)
     }
 
@@ -83,16 +122,19 @@ struct UploadLayout {
         func storage(_ region: Region) -> DescriptorResource {
             .storage(BufferRange(buffer: slot.upload!, offset: regions[region]!.offset, size: regions[region]!.size))
         }
+        func entry<T>(_ region: Region, _: T.Type) -> DescriptorResource {
+            .uniform(BufferRange(buffer: slot.upload!, offset: regions[region]!.offset, size: MemoryLayout<T>.size))
+        }
         return try ShaderBinding.allCases.map { binding in
             switch binding {
             case .uploadTexels: .texels(try slot.texelView(of: slot.upload!, format: .uint32))
             case .planeTexels: .texels(try slot.texelView(of: slot.planes!, format: .float32))
             case .intermediateTexels: .texels(try slot.texelView(of: slot.intermediate!, format: .float32))
-            case .sources: storage(.sources)
-            case .images: storage(.images)
-            case .jobs: storage(.jobs)
+            case .sources: entry(.sources, SourceDescriptor.self)
+            case .images: entry(.images, PrefilterImage.self)
+            case .jobs: entry(.jobs, ResampleJob.self)
             case .overlayCells: storage(.overlayCells)
-            case .canvases: storage(.canvases)
+            case .canvases: entry(.canvases, CanvasDescriptor.self)
             case .overlays: storage(.overlays)
             case .planes: .storage(BufferRange(buffer: slot.planes!, offset: 0, size: max(plan.planeFloats * 4, 16)))
             case .intermediate:
