@@ -82,7 +82,7 @@ void main() {
     uint inside = min(image.shrinkX, uint(image.lastX) + 1u - x0);
     uint missing = image.shrinkX - inside;
     uint elementBytes = bytes * components;
-    uint words = (image.shrinkX * elementBytes + 3u) / 4u + 1u;
+    uint words = image.wordsPerRow;
     uint planeCount = chroma && !interleaved ? 2u : 1u;
     uint rowFirst = x0 * elementBytes, rowEnd = rowFirst + inside * elementBytes;
     uvec2 sum = uvec2(0u);

@@ -39,6 +39,7 @@ struct PrefilterImage {
     uint height;
     uint outputOffset;       // float index in the planes buffer; plane p starts at outputOffset + p * width * height
     uint planeCount;
+    uint wordsPerRow;        // words a box's row of samples can span (the fewest that cover every box's)
 };
 
 struct PlaneGroupPass {      // one plane group (luma or chroma) of a job, through both resampling passes

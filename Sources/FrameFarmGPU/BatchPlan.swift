@@ -192,6 +192,11 @@ struct BatchPlan {
     private mutating func addImage(_ image: PrefilterImage) -> Int {
         var image = image
         image.outputOffset = UInt32(planeFloats)
+        let source = sources[Int(image.sourceIndex)]
+        let interleaved = image.planeGroup == 1 && source.planeLayout == 1
+        image.wordsPerRow = UInt32(PrefilterPass.wordsPerRow(
+            originX: Int(image.originX), shrinkX: Int(image.shrinkX),
+            elementBytes: Int(source.bytesPerSample) * (interleaved ? 2 : 1)))
         planeFloats += Int(image.planeCount * image.width * image.height)
         images.append(image)
         return images.count - 1

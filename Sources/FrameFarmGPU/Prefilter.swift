@@ -24,6 +24,19 @@ struct PrefilterPass {
         ratio >= shrinkThreshold ? min(Int(ratio / reductionGap), maxShrink) : 1
     }
 
+    /// The most 4-byte words one box's row of samples can touch. Box b's row starts at byte
+    /// (originX + b * shrinkX) * elementBytes: its offset within a word takes the values r, r + g, ... below 4,
+    /// with g = gcd(box bytes, 4) and r the origin's offset mod g. Fetching no more than the worst case needs
+    /// matters on CPU drivers, where each fetch is a gather.
+    static func wordsPerRow(originX: Int, shrinkX: Int, elementBytes: Int) -> Int {
+        let boxBytes = shrinkX * elementBytes
+        let step = gcd(boxBytes, 4)
+        let worstOffset = (originX * elementBytes) % step + 4 - step
+        return (worstOffset + boxBytes + 3) / 4
+    }
+
+    private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+
     /// One dispatch per image.
     func dispatches(for images: [PrefilterImage]) -> [ComputeDispatch] {
         images.enumerated().map { index, image in

@@ -68,6 +68,7 @@ struct PrefilterImage: Hashable {
     var height: UInt32 = 0
     var outputOffset: UInt32 = 0
     var planeCount: UInt32 = 0
+    var wordsPerRow: UInt32 = 0
 }
 
 // Must match Shaders/shader_interface.glsl (std140)
