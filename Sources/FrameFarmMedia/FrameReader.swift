@@ -11,9 +11,9 @@ public final class FrameReader {
     private let keyframesOnly: Bool
     private let maxPixels: Int
     private let threads: Int
-    /// While seeking exactly: packets presented before this stream time are decoded only if other frames refer
-    /// to them (non-reference B-frames are skipped), since they cannot be the frame on screen at the target.
-    private var skipNonReferenceBefore: Double?
+    /// While seeking exactly: packets presented before this stream time cannot be the frame on screen at the
+    /// target, so the decoder fast-forwards through them (`VideoDecoder.fastForwarding`).
+    private var fastForwardBefore: Double?
     private let normalizer = FrameNormalizer()
     private var draining = false
     private var finished = false
@@ -66,9 +66,9 @@ public final class FrameReader {
             _ = try decoder.send(nil)
             return
         }
-        if let limit = skipNonReferenceBefore {
+        if let limit = fastForwardBefore {
             let time = packet.presentationTimestamp.map(file.seconds)
-            decoder.skipsNonReferenceFrames = time.map { $0 < limit } ?? false
+            decoder.fastForwarding = time.map { $0 < limit } ?? false
         }
         // The demuxer flags packets it knows are damaged (an MPEG-TS continuity error, say).
         if packet.isCorrupt { corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }
@@ -137,15 +137,15 @@ public final class FrameReader {
     private func decode(until seconds: Double) throws -> DecodedFrame? {
         // Half a microsecond of slack absorbs the rounding of the container's time base.
         let target = seconds + 5e-7
-        // Skipping needs a single-threaded decoder (the setting is read per frame) and a margin of several frame
-        // durations (at least 0.25 s) so variable frame rates never skip the frame still on screen.
+        // Fast-forwarding needs a single-threaded decoder (the settings are read per frame) and a margin of several
+        // frame durations (at least 0.25 s) so variable frame rates never skip the frame still on screen.
         if threads == 1, !keyframesOnly {
             let frameDuration = 1 / max(1, info.frameRate ?? 25)
-            skipNonReferenceBefore = seconds - max(0.25, 4 * frameDuration)
+            fastForwardBefore = seconds - max(0.25, 4 * frameDuration)
         }
         defer {
-            skipNonReferenceBefore = nil
-            decoder.skipsNonReferenceFrames = false
+            fastForwardBefore = nil
+            decoder.fastForwarding = false
         }
         var onScreen: DecodedFrame?
         while let frame = try nextFrame() {
