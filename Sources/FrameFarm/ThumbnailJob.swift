@@ -89,14 +89,16 @@ public enum ThumbnailJob {
 }
 
 /// Keeps the sprite-sheet canvases of a track while their tiles arrive (at most one per decode chunk is open at
-/// a time), and encodes and writes each sheet the moment its last tile is in.
+/// a time), and encodes and writes each sheet the moment its last tile is in. Batches are submitted without
+/// waiting, so the next batch's frames are gathered and uploaded while the GPU draws this one; a sheet waits for
+/// its batches only when it is complete.
 struct SheetWriter {
     let track: ThumbnailTrack
     let directory: String
     let options: ThumbnailOptions
     /// Also keep each tile as its own JPEG (the Apple I-frame sequence needs single images).
     let wantsTiles: Bool
-    private var open: [Int: (canvas: PersistentCanvas, remaining: Int)] = [:]
+    private var open: [Int: (canvas: PersistentCanvas, remaining: Int, inFlight: [RenderTicket])] = [:]
     private let encoder = ImageEncoder()
     private(set) var sheetBytes: [Int]
     private(set) var tiles: [Data]
@@ -120,7 +122,7 @@ struct SheetWriter {
             let sheet = track.sheets[sheetIndex]
             if open[sheetIndex] == nil {
                 open[sheetIndex] = (try PersistentCanvas(context: renderer.context, size: sheet.size),
-                                    sheet.thumbnailRange.count)
+                                    sheet.thumbnailRange.count, [])
             }
             // Frames shared by several thumbnails (keyframe mode, short videos) are uploaded once.
             var sources: [SourceFrame] = []
@@ -137,9 +139,11 @@ struct SheetWriter {
                                       transform: geometry.transform))
                 frameTimes[item.index] = ((item.frame.timeSeconds - start) * 1_000_000).rounded() / 1_000_000
             }
-            try renderer.render(RenderBatch(sources: sources, canvases: [], jobs: jobs), into: open[sheetIndex]!.canvas)
+            open[sheetIndex]!.inFlight.append(
+                try renderer.submit(RenderBatch(sources: sources, canvases: [], jobs: jobs), into: open[sheetIndex]!.canvas))
             open[sheetIndex]!.remaining -= sheetItems.count
             if open[sheetIndex]!.remaining == 0 {
+                for ticket in open[sheetIndex]!.inFlight { try renderer.finish(ticket) }
                 try finish(sheet: sheet, canvas: open[sheetIndex]!.canvas)
                 open[sheetIndex] = nil
             }

@@ -88,12 +88,25 @@ public final class Renderer {
     /// `canvasIndex` must be 0), and `batch.canvases` may be empty or hold one spec of the canvas's size whose
     /// overlays are drawn.
     public func render(_ batch: RenderBatch, into canvas: PersistentCanvas) throws {
+        try finish(submit(batch, into: canvas))
+    }
+
+    /// Submits `batch` to draw into `canvas`, as `render(_:into:)` does, without waiting: `finish` its ticket
+    /// before reading the canvas. Batches into one canvas may be in flight together when their jobs draw
+    /// disjoint rectangles (the tiles of a sprite sheet); the queue runs them in order.
+    public func submit(_ batch: RenderBatch, into canvas: PersistentCanvas) throws -> RenderTicket {
         var batch = batch
         if batch.canvases.isEmpty { batch.canvases = [CanvasSpec(size: canvas.size, background: canvas.background)] }
         guard batch.canvases.count == 1, batch.canvases[0].size == canvas.size else {
             throw GPUError.invalidBatch("a batch rendered into a \(canvas.size) canvas must describe that one canvas")
         }
-        _ = try wait(submit(batch, target: canvas))
+        return try submit(batch, target: canvas)
+    }
+
+    /// Waits until `ticket`'s batch has finished. A ticket whose slot has been reused finished before the reuse.
+    public func finish(_ ticket: RenderTicket) throws {
+        guard slots[ticket.slot].generation == ticket.generation else { return }
+        _ = try wait(ticket)
     }
 
     /// Uploads and submits `batch` without waiting. Blocks only when every slot is busy, on the oldest one, whose
