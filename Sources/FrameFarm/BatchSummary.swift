@@ -27,6 +27,8 @@ public struct BatchSummary: Codable, Sendable {
     public var outputRoot: String
     public var contactSheet: String?
     public var gpu: GPURecord?
+    /// The most device memory the batch's GPU buffers held at once.
+    public var peakGPUMemoryBytes: Int?
     public var elapsedSeconds: Double
     public var succeeded: Int
     public var failed: Int

@@ -14,6 +14,7 @@ public final class GPUService: @unchecked Sendable {
     private var generation = 0
     private var idle: [(renderer: Renderer, generation: Int)] = []
     private var retiredValidationMessages: [String] = []
+    private var retiredPeakMemory = 0
     private var pendingFault: VulkanError?
     public let record: GPURecord
 
@@ -32,6 +33,11 @@ public final class GPUService: @unchecked Sendable {
 
     public var deviceName: String { record.name }
     public var deviceType: String { record.type }
+
+    /// The most device memory FrameFarm's buffers held at once, over this context and every one it replaced.
+    public var peakDeviceMemoryBytes: Int {
+        lock.withLock { max(retiredPeakMemory, current?.deviceMemory.peak ?? 0) }
+    }
 
     /// How many times the context was recreated after a device loss or out-of-memory error.
     public var recreations: Int { lock.withLock { generation } }
@@ -102,6 +108,7 @@ public final class GPUService: @unchecked Sendable {
             generation += 1
             idle.removeAll()
             retiredValidationMessages += current?.validationMessages ?? []
+            retiredPeakMemory = max(retiredPeakMemory, current?.deviceMemory.peak ?? 0)
             current = nil
             do {
                 current = try GPUContext(selection: selection)

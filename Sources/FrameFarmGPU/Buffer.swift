@@ -62,12 +62,14 @@ final class GPUBuffer {
         self.buffer = buffer!
         self.size = max(size, 16)
         self.allocationSize = Int(requirements.size)
+        context.account(deviceMemory: allocationSize)
     }
 
     deinit {
         if mapped != nil { vkUnmapMemory(context.device, memory) }
         vkDestroyBuffer(context.device, buffer, nil)
         vkFreeMemory(context.device, memory, nil)
+        context.account(deviceMemory: -allocationSize)
     }
 
     /// Capacity to allocate when `required` bytes no longer fit in `current`: at least 1.5x the old size and

@@ -25,9 +25,23 @@ public final class GPUContext: @unchecked Sendable {
     private let validationLog: ValidationLog?
     private let messenger: VkDebugUtilsMessengerEXT?
     private let queueLock = NSLock()
+    private let memoryLock = NSLock()
+    private var memoryInUse = 0
+    private var memoryPeak = 0
 
     /// Every validation warning and error reported so far (empty when validation is off).
     public var validationMessages: [String] { validationLog?.messages ?? [] }
+
+    /// Bytes of device memory this context's buffers hold now, and the most they have held at once.
+    public var deviceMemory: (inUse: Int, peak: Int) { memoryLock.withLock { (memoryInUse, memoryPeak) } }
+
+    /// Called by `GPUBuffer` for each allocation (positive) and free (negative).
+    func account(deviceMemory bytes: Int) {
+        memoryLock.withLock {
+            memoryInUse += bytes
+            memoryPeak = max(memoryPeak, memoryInUse)
+        }
+    }
 
     /// Opens the device `selection` picks. Validation follows `FRAMEFARM_VALIDATION=1` unless `validation` says.
     public init(selection: GPUSelection = .fromEnvironment(), validation: Bool? = nil) throws {

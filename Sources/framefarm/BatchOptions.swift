@@ -65,9 +65,10 @@ struct BatchOptions: ParsableArguments {
             try Terminal.printJSON(summary)
         } else if !quiet {
             let sheet = summary.contactSheet.map { " Contact sheet: \($0)" } ?? ""
-            FileHandle.standardError.write(Data(String(format: "framefarm: %d of %d inputs done in %.1f s on %@.%@\n",
+            let memory = summary.peakGPUMemoryBytes.map { String(format: " (%.1f MiB of GPU memory at most)", Double($0) / 1_048_576) } ?? ""
+            FileHandle.standardError.write(Data(String(format: "framefarm: %d of %d inputs done in %.1f s on %@%@.%@\n",
                                                        summary.succeeded, summary.inputs.count, summary.elapsedSeconds,
-                                                       summary.gpu?.name ?? "no GPU", sheet).utf8))
+                                                       summary.gpu?.name ?? "no GPU", memory, sheet).utf8))
         }
         if let interrupted = signals.exitStatus {
             Terminal.printError("interrupted: \(summary.succeeded) of \(summary.inputs.count) inputs done")

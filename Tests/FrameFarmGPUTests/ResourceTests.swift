@@ -24,6 +24,27 @@ extension GPUTests {
             }
         }
 
+        /// The context's device-memory account follows every buffer: it peaks at least at what a renderer holds,
+        /// and returns to zero once the renderer and a canvas are gone.
+        @Test func deviceMemoryIsAccountedAndReturned() throws {
+            let context = try GPUContext()
+            do {
+                let renderer = try Renderer(context: context)
+                let canvas = try PersistentCanvas(context: context, size: PixelSize(width: 64, height: 32))
+                try renderer.render(RenderBatch(sources: [Self.smallFrame.sourceFrame], canvases: [],
+                                                jobs: [RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 48, height: 28),
+                                                                 destination: PixelRect(x: 0, y: 0, width: 32, height: 16),
+                                                                 canvasIndex: 0)]),
+                                    into: canvas)
+                _ = try renderer.render(Self.smallBatch(shade: 1))
+                let memory = context.deviceMemory
+                #expect(memory.inUse >= renderer.deviceMemoryBytes + 64 * 32 * 4)
+                #expect(memory.peak >= memory.inUse)
+            }
+            #expect(context.deviceMemory.inUse == 0)
+            #expect(context.deviceMemory.peak > 0)
+        }
+
         static let smallFrame = SyntheticFrame(
             format: TestFormat.nv12.format(width: 48, height: 28, color: ColorDescription(matrix: .bt709, range: .limited)),
             luma: { x, y in (x + y) / 80 }, cb: { x, _ in x / 200 }, cr: { _, y in y / 100 })

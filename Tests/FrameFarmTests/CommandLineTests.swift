@@ -86,6 +86,8 @@ import Testing
         #expect(summary.succeeded == 1 && summary.failed == 1)
         #expect(summary.inputs.map(\.path) == [good, broken])
         #expect(summary.inputs[0].outputs.contains("poster.jpg"))
+        // A 160-px poster's buffers: more than its own pixels, far less than a gigabyte.
+        #expect((160 * 90 * 4..<(1 << 30)).contains(summary.peakGPUMemoryBytes ?? 0))
         #expect(run.stderr.contains("framefarm: \(broken): not a video file"))
     }
 }
