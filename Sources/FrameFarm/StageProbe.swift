@@ -43,8 +43,7 @@ public enum StageProbe {
         for time in times {
             let frame: DecodedFrame?
             if seek == .keyframe {
-                try reader.seek(toSeconds: origin + time)
-                frame = try reader.nextFrame()
+                frame = try reader.keyframe(atOrBefore: origin + time)
             } else {
                 frame = try reader.frame(at: origin + time, lastTime: last)
             }

@@ -91,8 +91,7 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
                     if let keyframe, keyframe == lastKeyframe, let lastFrame {
                         frame = lastFrame
                     } else {
-                        try reader.seek(toSeconds: target)
-                        frame = try reader.nextFrame() ?? lastFrame
+                        frame = try reader.keyframe(atOrBefore: target) ?? lastFrame
                         lastKeyframe = keyframe
                     }
                 }

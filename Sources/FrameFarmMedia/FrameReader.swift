@@ -17,6 +17,9 @@ public final class FrameReader {
     private let normalizer = FrameNormalizer()
     private var draining = false
     private var finished = false
+    /// Set by `keyframe(atOrBefore:)`: drain the decoder right after the next keyframe packet.
+    private var drainsAfterKeyframe = false
+    private var demuxerFinished = false
     /// Presentation times (seconds) of packets the decoder rejected as corrupt; the caller warns about them.
     public private(set) var corruptPacketTimes: [Double] = []
     /// Frame decoded past a target while seeking exactly; returned first by the next read.
@@ -51,6 +54,12 @@ public final class FrameReader {
                 return try normalizer.normalize(frame, timeSeconds: seconds)
             }
             if step == .endOfStream {
+                // A keyframe drained early gave nothing (damaged): go on to the next one.
+                if drainsAfterKeyframe && !demuxerFinished {
+                    decoder.flush()
+                    draining = false
+                    continue
+                }
                 finished = true
                 break
             }
@@ -62,6 +71,7 @@ public final class FrameReader {
     private func feedDecoder() throws {
         if draining { return }
         guard let packet = file.readVideoPacket() else {
+            demuxerFinished = true
             draining = true
             _ = try decoder.send(nil)
             return
@@ -74,10 +84,26 @@ public final class FrameReader {
         if packet.isCorrupt { corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }
         do {
             _ = try decoder.send(packet)
+            if drainsAfterKeyframe && packet.isKeyFrame {
+                draining = true
+                _ = try decoder.send(nil)
+            }
         } catch let error as MediaError where error.code != -12 {
             // Corrupt data: the decoder skips the packet and resynchronises at the next one.
             corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1)
         }
+    }
+
+    /// The keyframe at or before `seconds` (stream time), or the first decodable one after it, decoded alone.
+    /// The decoder is drained right after the keyframe's packet, so it hands the frame over at once: left to
+    /// itself it holds a frame back for the stream's reordering delay (two frames with B-frames), which a
+    /// keyframe-only decoder fills only by decoding the next keyframes, tripling the work of every keyframe seek.
+    /// The reader must be seeked again (or asked for another keyframe) before reading on.
+    public func keyframe(atOrBefore seconds: Double) throws -> DecodedFrame? {
+        try seek(toSeconds: seconds)
+        drainsAfterKeyframe = true
+        defer { drainsAfterKeyframe = false }
+        return try nextFrame()
     }
 
     /// Repositions at the keyframe at or before `seconds` (stream time); the next frame read is that keyframe or
@@ -97,6 +123,7 @@ public final class FrameReader {
         }
         pending = nil
         draining = false
+        demuxerFinished = false
         finished = false
     }
 

@@ -28,7 +28,7 @@ public enum MediaProber {
             content = try PaddingDetector.detect(path: path, durationSeconds: duration, startSeconds: info.startSeconds,
                                                  maxPixels: maxPixels)
         } else {
-            guard try reader.nextFrame() != nil else { throw InputError.noDecodableFrames }
+            guard try reader.keyframe(atOrBefore: info.startSeconds) != nil else { throw InputError.noDecodableFrames }
             content = PixelRect(size: codedSize)
         }
         return MediaFacts(info: info, durationSeconds: duration,

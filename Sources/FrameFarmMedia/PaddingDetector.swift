@@ -59,13 +59,12 @@ public enum PaddingDetector {
         var seen = Set<Double>()
         for index in 0..<count {
             let fraction = count == 1 ? 0.5 : 0.05 + 0.9 * Double(index) / Double(count - 1)
-            try reader.seek(toSeconds: startSeconds + durationSeconds * fraction)
-            guard let frame = try reader.nextFrame(), seen.insert(frame.timeSeconds).inserted else { continue }
+            guard let frame = try reader.keyframe(atOrBefore: startSeconds + durationSeconds * fraction),
+                  seen.insert(frame.timeSeconds).inserted else { continue }
             perFrame.append(bars(in: frame))
         }
         if perFrame.isEmpty {
-            try reader.seek(toSeconds: startSeconds)
-            guard let first = try reader.nextFrame() else { throw InputError.noDecodableFrames }
+            guard let first = try reader.keyframe(atOrBefore: startSeconds) else { throw InputError.noDecodableFrames }
             perFrame.append(bars(in: first))
         }
         return contentRect(codedSize: codedSize, bars: perFrame)

@@ -108,8 +108,7 @@ public enum PosterPicker {
             let target = startSeconds + durationSeconds * fraction
             let frame: DecodedFrame?
             if keyframesOnly {
-                try reader.seek(toSeconds: target)
-                frame = try reader.nextFrame()
+                frame = try reader.keyframe(atOrBefore: target)
             } else {
                 frame = try reader.frame(at: target, lastTime: lastTime)
             }
