@@ -70,17 +70,30 @@ public final class ImageEncoder {
         image.height = png_uint_32(height)
         image.format = png_uint_32(PNG_FORMAT_RGB)
         image.flags = png_uint_32(PNG_IMAGE_FLAG_FAST)
-        var size: png_alloc_size_t = 0
-        guard png_image_write_to_memory(&image, nil, &size, 0, rgb, Int32(width * 3), nil) != 0 else {
-            throw pngError(&image, "png_image_write_to_memory")
-        }
+        // Compress once into a buffer of libpng's worst-case size (png.h, PNG_IMAGE_PNG_SIZE_MAX): asking libpng
+        // for the size first would run the whole compression twice.
+        var size = png_alloc_size_t(Self.pngSizeBound(width: width, height: height))
         var data = Data(count: Int(size))
-        let written = data.withUnsafeMutableBytes { buffer in
+        var written = data.withUnsafeMutableBytes { buffer in
             png_image_write_to_memory(&image, buffer.baseAddress, &size, 0, rgb, Int32(width * 3), nil)
+        }
+        if written == 0 && Int(size) > data.count {
+            // Another zlib could exceed the bound: libpng reported the size it needs.
+            data = Data(count: Int(size))
+            written = data.withUnsafeMutableBytes { buffer in
+                png_image_write_to_memory(&image, buffer.baseAddress, &size, 0, rgb, Int32(width * 3), nil)
+            }
         }
         guard written != 0 else { throw pngError(&image, "png_image_write_to_memory") }
         data.count = Int(size)
         return data
+    }
+
+    /// An upper bound on an 8-bit RGB PNG's size: zlib's deflateBound of the filtered rows plus every chunk.
+    static func pngSizeBound(width: Int, height: Int) -> Int {
+        let rows = (width * 3 + 1) * height
+        let compressed = rows + (rows + 7) / 8 + (rows + 63) / 64 + 11
+        return 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / 8192 + 1) + compressed
     }
 }
 
