@@ -43,7 +43,7 @@ struct BatchDriver {
         }
         let succeeded = outcomes.filter(\.ok).count
         return BatchSummary(command: command, outputRoot: layout.root, contactSheet: contactSheet, gpu: gpu.record,
-                            peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds, succeeded: succeeded,
-                            failed: outcomes.count - succeeded, inputs: outcomes)
+                            peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds,
+                            succeeded: succeeded, failed: outcomes.count - succeeded, inputs: outcomes)
     }
 }

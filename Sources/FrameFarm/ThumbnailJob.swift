@@ -139,8 +139,8 @@ struct SheetWriter {
                                       transform: geometry.transform))
                 frameTimes[item.index] = ((item.frame.timeSeconds - start) * 1_000_000).rounded() / 1_000_000
             }
-            open[sheetIndex]!.inFlight.append(
-                try renderer.submit(RenderBatch(sources: sources, canvases: [], jobs: jobs), into: open[sheetIndex]!.canvas))
+            let batch = RenderBatch(sources: sources, canvases: [], jobs: jobs)
+            open[sheetIndex]!.inFlight.append(try renderer.submit(batch, into: open[sheetIndex]!.canvas))
             open[sheetIndex]!.remaining -= sheetItems.count
             if open[sheetIndex]!.remaining == 0 {
                 for ticket in open[sheetIndex]!.inFlight { try renderer.finish(ticket) }

@@ -163,7 +163,9 @@ final class CommandContext {
         let pipeline = dispatch.pipeline
         if let bound = boundSet {
             let offsets = bound.strides.dynamicOffsets(for: dispatch.items, canvasWindow: dispatch.canvasWindow)
-            if offsets != bound.offsets { bind(bound.set, layout: bound.layout, strides: bound.strides, offsets: offsets) }
+            if offsets != bound.offsets {
+                bind(bound.set, layout: bound.layout, strides: bound.strides, offsets: offsets)
+            }
         }
         if boundPipeline != pipeline.handle {
             vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle)

@@ -13,11 +13,12 @@ final class DescriptorSetLayout {
 
     init(context: GPUContext, types: [VkDescriptorType]) throws {
         let limits = context.limits
-        let storageCount = types.filter { [VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC].contains($0) }.count
+        let storageTypes = [VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC]
+        let storageCount = types.filter(storageTypes.contains).count
         let uniformCount = types.filter { $0 == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC }.count
-        for (count, limit, what) in [(storageCount, limits.maxPerStageDescriptorStorageBuffers, "storage buffers per stage"),
-                                     (uniformCount, limits.maxDescriptorSetUniformBuffersDynamic, "dynamic uniform buffers")]
-            where count > Int(limit) {
+        let needs = [(storageCount, limits.maxPerStageDescriptorStorageBuffers, "storage buffers per stage"),
+                     (uniformCount, limits.maxDescriptorSetUniformBuffersDynamic, "dynamic uniform buffers")]
+        for (count, limit, what) in needs where count > Int(limit) {
             throw GPUError.unsupportedDevice("needs \(count) \(what), device allows \(limit)")
         }
         let bindings = types.indices.map { index in

@@ -84,7 +84,8 @@ struct OverlayPass {
         return ranges.flatMap { range in
             stride(from: 0, to: range.count, by: maxGroups).map { skip in
                 ComputeDispatch(pipeline: pipeline,
-                                items: PassConstants(canvas: UInt32(range.canvas), firstCell: UInt32(range.first + skip)),
+                                items: PassConstants(canvas: UInt32(range.canvas),
+                                                     firstCell: UInt32(range.first + skip)),
                                 groupCountX: min(maxGroups, range.count - skip),
                                 canvasWindow: Int(canvases[range.canvas].pixelOffset) * 4)
             }

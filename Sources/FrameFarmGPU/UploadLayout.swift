@@ -14,9 +14,11 @@ struct TableStrides {
         canvas = stride(CanvasDescriptor.self)
     }
 
+    private static let dynamicBindings = ShaderBinding.allCases.filter(\.isDynamic)
+
     /// The dynamic offsets of one dispatch, in binding order (as Vulkan takes them).
     func dynamicOffsets(for items: PassConstants, canvasWindow: Int) -> [UInt32] {
-        ShaderBinding.allCases.filter(\.isDynamic).map { binding in
+        Self.dynamicBindings.map { binding in
             switch binding {
             case .sources: UInt32(Int(items.source) * source)
             case .images: UInt32(Int(items.image) * image)

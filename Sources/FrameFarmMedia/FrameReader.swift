@@ -17,8 +17,7 @@ public final class FrameReader {
     private let normalizer = FrameNormalizer()
     private var draining = false
     private var finished = false
-    /// Set by `keyframe(atOrBefore:)`: drain the decoder right after the next keyframe packet.
-    private var drainsAfterKeyframe = false
+    /// Whether the demuxer has run out of packets (a drain that follows is the end of the stream, not a keyframe's).
     private var demuxerFinished = false
     /// Presentation times (seconds) of packets the decoder rejected as corrupt; the caller warns about them.
     public private(set) var corruptPacketTimes: [Double] = []
@@ -54,8 +53,9 @@ public final class FrameReader {
                 return try normalizer.normalize(frame, timeSeconds: seconds)
             }
             if step == .endOfStream {
-                // A keyframe drained early gave nothing (damaged): go on to the next one.
-                if drainsAfterKeyframe && !demuxerFinished {
+                // A keyframe-only decoder is drained after every keyframe (see `keyframe(atOrBefore:)`): reading on
+                // means flushing it and feeding it the packets that follow.
+                if keyframesOnly && !demuxerFinished {
                     decoder.flush()
                     draining = false
                     continue
@@ -84,7 +84,7 @@ public final class FrameReader {
         if packet.isCorrupt { corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }
         do {
             _ = try decoder.send(packet)
-            if drainsAfterKeyframe && packet.isKeyFrame {
+            if keyframesOnly && packet.isKeyFrame {
                 draining = true
                 _ = try decoder.send(nil)
             }
@@ -95,14 +95,12 @@ public final class FrameReader {
     }
 
     /// The keyframe at or before `seconds` (stream time), or the first decodable one after it, decoded alone.
-    /// The decoder is drained right after the keyframe's packet, so it hands the frame over at once: left to
-    /// itself it holds a frame back for the stream's reordering delay (two frames with B-frames), which a
-    /// keyframe-only decoder fills only by decoding the next keyframes, tripling the work of every keyframe seek.
-    /// The reader must be seeked again (or asked for another keyframe) before reading on.
+    /// Keyframe-only readers drain the decoder right after each keyframe's packet, so it hands the frame over at
+    /// once: left to itself it holds a frame back for the stream's reordering delay (two frames with B-frames),
+    /// which a keyframe-only decoder fills only by decoding the next keyframes, tripling the work of every
+    /// keyframe seek.
     public func keyframe(atOrBefore seconds: Double) throws -> DecodedFrame? {
         try seek(toSeconds: seconds)
-        drainsAfterKeyframe = true
-        defer { drainsAfterKeyframe = false }
         return try nextFrame()
     }
 

@@ -65,7 +65,9 @@ struct BatchOptions: ParsableArguments {
             try Terminal.printJSON(summary)
         } else if !quiet {
             let sheet = summary.contactSheet.map { " Contact sheet: \($0)" } ?? ""
-            let memory = summary.peakGPUMemoryBytes.map { String(format: " (%.1f MiB of GPU memory at most)", Double($0) / 1_048_576) } ?? ""
+            let memory = summary.peakGPUMemoryBytes.map {
+                String(format: " (%.1f MiB of GPU memory at most)", Double($0) / 1_048_576)
+            } ?? ""
             FileHandle.standardError.write(Data(String(format: "framefarm: %d of %d inputs done in %.1f s on %@%@.%@\n",
                                                        summary.succeeded, summary.inputs.count, summary.elapsedSeconds,
                                                        summary.gpu?.name ?? "no GPU", memory, sheet).utf8))

@@ -31,10 +31,9 @@ extension GPUTests {
             do {
                 let renderer = try Renderer(context: context)
                 let canvas = try PersistentCanvas(context: context, size: PixelSize(width: 64, height: 32))
-                try renderer.render(RenderBatch(sources: [Self.smallFrame.sourceFrame], canvases: [],
-                                                jobs: [RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 48, height: 28),
-                                                                 destination: PixelRect(x: 0, y: 0, width: 32, height: 16),
-                                                                 canvasIndex: 0)]),
+                let job = RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 48, height: 28),
+                                    destination: PixelRect(x: 0, y: 0, width: 32, height: 16), canvasIndex: 0)
+                try renderer.render(RenderBatch(sources: [Self.smallFrame.sourceFrame], canvases: [], jobs: [job]),
                                     into: canvas)
                 _ = try renderer.render(Self.smallBatch(shade: 1))
                 let memory = context.deviceMemory
