@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 // Pass 2: for each job and plane group, filters every needed image row to the destination width with the job's
 // per-column kernel (start index + normalized weights from the filter table), into the float intermediate.
 // Each invocation owns one destination column and ROWS rows so every weight it loads serves ROWS x planes taps.
@@ -12,35 +13,47 @@ const uint ROWS = 8u;
 layout(binding = 4) uniform samplerBuffer planes;
 layout(std430, binding = 7) writeonly buffer Intermediate { float intermediate[]; };
 
+// The rows of PLANES planes (a constant at each call, so the compiler drops the unused planes' code and keeps
+// every accumulator in registers: on CPU drivers a dynamically indexed array lives in memory).
+void filterRows(const uint PLANES, PlaneGroupPass group, PrefilterImage image, uint width, uint column,
+                uint firstRow) {
+    uint entry = group.horizontalTable + column * (group.horizontalTaps + 1u);
+    uint start = uploadWord(entry);
+    int planeSize = int(image.width * image.height);
+    int rowBase[ROWS];
+    [[unroll]] for (uint r = 0u; r < ROWS; ++r) {
+        uint row = group.rowStart + min(firstRow + r, group.rowCount - 1u);
+        rowBase[r] = int(image.outputOffset + row * image.width + start);
+    }
+    vec3 sums[ROWS];
+    [[unroll]] for (uint r = 0u; r < ROWS; ++r) sums[r] = vec3(0.0);
+    for (uint t = 0u; t < group.horizontalTaps; ++t) {
+        float weight = uintBitsToFloat(uploadWord(entry + 1u + t));
+        [[unroll]] for (uint r = 0u; r < ROWS; ++r) {
+            int index = rowBase[r] + int(t);
+            sums[r].x += weight * texelFetch(planes, index).r;
+            if (PLANES > 1u) sums[r].y += weight * texelFetch(planes, index + planeSize).r;
+            if (PLANES > 2u) sums[r].z += weight * texelFetch(planes, index + 2 * planeSize).r;
+        }
+    }
+    uint planeFloats = group.rowCount * width;
+    uint target = group.intermediateOffset + firstRow * width + column;
+    [[unroll]] for (uint r = 0u; r < ROWS; ++r) {
+        if (firstRow + r >= group.rowCount) break;
+        intermediate[target + r * width] = sums[r].x;
+        if (PLANES > 1u) intermediate[target + planeFloats + r * width] = sums[r].y;
+        if (PLANES > 2u) intermediate[target + 2u * planeFloats + r * width] = sums[r].z;
+    }
+}
+
 void main() {
     ResampleJob job = dispatchJob;
     PlaneGroupPass group = pass.group == 0u ? job.luma : job.chroma;
-    PrefilterImage image = dispatchImage;
     uint column = gl_GlobalInvocationID.x;
     uint firstRow = gl_WorkGroupID.y * ROWS;
     if (column >= job.width || firstRow >= group.rowCount) return;
-
-    uint entry = group.horizontalTable + column * (group.horizontalTaps + 1u);
-    uint start = uploadWord(entry);
-    uint planeSize = image.width * image.height;
-    uint rowBase[ROWS];
-    for (uint r = 0u; r < ROWS; ++r) {
-        uint row = group.rowStart + min(firstRow + r, group.rowCount - 1u);
-        rowBase[r] = image.outputOffset + row * image.width + start;
-    }
-    vec3 sums[ROWS];
-    for (uint r = 0u; r < ROWS; ++r) sums[r] = vec3(0.0);
-    for (uint t = 0u; t < group.horizontalTaps; ++t) {
-        float weight = uintBitsToFloat(uploadWord(entry + 1u + t));
-        for (uint r = 0u; r < ROWS; ++r) {
-            sums[r].x += weight * texelFetch(planes, int(rowBase[r] + t)).r;
-            if (group.planeCount > 1u) sums[r].y += weight * texelFetch(planes, int(rowBase[r] + planeSize + t)).r;
-            if (group.planeCount > 2u) sums[r].z += weight * texelFetch(planes, int(rowBase[r] + 2u * planeSize + t)).r;
-        }
-    }
-    for (uint r = 0u; r < ROWS && firstRow + r < group.rowCount; ++r) {
-        for (uint p = 0u; p < group.planeCount; ++p) {
-            intermediate[group.intermediateOffset + (p * group.rowCount + firstRow + r) * job.width + column] = sums[r][p];
-        }
-    }
+    PrefilterImage image = dispatchImage;
+    if (group.planeCount == 1u) filterRows(1u, group, image, job.width, column, firstRow);
+    else if (group.planeCount == 2u) filterRows(2u, group, image, job.width, column, firstRow);
+    else filterRows(3u, group, image, job.width, column, firstRow);
 }

@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 // Pass 3: for each destination pixel of each job, filters the intermediate columns vertically (luma and chroma
 // with their own kernels), converts Y'CbCr to R'G'B' with the source's 3x4 matrix (affine, so converting after
 // filtering equals converting before, up to clamping), and writes RGBA8 into the job's canvas rect.
@@ -16,9 +17,10 @@ layout(std430, binding = 8) buffer CanvasPixels { uint canvasPixels[]; };
 // Each invocation filters COLUMNS adjacent pixels of a row, so each weight it fetches serves COLUMNS x planes taps.
 const uint COLUMNS = 4u;
 
-// The group's planes (up to 3) at columns x0 ..< x0 + COLUMNS (clamped to the width) of destination row y.
-void filterColumns(PlaneGroupPass group, uint width, uint x0, uint y, out vec4 plane0, out vec4 plane1,
-                   out vec4 plane2) {
+// The group's PLANES planes (a constant at each call, so unused planes cost nothing) at columns x0 ..< x0 +
+// COLUMNS (clamped to the width) of destination row y.
+void filterColumns(const uint PLANES, PlaneGroupPass group, uint width, uint x0, uint y, out vec4 plane0,
+                   out vec4 plane1, out vec4 plane2) {
     uint entry = group.verticalTable + y * (group.verticalTaps + 1u);
     uint start = uploadWord(entry);
     int planeSize = int(group.rowCount * width);
@@ -32,12 +34,12 @@ void filterColumns(PlaneGroupPass group, uint width, uint x0, uint y, out vec4 p
         ivec4 index = base + int(t * width);
         plane0 += weight * vec4(texelFetch(intermediate, index.x).r, texelFetch(intermediate, index.y).r,
                                 texelFetch(intermediate, index.z).r, texelFetch(intermediate, index.w).r);
-        if (group.planeCount > 1u) {
+        if (PLANES > 1u) {
             ivec4 second = index + planeSize;
             plane1 += weight * vec4(texelFetch(intermediate, second.x).r, texelFetch(intermediate, second.y).r,
                                     texelFetch(intermediate, second.z).r, texelFetch(intermediate, second.w).r);
         }
-        if (group.planeCount > 2u) {
+        if (PLANES > 2u) {
             ivec4 third = index + 2 * planeSize;
             plane2 += weight * vec4(texelFetch(intermediate, third.x).r, texelFetch(intermediate, third.y).r,
                                     texelFetch(intermediate, third.z).r, texelFetch(intermediate, third.w).r);
@@ -65,14 +67,16 @@ void main() {
     if (x0 >= job.width || y >= job.height) return;
     CanvasDescriptor canvas = dispatchCanvas;
     vec4 first, second, third;
-    filterColumns(job.luma, job.width, x0, y, first, second, third);
     vec4 cb = vec4(0.0), cr = vec4(0.0);
-    if (!LINEAR_LIGHT && job.chroma.planeCount == 2u) {
+    if (LINEAR_LIGHT) {
+        filterColumns(3u, job.luma, job.width, x0, y, first, second, third);
+    } else {
         vec4 unused;
-        filterColumns(job.chroma, job.width, x0, y, cb, cr, unused);
+        filterColumns(1u, job.luma, job.width, x0, y, first, unused, unused);
+        if (job.chroma.planeCount == 2u) filterColumns(2u, job.chroma, job.width, x0, y, cb, cr, unused);
     }
     SourceDescriptor source = dispatchSource;
-    for (uint c = 0u; c < COLUMNS; ++c) {
+    [[unroll]] for (uint c = 0u; c < COLUMNS; ++c) {
         ivec2 target = ivec2(job.destinationX, job.destinationY) + displayPosition(job, ivec2(int(x0 + c), int(y)));
         if (x0 + c >= job.width || any(lessThan(target, ivec2(0))) || target.x >= int(canvas.width)
             || target.y >= int(canvas.height)) continue;
