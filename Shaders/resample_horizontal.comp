@@ -15,7 +15,7 @@ layout(std430, binding = 7) writeonly buffer Intermediate { float intermediate[]
 
 // The rows of PLANES planes (a constant at each call, so the compiler drops the unused planes' code and keeps
 // every accumulator in registers: on CPU drivers a dynamically indexed array lives in memory).
-void filterRows(const uint PLANES, PlaneGroupPass group, PrefilterImage image, uint width, uint column,
+void filterRows(const uint PLANES, PlaneGroupPass group, PrefilterImage image, uint stride, uint column,
                 uint firstRow) {
     uint entry = group.horizontalTable + column * (group.horizontalTaps + 1u);
     uint start = uploadWord(entry);
@@ -36,13 +36,13 @@ void filterRows(const uint PLANES, PlaneGroupPass group, PrefilterImage image, u
             if (PLANES > 2u) sums[r].z += weight * texelFetch(planes, index + 2 * planeSize).r;
         }
     }
-    uint planeFloats = group.rowCount * width;
-    uint target = group.intermediateOffset + firstRow * width + column;
+    uint planeFloats = group.rowCount * stride;
+    uint target = group.intermediateOffset + firstRow * stride + column;
     [[unroll]] for (uint r = 0u; r < ROWS; ++r) {
         if (firstRow + r >= group.rowCount) break;
-        intermediate[target + r * width] = sums[r].x;
-        if (PLANES > 1u) intermediate[target + planeFloats + r * width] = sums[r].y;
-        if (PLANES > 2u) intermediate[target + 2u * planeFloats + r * width] = sums[r].z;
+        intermediate[target + r * stride] = sums[r].x;
+        if (PLANES > 1u) intermediate[target + planeFloats + r * stride] = sums[r].y;
+        if (PLANES > 2u) intermediate[target + 2u * planeFloats + r * stride] = sums[r].z;
     }
 }
 
@@ -53,7 +53,7 @@ void main() {
     uint firstRow = gl_WorkGroupID.y * ROWS;
     if (column >= job.width || firstRow >= group.rowCount) return;
     PrefilterImage image = dispatchImage;
-    if (group.planeCount == 1u) filterRows(1u, group, image, job.width, column, firstRow);
-    else if (group.planeCount == 2u) filterRows(2u, group, image, job.width, column, firstRow);
-    else filterRows(3u, group, image, job.width, column, firstRow);
+    if (group.planeCount == 1u) filterRows(1u, group, image, job.intermediateStride, column, firstRow);
+    else if (group.planeCount == 2u) filterRows(2u, group, image, job.intermediateStride, column, firstRow);
+    else filterRows(3u, group, image, job.intermediateStride, column, firstRow);
 }

@@ -11,39 +11,30 @@ layout(constant_id = 2) const bool LINEAR_LIGHT = false;
 #include "shader_interface.glsl"
 #include "transfer.glsl"
 
-layout(binding = 11) uniform samplerBuffer intermediate;
+layout(binding = 11) uniform samplerBuffer intermediateQuads;  // four floats to a texel
 layout(std430, binding = 8) buffer CanvasPixels { uint canvasPixels[]; };
 
 // Each invocation filters COLUMNS adjacent pixels of a row, so each weight it fetches serves COLUMNS x planes taps.
 const uint COLUMNS = 4u;
 
 // The group's PLANES planes (a constant at each call, so unused planes cost nothing) at columns x0 ..< x0 +
-// COLUMNS (clamped to the width) of destination row y.
-void filterColumns(const uint PLANES, PlaneGroupPass group, uint width, uint x0, uint y, out vec4 plane0,
+// COLUMNS of destination row y. Rows start on quads, so each tap of a plane is one four-float texel.
+void filterColumns(const uint PLANES, PlaneGroupPass group, uint stride, uint x0, uint y, out vec4 plane0,
                    out vec4 plane1, out vec4 plane2) {
     uint entry = group.verticalTable + y * (group.verticalTaps + 1u);
     uint start = uploadWord(entry);
-    int planeSize = int(group.rowCount * width);
-    ivec4 columns = ivec4(min(uvec4(x0) + uvec4(0u, 1u, 2u, 3u), uvec4(width - 1u)));
-    ivec4 base = int(group.intermediateOffset + start * width) + columns;
+    int quadsPerRow = int(stride / 4u);
+    int planeQuads = int(group.rowCount) * quadsPerRow;
+    int base = int((group.intermediateOffset + start * stride + x0) / 4u);
     plane0 = vec4(0.0);
     plane1 = vec4(0.0);
     plane2 = vec4(0.0);
     for (uint t = 0u; t < group.verticalTaps; ++t) {
         float weight = uintBitsToFloat(uploadWord(entry + 1u + t));
-        ivec4 index = base + int(t * width);
-        plane0 += weight * vec4(texelFetch(intermediate, index.x).r, texelFetch(intermediate, index.y).r,
-                                texelFetch(intermediate, index.z).r, texelFetch(intermediate, index.w).r);
-        if (PLANES > 1u) {
-            ivec4 second = index + planeSize;
-            plane1 += weight * vec4(texelFetch(intermediate, second.x).r, texelFetch(intermediate, second.y).r,
-                                    texelFetch(intermediate, second.z).r, texelFetch(intermediate, second.w).r);
-        }
-        if (PLANES > 2u) {
-            ivec4 third = index + 2 * planeSize;
-            plane2 += weight * vec4(texelFetch(intermediate, third.x).r, texelFetch(intermediate, third.y).r,
-                                    texelFetch(intermediate, third.z).r, texelFetch(intermediate, third.w).r);
-        }
+        int quad = base + int(t) * quadsPerRow;
+        plane0 += weight * texelFetch(intermediateQuads, quad);
+        if (PLANES > 1u) plane1 += weight * texelFetch(intermediateQuads, quad + planeQuads);
+        if (PLANES > 2u) plane2 += weight * texelFetch(intermediateQuads, quad + 2 * planeQuads);
     }
 }
 
@@ -69,11 +60,11 @@ void main() {
     vec4 first, second, third;
     vec4 cb = vec4(0.0), cr = vec4(0.0);
     if (LINEAR_LIGHT) {
-        filterColumns(3u, job.luma, job.width, x0, y, first, second, third);
+        filterColumns(3u, job.luma, job.intermediateStride, x0, y, first, second, third);
     } else {
         vec4 unused;
-        filterColumns(1u, job.luma, job.width, x0, y, first, unused, unused);
-        if (job.chroma.planeCount == 2u) filterColumns(2u, job.chroma, job.width, x0, y, cb, cr, unused);
+        filterColumns(1u, job.luma, job.intermediateStride, x0, y, first, unused, unused);
+        if (job.chroma.planeCount == 2u) filterColumns(2u, job.chroma, job.intermediateStride, x0, y, cb, cr, unused);
     }
     SourceDescriptor source = dispatchSource;
     [[unroll]] for (uint c = 0u; c < COLUMNS; ++c) {

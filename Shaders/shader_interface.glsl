@@ -51,7 +51,8 @@ struct PlaneGroupPass {      // one plane group (luma or chroma) of a job, throu
     uint horizontalTaps;
     uint verticalTable;      // per destination row: start (relative to rowStart) then taps weights
     uint verticalTaps;
-    uint intermediateOffset; // float index; plane p, row r, column c at offset + (p * rowCount + r) * width + c
+    uint intermediateOffset; // float index (a multiple of 4); plane p, row r, column c at offset + (p * rowCount + r)
+                             // * intermediateStride + c
     uint pad0;               // std140 rounds a struct up to 16 bytes
     uint pad1;
     uint pad2;
@@ -65,7 +66,7 @@ struct ResampleJob {
     uint width;              // destination size, turned like the source (width and height swap for 90 and 270)
     uint height;
     uint transform;          // display transform: clockwise quarter turns in bits 0-1, mirrored first in bit 2
-    uint pad0;               // std140 puts a nested struct on a 16-byte boundary
+    uint intermediateStride; // floats per intermediate row: the width rounded up to 4, so rows start on quads
     PlaneGroupPass luma;
     PlaneGroupPass chroma;
 };

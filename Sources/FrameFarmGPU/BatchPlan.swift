@@ -121,7 +121,8 @@ struct BatchPlan {
         var planned = ResampleJob(sourceIndex: UInt32(job.sourceIndex), canvasIndex: UInt32(job.canvasIndex),
                                   destinationX: Int32(job.destination.x), destinationY: Int32(job.destination.y),
                                   width: UInt32(destination.width), height: UInt32(destination.height),
-                                  transform: UInt32(job.transform.rotation / 90) | (job.transform.mirrored ? 4 : 0))
+                                  transform: UInt32(job.transform.rotation / 90) | (job.transform.mirrored ? 4 : 0),
+                                  intermediateStride: UInt32((destination.width + 3) & ~3))
         let lumaX = PlaneAxis(cropStart: crop.x, cropLength: crop.width, subsampling: 1, sitingOffset: 0,
                               planeSize: format.width)
         let lumaY = PlaneAxis(cropStart: crop.y, cropLength: crop.height, subsampling: 1, sitingOffset: 0,
@@ -214,7 +215,7 @@ struct BatchPlan {
     }
 
     private static func intermediateFloats(of job: ResampleJob) -> Int {
-        [job.luma, job.chroma].reduce(0) { $0 + Int($1.planeCount * $1.rowCount * job.width) }
+        [job.luma, job.chroma].reduce(0) { $0 + Int($1.planeCount * $1.rowCount * job.intermediateStride) }
     }
 
     /// Groups consecutive jobs so each chunk's intermediates fit `budget` floats, and lays them out.
@@ -228,7 +229,7 @@ struct BatchPlan {
                 if end > start && used + size > budget { break }
                 jobs[end].luma.intermediateOffset = UInt32(used)
                 jobs[end].chroma.intermediateOffset = UInt32(used + Int(jobs[end].luma.planeCount
-                    * jobs[end].luma.rowCount * jobs[end].width))
+                    * jobs[end].luma.rowCount * jobs[end].intermediateStride))
                 used += size
                 end += 1
             }

@@ -96,7 +96,7 @@ struct ResampleJob {
     var width: UInt32 = 0
     var height: UInt32 = 0
     var transform: UInt32 = 0
-    var pad0: UInt32 = 0
+    var intermediateStride: UInt32 = 0
     var luma = PlaneGroupPass()
     var chroma = PlaneGroupPass()
 }

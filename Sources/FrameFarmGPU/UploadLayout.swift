@@ -131,7 +131,7 @@ struct UploadLayout {
             switch binding {
             case .uploadTexels: .texels(try slot.texelView(of: slot.upload!, format: .uint32))
             case .planeTexels: .texels(try slot.texelView(of: slot.planes!, format: .float32))
-            case .intermediateTexels: .texels(try slot.texelView(of: slot.intermediate!, format: .float32))
+            case .intermediateTexels: .texels(try slot.texelView(of: slot.intermediate!, format: .float32x4))
             case .sources: entry(.sources, SourceDescriptor.self)
             case .images: entry(.images, PrefilterImage.self)
             case .jobs: entry(.jobs, ResampleJob.self)
