@@ -51,8 +51,8 @@ void main() {
 
     uint x0 = uint(image.originX) + box.x * image.shrinkX;
     uint y0 = uint(image.originY) + box.y * image.shrinkY;
-    uint planeSize = image.width * image.height;
-    uint outputIndex = image.outputOffset + box.y * image.width + box.x;
+    uint planeSize = image.stride * image.height;
+    uint outputIndex = image.outputOffset + box.y * image.stride + box.x;
     float normalization = 1.0 / float(image.shrinkX * image.shrinkY);
 
     if (LINEAR_LIGHT) {

@@ -37,9 +37,10 @@ struct PrefilterImage {
     uint shrinkY;
     uint width;              // of the output image, in boxes
     uint height;
-    uint outputOffset;       // float index in the planes buffer; plane p starts at outputOffset + p * width * height
+    uint outputOffset;       // float index (a multiple of 4); plane p starts at outputOffset + p * stride * height
     uint planeCount;
     uint wordsPerRow;        // words a box's row of samples can span (the fewest that cover every box's)
+    uint stride;             // floats per output row: the width rounded up to 4, so rows start on quads
 };
 
 struct PlaneGroupPass {      // one plane group (luma or chroma) of a job, through both resampling passes
@@ -47,8 +48,9 @@ struct PlaneGroupPass {      // one plane group (luma or chroma) of a job, throu
     uint imageIndex;         // prefilter image the horizontal pass reads
     uint rowStart;           // first image row the horizontal pass filters
     uint rowCount;
-    uint horizontalTable;    // word index in the upload buffer: per destination column, start then taps weights
-    uint horizontalTaps;
+    uint horizontalTable;    // word index (a multiple of 4) in the upload buffer: per destination column, a quad
+                             // holding the first image quad, then horizontalTaps quads of weights
+    uint horizontalTaps;     // in quads
     uint verticalTable;      // per destination row: start (relative to rowStart) then taps weights
     uint verticalTaps;
     uint intermediateOffset; // float index (a multiple of 4); plane p, row r, column c at offset + (p * rowCount + r)
@@ -107,6 +109,7 @@ layout(push_constant) uniform PassConstants {
 // Bulk reads go through texel views (texelFetch takes the texture path, a gather on CPU drivers); the dispatch's
 // descriptors are uniform blocks bound at the item's dynamic offset; overlay tables are storage buffers.
 layout(binding = 0) uniform usamplerBuffer uploadWords;     // the upload buffer: source bytes and filter tables
+layout(binding = 12) uniform samplerBuffer uploadQuads;     // the same, four floats to a texel (horizontal weights)
 layout(std140, binding = 1) uniform SourceBlock { SourceDescriptor dispatchSource; };
 layout(std140, binding = 2) uniform ImageBlock { PrefilterImage dispatchImage; };
 layout(std140, binding = 3) uniform JobBlock { ResampleJob dispatchJob; };

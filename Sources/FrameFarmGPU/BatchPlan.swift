@@ -45,6 +45,10 @@ struct BatchPlan {
                                 filterTables: filterTables))
         }
         assignChunks(budget: intermediateBudget)
+        // The horizontal pass reads whole quads: a table wider than an image's row reads past it, into the next
+        // rows and, after the last image, into this tail. The renderer zeroes the planes first, so every quad
+        // read is finite (a zero weight times a NaN would not be).
+        planeFloats += 4 * jobs.flatMap { [$0.luma, $0.chroma] }.map { Int($0.horizontalTaps) }.reduce(0, max)
         (overlayCells, overlayRanges) = OverlayPass.cells(for: batch.canvases)
     }
 
@@ -178,8 +182,8 @@ struct BatchPlan {
         let horizontal = filterTable(AxisMapping(
             filter: filter, start: (x.start - Double(origin.x)) / Double(shrinkX),
             length: x.length / Double(shrinkX), outputCount: destination.width,
-            first: (x.first - origin.x) / shrinkX, last: (x.last - origin.x) / shrinkX, boxShrink: shrinkX),
-            cache: filterTables)
+            first: (x.first - origin.x) / shrinkX, last: (x.last - origin.x) / shrinkX, boxShrink: shrinkX,
+            quads: true), cache: filterTables)
         let vertical = filterTable(AxisMapping(
             filter: filter, start: (y.start - Double(origin.y)) / Double(shrinkY) - Double(rowFirst),
             length: y.length / Double(shrinkY), outputCount: destination.height,
@@ -193,12 +197,13 @@ struct BatchPlan {
     private mutating func addImage(_ image: PrefilterImage) -> Int {
         var image = image
         image.outputOffset = UInt32(planeFloats)
+        image.stride = (image.width + 3) & ~3
         let source = sources[Int(image.sourceIndex)]
         let interleaved = image.planeGroup == 1 && source.planeLayout == 1
         image.wordsPerRow = UInt32(PrefilterPass.wordsPerRow(
             originX: Int(image.originX), shrinkX: Int(image.shrinkX),
             elementBytes: Int(source.bytesPerSample) * (interleaved ? 2 : 1)))
-        planeFloats += Int(image.planeCount * image.width * image.height)
+        planeFloats += Int(image.planeCount * image.stride * image.height)
         images.append(image)
         return images.count - 1
     }
@@ -208,6 +213,7 @@ struct BatchPlan {
     private mutating func filterTable(_ mapping: AxisMapping, cache: FilterTableCache) -> (offset: Int, taps: Int) {
         if let known = tableOffsets[mapping] { return known }
         let table = cache.table(for: mapping)
+        if mapping.quads { filterWords += repeatElement(0, count: (4 - filterWords.count % 4) % 4) }
         let entry = (offset: filterWords.count, taps: table.taps)
         filterWords += table.words
         tableOffsets[mapping] = entry

@@ -37,15 +37,22 @@ final class RenderSlot {
         return generation
     }
 
-    private var views: [ObjectIdentifier: BufferView] = [:]
+    private struct ViewKey: Hashable {
+        let buffer: ObjectIdentifier
+        let format: BufferView.Format
+    }
 
-    /// A texel view of the whole of `buffer`, made once per buffer (buffers are replaced, never resized).
+    private var views: [ViewKey: BufferView] = [:]
+
+    /// A texel view of the whole of `buffer`, made once per buffer and format (buffers are replaced, never
+    /// resized).
     func texelView(of buffer: GPUBuffer, format: BufferView.Format) throws -> BufferView {
-        if let view = views[ObjectIdentifier(buffer)], view.buffer === buffer, view.format == format { return view }
+        let key = ViewKey(buffer: ObjectIdentifier(buffer), format: format)
+        if let view = views[key], view.buffer === buffer { return view }
         let live = Set(buffers.map(ObjectIdentifier.init))
-        views = views.filter { live.contains($0.key) }
+        views = views.filter { live.contains($0.key.buffer) }
         let view = try BufferView(buffer: buffer, format: format)
-        views[ObjectIdentifier(buffer)] = view
+        views[key] = view
         return view
     }
 

@@ -41,6 +41,8 @@ struct AxisMapping: Hashable {
     var last: Int
     /// The box size the image was pre-shrunk by along this axis (1: not shrunk); see `FilterTable`.
     var boxShrink: Int = 1
+    /// Whether the table is laid out in quads (the horizontal pass's); see `FilterTable`.
+    var quads = false
 
     /// Image pixels per destination pixel.
     var ratio: Double { length / Double(outputCount) }
@@ -49,6 +51,11 @@ struct AxisMapping: Hashable {
 /// Per destination pixel of one axis: the first image pixel and `taps` normalized weights, as the shaders read
 /// them (`start` word, then the weights' float bits). Taps that fall outside `first...last` are folded onto the
 /// edge pixel, so shaders never clamp and padding outside the crop never bleeds in.
+///
+/// In quads (`AxisMapping.quads`), each entry is four words holding the first image quad (a quad-aligned start),
+/// then `taps` quads of weights, zero where they fall outside the pixel's window: the horizontal pass reads four
+/// image pixels and four weights per fetch. The quads stay inside the crop's last pixel rounded up to a quad,
+/// except where the whole table is wider than that; images are padded for it (`BatchPlan`).
 struct FilterTable {
     let taps: Int
     let words: [UInt32]
@@ -84,6 +91,10 @@ struct FilterTable {
             windows.append(window)
             taps = max(taps, window.weights.count)
         }
+        if mapping.quads {
+            (self.taps, self.words) = Self.quadLayout(windows, mapping: mapping)
+            return
+        }
         taps = min(taps, rangeCount)
         var words = [UInt32]()
         words.reserveCapacity(mapping.outputCount * (taps + 1))
@@ -97,6 +108,27 @@ struct FilterTable {
         }
         self.taps = taps
         self.words = words
+    }
+
+    private static func quadLayout(_ windows: [(start: Int, weights: [Double])], mapping: AxisMapping)
+        -> (quads: Int, words: [UInt32]) {
+        var quads = 1
+        for window in windows {
+            let last = window.start + window.weights.count - 1
+            quads = max(quads, last / 4 - window.start / 4 + 1)
+        }
+        let rowEnd = (mapping.last + 4) / 4 * 4
+        var words = [UInt32]()
+        words.reserveCapacity(windows.count * 4 * (quads + 1))
+        for window in windows {
+            let first = max(0, min(window.start / 4 * 4, rowEnd - 4 * quads))
+            words += [UInt32(first / 4), 0, 0, 0]
+            for pixel in first..<first + 4 * quads {
+                let index = pixel - window.start
+                words.append(Float(window.weights.indices.contains(index) ? window.weights[index] : 0).bitPattern)
+            }
+        }
+        return (quads, words)
     }
 
     /// A box average of k samples is the sample at its centre plus (k^2 - 1) / 24 of its second derivative; on box

@@ -5,14 +5,14 @@ import CVulkan
 /// every size and member offset against the compiled SPIR-V.
 
 /// Binding numbers of the descriptor set layout every pass shares. Bulk data is read through texel views
-/// (`uploadTexels`, `planeTexels`, `intermediateTexels`) and written through storage buffers.
+/// (`uploadTexels`, `uploadQuads`, `planeTexels`, `intermediateTexels`) and written through storage buffers.
 enum ShaderBinding: Int, CaseIterable {
     case uploadTexels = 0, sources, images, jobs, planeTexels, overlayCells, planes, intermediate, canvasPixels,
-         canvases, overlays, intermediateTexels
+         canvases, overlays, intermediateTexels, uploadQuads
 
     var descriptorType: VkDescriptorType {
         switch self {
-        case .uploadTexels, .planeTexels, .intermediateTexels: VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+        case .uploadTexels, .uploadQuads, .planeTexels, .intermediateTexels: VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
         // Each dispatch's own descriptors: one struct bound at the item's dynamic offset (see `PassConstants`).
         case .sources, .images, .jobs, .canvases: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
         // Bound per dispatch at the canvas's offset, so that all canvases together may exceed what one binding
@@ -69,6 +69,7 @@ struct PrefilterImage: Hashable {
     var outputOffset: UInt32 = 0
     var planeCount: UInt32 = 0
     var wordsPerRow: UInt32 = 0
+    var stride: UInt32 = 0
 }
 
 // Must match Shaders/shader_interface.glsl (std140)

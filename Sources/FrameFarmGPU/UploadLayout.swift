@@ -130,7 +130,8 @@ struct UploadLayout {
         return try ShaderBinding.allCases.map { binding in
             switch binding {
             case .uploadTexels: .texels(try slot.texelView(of: slot.upload!, format: .uint32))
-            case .planeTexels: .texels(try slot.texelView(of: slot.planes!, format: .float32))
+            case .uploadQuads: .texels(try slot.texelView(of: slot.upload!, format: .float32x4))
+            case .planeTexels: .texels(try slot.texelView(of: slot.planes!, format: .float32x4))
             case .intermediateTexels: .texels(try slot.texelView(of: slot.intermediate!, format: .float32x4))
             case .sources: entry(.sources, SourceDescriptor.self)
             case .images: entry(.images, PrefilterImage.self)
