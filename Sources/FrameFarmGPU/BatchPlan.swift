@@ -45,10 +45,6 @@ struct BatchPlan {
                                 filterTables: filterTables))
         }
         assignChunks(budget: intermediateBudget)
-        // The horizontal pass reads whole quads: a table wider than an image's row reads past it, into the next
-        // rows and, after the last image, into this tail. The renderer zeroes the planes first, so every quad
-        // read is finite (a zero weight times a NaN would not be).
-        planeFloats += 4 * jobs.flatMap { [$0.luma, $0.chroma] }.map { Int($0.horizontalTaps) }.reduce(0, max)
         (overlayCells, overlayRanges) = OverlayPass.cells(for: batch.canvases)
     }
 
@@ -197,6 +193,8 @@ struct BatchPlan {
     private mutating func addImage(_ image: PrefilterImage) -> Int {
         var image = image
         image.outputOffset = UInt32(planeFloats)
+        // Rows padded to quads for the horizontal pass's four-pixel fetches; the renderer zeroes the padding
+        // (a zero weight times whatever was there could be a NaN).
         image.stride = (image.width + 3) & ~3
         let source = sources[Int(image.sourceIndex)]
         let interleaved = image.planeGroup == 1 && source.planeLayout == 1

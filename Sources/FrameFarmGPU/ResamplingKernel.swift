@@ -54,8 +54,8 @@ struct AxisMapping: Hashable {
 ///
 /// In quads (`AxisMapping.quads`), each entry is four words holding the first image quad (a quad-aligned start),
 /// then `taps` quads of weights, zero where they fall outside the pixel's window: the horizontal pass reads four
-/// image pixels and four weights per fetch. The quads stay inside the crop's last pixel rounded up to a quad,
-/// except where the whole table is wider than that; images are padded for it (`BatchPlan`).
+/// image pixels and four weights per fetch. A window's quads never reach past its last pixel's quad, so with
+/// the uniform quad count (shifted left near the end) they stay inside the row's padding to a quad.
 struct FilterTable {
     let taps: Int
     let words: [UInt32]
