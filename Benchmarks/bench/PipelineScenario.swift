@@ -27,6 +27,8 @@ struct PipelineResult: Codable {
     var clip: String
     var renders: [Render]
     var decodes: [Decode]
+    /// ffmpeg's scalers on the same frame, for the one-thumbnail job.
+    var scalerPeers: [ScalerPeerResult] = []
 }
 
 extension BenchRunner {
@@ -51,6 +53,7 @@ extension BenchRunner {
                 Log.progress("pipeline \(label) failed: \(error)")
             }
         }
+        result.scalerPeers = measureScalerPeers(clip: clip, at: clip.durationSeconds / 2)
         let times = stride(from: 0.0, to: clip.durationSeconds, by: 10).map { $0 }
         for seek in SeekMode.allCases {
             if let timing = try? StageProbe.decodeAlone(path: clip.path, times: times, seek: seek) {
@@ -82,11 +85,33 @@ extension MarkdownReport {
                              + "\(Format.number(Double(render.outputs) / vulkanSeconds)) |")
             }
         }
+        lines += scalerSection(results)
         lines += ["", "| clip | decode alone | frames | time | per frame |", "| --- | --- | --- | --- | --- |"]
         for result in results {
             for decode in result.decodes {
                 lines.append("| \(result.clip) | --seek \(decode.seek) | \(decode.frames) | \(Format.seconds(decode.seconds)) | "
                              + "\(Format.number(decode.seconds * 1000 / Double(max(1, decode.frames)))) ms |")
+            }
+        }
+        return lines
+    }
+
+    /// The one-thumbnail job against ffmpeg's scalers on the same frame: per frame, and FrameFarm's speedup.
+    static func scalerSection(_ results: [PipelineResult]) -> [String] {
+        guard results.contains(where: { !$0.scalerPeers.isEmpty }) else { return [] }
+        var lines = ["", "One frame to one 160-px thumbnail, FrameFarm's Vulkan stage (upload + compute) against "
+                     + "ffmpeg's scalers on the same decoded frame (per frame: the slope between runs looping the frame "
+                     + "2 and 2 + K times, so start-up cancels out; ffmpeg's output stays YUV, no RGB conversion).", "",
+                     "| clip | FrameFarm | peer | peer per frame | FrameFarm speedup |",
+                     "| --- | --- | --- | --- | --- |"]
+        for result in results {
+            guard let ours = result.renders.first(where: { $0.outputs == 1 }) else { continue }
+            let oursMilliseconds = ours.uploadMilliseconds + ours.computeMilliseconds
+            for peer in result.scalerPeers {
+                let time = peer.millisecondsPerFrame.map { Format.number($0) + " ms" }
+                let speedup = peer.millisecondsPerFrame.map { Format.number($0 / oursMilliseconds) + "x" } ?? "–"
+                lines.append("| \(result.clip) | \(Format.number(oursMilliseconds)) ms | \(peer.tool) | "
+                             + "\(time ?? "failed: \(peer.failed ?? "?")") | \(speedup) |")
             }
         }
         return lines
