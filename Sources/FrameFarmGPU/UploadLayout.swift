@@ -32,8 +32,9 @@ struct TableStrides {
 }
 
 /// Where each host-written table of a batch goes in the slot's upload buffer (offsets aligned for binding), and
-/// the writing of it. Source bytes and filter tables are read through one texel view of the whole buffer, so
-/// their offsets are made absolute (in bytes for sources, words for tables) as they are written.
+/// the writing of it. Source bytes and filter tables are read through texel views of the whole buffer (words,
+/// and quads for the horizontal weights), so their offsets are made absolute (in bytes for sources, words for
+/// tables; regions start on 16 bytes, so quad tables stay quad-aligned) as they are written.
 struct UploadLayout {
     private enum Region: CaseIterable {
         case sourceBytes, filterTable, sources, images, jobs, overlayCells, canvases, overlays
