@@ -46,13 +46,18 @@ vec3 linearRGB(SourceDescriptor source, uint frameByte, uint x, uint y) {
 void main() {
     PrefilterImage image = dispatchImage;
     uvec2 box = gl_GlobalInvocationID.xy;
-    if (box.x >= image.width || box.y >= image.height) return;
+    if (box.x >= image.stride || box.y >= image.height) return;
+    uint planeSize = image.stride * image.height;
+    uint outputIndex = image.outputOffset + box.y * image.stride + box.x;
+    if (box.x >= image.width) {
+        // The row's padding to a quad: the horizontal pass reads it with zero weights, and 0 * NaN is NaN.
+        for (uint p = 0u; p < image.planeCount; ++p) planes[outputIndex + p * planeSize] = 0.0;
+        return;
+    }
     SourceDescriptor source = dispatchSource;
 
     uint x0 = uint(image.originX) + box.x * image.shrinkX;
     uint y0 = uint(image.originY) + box.y * image.shrinkY;
-    uint planeSize = image.stride * image.height;
-    uint outputIndex = image.outputOffset + box.y * image.stride + box.x;
     float normalization = 1.0 / float(image.shrinkX * image.shrinkY);
 
     if (LINEAR_LIGHT) {

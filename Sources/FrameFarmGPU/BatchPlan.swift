@@ -193,8 +193,7 @@ struct BatchPlan {
     private mutating func addImage(_ image: PrefilterImage) -> Int {
         var image = image
         image.outputOffset = UInt32(planeFloats)
-        // Rows padded to quads for the horizontal pass's four-pixel fetches; the renderer zeroes the padding
-        // (a zero weight times whatever was there could be a NaN).
+        // Rows padded to quads for the horizontal pass's four-pixel fetches; the prefilter zeroes the padding.
         image.stride = (image.width + 3) & ~3
         let source = sources[Int(image.sourceIndex)]
         let interleaved = image.planeGroup == 1 && source.planeLayout == 1

@@ -12,12 +12,11 @@ import CVulkan
 /// Ownership: owns the `VkBufferView` and keeps its buffer alive. Thread-safety: immutable after init.
 final class BufferView {
     enum Format {
-        case uint32, float32, float32x4
+        case uint32, float32x4
 
         var vulkanFormat: VkFormat {
             switch self {
             case .uint32: VK_FORMAT_R32_UINT
-            case .float32: VK_FORMAT_R32_SFLOAT
             case .float32x4: VK_FORMAT_R32G32B32A32_SFLOAT
             }
         }

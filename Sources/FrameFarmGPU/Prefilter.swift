@@ -37,12 +37,12 @@ struct PrefilterPass {
 
     private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
-    /// One dispatch per image.
+    /// One dispatch per image, over its rows padded to quads (the padding is written as zeros).
     func dispatches(for images: [PrefilterImage]) -> [ComputeDispatch] {
         images.enumerated().map { index, image in
             ComputeDispatch(pipeline: pipeline,
                             constants: PassConstants(image: UInt32(index), source: image.sourceIndex),
-                            extent: (Int(image.width), Int(image.height)), tileSize: Self.tileSize)
+                            extent: (Int(image.stride), Int(image.height)), tileSize: Self.tileSize)
         }
     }
 }

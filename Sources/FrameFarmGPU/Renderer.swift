@@ -201,7 +201,6 @@ public final class Renderer {
             commands.fill(slot.readback!, offset: Int(canvas.pixelOffset) * 4,
                           size: Int(canvas.width * canvas.height) * 4, value: canvas.background)
         }
-        if plan.planeFloats > 0 { commands.fill(slot.planes!, offset: 0, size: plan.planeFloats * 4, value: 0) }
         commands.barrier(from: .transfer, to: .compute)
         commands.timestamp()
         if !plan.images.isEmpty {

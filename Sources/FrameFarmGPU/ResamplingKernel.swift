@@ -121,7 +121,8 @@ struct FilterTable {
         var words = [UInt32]()
         words.reserveCapacity(windows.count * 4 * (quads + 1))
         for window in windows {
-            let first = max(0, min(window.start / 4 * 4, rowEnd - 4 * quads))
+            // Never below 0: quads * 4 <= rowEnd, since every window ends at or before `last`.
+            let first = min(window.start / 4 * 4, rowEnd - 4 * quads)
             words += [UInt32(first / 4), 0, 0, 0]
             for pixel in first..<first + 4 * quads {
                 let index = pixel - window.start
