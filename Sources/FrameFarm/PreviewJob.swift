@@ -43,14 +43,18 @@ public enum PreviewJob {
         let plans = PreviewPlan.renders(options: options, geometry: facts.info.geometry, codedContent: codedContent)
         let videoFolder = layout.videoFolder(folder)
         try layout.makeFolder(videoFolder + "/preview")
+        // Renders that would come out identical (fit and fill on a screen of the picture's own shape) are drawn
+        // and encoded once and written under each name.
+        let copies = identicalRenders(plans)
+        let drawn = copies.map(\.[0])
         try gpu.withRenderer { renderer in
             // One submission per video, unless its canvases together pass `canvasBytesPerSubmission`; then one
             // per group that fits, so the readback memory a video holds stays bounded.
-            for group in groups(plans, limit: canvasBytesPerSubmission) {
-                var jobs = group.map { plans[$0].job }
+            for group in groups(drawn.map { plans[$0] }, limit: canvasBytesPerSubmission) {
+                var jobs = group.map { plans[drawn[$0]].job }
                 for index in jobs.indices { jobs[index].canvasIndex = index }
                 let batch = RenderBatch(sources: [SourceFrame(format: frame.format, write: frame.copyPlanes)],
-                                        canvases: group.map { plans[$0].canvas }, jobs: jobs)
+                                        canvases: group.map { plans[drawn[$0]].canvas }, jobs: jobs)
                 let rendered = try renderer.render(batch)
                 try ParallelBatch.encode(count: group.count) { index, encoder in
                     let size = rendered.size(of: index)
@@ -58,8 +62,10 @@ public enum PreviewJob {
                         try encoder.encode($0, width: size.width, height: size.height, bytesPerRow: size.width * 4,
                                            format: options.format, quality: options.quality)
                     }
-                    try AtomicFile.write(data, to: videoFolder + "/" + plans[group[index]].record.file)
-                    counter.add(items: 1)
+                    for plan in copies[group[index]] {
+                        try AtomicFile.write(data, to: videoFolder + "/" + plans[plan].record.file)
+                        counter.add(items: 1)
+                    }
                 }
             }
         }
@@ -71,6 +77,29 @@ public enum PreviewJob {
         try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
                                  probe: probe) { $0.preview = section }
         return plans.map(\.record.file) + ["manifest.json"]
+    }
+
+    /// Plan indices grouped by identical output: same canvas (size, overlays) and same job (crop, destination,
+    /// transform). Groups keep the plans' order; each group's first index is the one drawn.
+    static func identicalRenders(_ plans: [PlannedRender]) -> [[Int]] {
+        struct Output: Hashable {
+            var canvas: CanvasSpec
+            var job: RenderJob
+        }
+        var groups: [[Int]] = []
+        var groupOf: [Output: Int] = [:]
+        for (index, plan) in plans.enumerated() {
+            var job = plan.job
+            job.canvasIndex = 0
+            let output = Output(canvas: plan.canvas, job: job)
+            if let group = groupOf[output] {
+                groups[group].append(index)
+            } else {
+                groupOf[output] = groups.count
+                groups.append([index])
+            }
+        }
+        return groups
     }
 
     /// Consecutive runs of plan indices whose canvases together stay within `limit` bytes.

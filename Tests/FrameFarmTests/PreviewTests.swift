@@ -139,4 +139,24 @@ import Testing
         options.modes = try ModeSelection(parsing: "auto")
         #expect(run().warnings.isEmpty)
     }
+
+    @Test func onlyRendersOfTheSameScreenWithThePicturesShapeAreDrawnOnce() {
+        var options = PreviewOptions()
+        options.overlays = [.safeArea, .corners, .crop]
+        let size = PixelSize(width: 1920, height: 1080)
+        let plans = PreviewPlan.renders(options: options, geometry: DisplayGeometry(codedSize: size),
+                                        codedContent: PixelRect(size: size))
+        let groups = PreviewJob.identicalRenders(plans)
+        #expect(groups.flatMap { $0 }.sorted() == Array(plans.indices), "every render is written exactly once")
+        // Independent of the plan: fit and fill coincide exactly when the screen is 16:9 (the crop tint marks
+        // nothing then); every other render stays apart.
+        let sixteenByNine = Set(plans.filter { $0.canvas.size.width * 9 == $0.canvas.size.height * 16 }.map(\.record.device))
+        #expect(sixteenByNine.count >= 5)
+        for group in groups {
+            let devices = Set(group.map { plans[$0].record.device })
+            #expect(devices.count == 1, "only one device's renders can coincide")
+            let device = devices.first!
+            #expect(group.count == (sixteenByNine.contains(device) ? 2 : 1), "\(device): \(group.map { plans[$0].record.file })")
+        }
+    }
 }
