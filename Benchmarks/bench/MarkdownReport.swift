@@ -126,9 +126,9 @@ enum MarkdownReport {
             seen.insert(measurement.tool == "FrameFarm" ? measurement.recipe : measurement.tool)
             lines += ["- **\(measurement.tool)**:", "  ```", "  \(measurement.recipe)", "  ```"]
         }
-        for peer in report.pipeline.flatMap(\.scalerPeers) where !peer.recipe.isEmpty && !seen.contains(peer.tool) {
-            seen.insert(peer.tool)
-            lines += ["- **\(peer.tool)** (pipeline):", "  ```", "  \(peer.recipe)", "  ```"]
+        for peer in report.pipeline.flatMap(\.scalerPeers) where !peer.recipe.isEmpty && !seen.contains(peer.recipe) {
+            seen.insert(peer.recipe)
+            lines += ["- **\(peer.tool)** (pipeline, \(peer.work)):", "  ```", "  \(peer.recipe)", "  ```"]
         }
         return lines
     }

@@ -35,9 +35,9 @@ extension BenchRunner {
     func measurePipeline(clip: BenchClip, gpu: GPUService) -> PipelineResult {
         var result = PipelineResult(clip: clip.label, renders: [], decodes: [])
         let works: [(String, StageProbe.RenderWork)] = [
-            ("1 frame -> 1 thumbnail of 160 px", .thumbnails(width: 160, count: 1, columns: 1)),
-            ("1 frame -> 100 thumbnails of 160 px in one sheet", .thumbnails(width: 160, count: 100, columns: 10)),
-            ("1 frame -> every device screen, fit and fill", .deviceScreens),
+            (PipelineWork.thumbnail, .thumbnails(width: 160, count: 1, columns: 1)),
+            (PipelineWork.sheet, .thumbnails(width: 160, count: 100, columns: 10)),
+            (PipelineWork.deviceScreens, .deviceScreens),
         ]
         for (label, work) in works {
             do {
@@ -96,21 +96,23 @@ extension MarkdownReport {
         return lines
     }
 
-    /// The one-thumbnail job against ffmpeg's scalers on the same frame: per frame, and FrameFarm's speedup.
+    /// Each job against ffmpeg's scalers on the same frame: time per job, and FrameFarm's speedup.
     static func scalerSection(_ results: [PipelineResult]) -> [String] {
         guard results.contains(where: { !$0.scalerPeers.isEmpty }) else { return [] }
-        var lines = ["", "One frame to one 160-px thumbnail, FrameFarm's Vulkan stage (upload + compute) against "
-                     + "ffmpeg's scalers on the same decoded frame (per frame: the slope between runs looping the frame "
-                     + "2 and 2 + K times, so start-up cancels out; ffmpeg's output stays YUV, no RGB conversion).", "",
-                     "| clip | FrameFarm | peer | peer per frame | FrameFarm speedup |",
-                     "| --- | --- | --- | --- | --- |"]
+        var lines = ["", "The same jobs through ffmpeg's scalers on the same decoded frame: FrameFarm's Vulkan stage "
+                     + "(upload + compute) against swscale and the libplacebo filter on the same Vulkan device (per job: "
+                     + "the slope between runs looping the frame a different number of times, so start-up cancels out; "
+                     + "outputs RGBA like FrameFarm's; libplacebo's sheet and device-screen jobs are "
+                     + "timed once).", "",
+                     "| clip | work | FrameFarm | peer | peer per job | FrameFarm speedup |",
+                     "| --- | --- | --- | --- | --- | --- |"]
         for result in results {
-            guard let ours = result.renders.first(where: { $0.outputs == 1 }) else { continue }
-            let oursMilliseconds = ours.uploadMilliseconds + ours.computeMilliseconds
             for peer in result.scalerPeers {
-                let time = peer.millisecondsPerFrame.map { Format.number($0) + " ms" }
-                let speedup = peer.millisecondsPerFrame.map { Format.number($0 / oursMilliseconds) + "x" } ?? "–"
-                lines.append("| \(result.clip) | \(Format.number(oursMilliseconds)) ms | \(peer.tool) | "
+                guard let ours = result.renders.first(where: { $0.work == peer.work }) else { continue }
+                let oursMilliseconds = ours.uploadMilliseconds + ours.computeMilliseconds
+                let time = peer.millisecondsPerJob.map { Format.number($0) + " ms" }
+                let speedup = peer.millisecondsPerJob.map { Format.number($0 / oursMilliseconds) + "x" } ?? "–"
+                lines.append("| \(result.clip) | \(peer.work) | \(Format.number(oursMilliseconds)) ms | \(peer.tool) | "
                              + "\(time ?? "failed: \(peer.failed ?? "?")") | \(speedup) |")
             }
         }

@@ -1,60 +1,165 @@
 import Foundation
+import FrameFarm
 
-/// ffmpeg's own scalers on the frame the pipeline scenario renders, one frame to one 160-px thumbnail: swscale's
-/// Lanczos on the CPU, and the libplacebo filter on the same Vulkan device (lavapipe here). Per-frame time is
-/// the slope between two runs that loop the frame a different number of times, so process start-up, reading the
-/// frame and Vulkan start-up cancel out.
+/// ffmpeg's own scalers doing the pipeline scenario's jobs on the same decoded frame: swscale's Lanczos on the
+/// CPU, and the libplacebo filter (Lanczos) on the same Vulkan device (lavapipe here). Time per job is the slope
+/// between two runs that loop the frame a different number of times, so process start-up, reading the frame and
+/// Vulkan start-up cancel out. Outputs are RGBA, as FrameFarm's are (swscale converts while it scales).
 struct ScalerPeerResult: Codable {
+    /// The pipeline job (`PipelineResult.Render.work`).
+    var work: String
     var tool: String
     /// The longer of the two runs, verbatim (the shorter differs only in the loop count).
     var recipe: String
-    var millisecondsPerFrame: Double?
+    var millisecondsPerJob: Double?
     var failed: String?
+}
+
+/// The pipeline scenario's jobs, named as its table names them.
+enum PipelineWork {
+    static let thumbnail = "1 frame -> 1 thumbnail of 160 px"
+    static let sheet = "1 frame -> 100 thumbnails of 160 px in one sheet"
+    static let deviceScreens = "1 frame -> every device screen, fit and fill"
 }
 
 extension BenchRunner {
     func measureScalerPeers(clip: BenchClip, at time: Double) -> [ScalerPeerResult] {
         guard let ffmpeg else { return [] }
-        let width = 160
-        let aspect = Double(clip.displayHeight) / Double(clip.displayWidth)
-        let height = max(2, Int((Double(width) * aspect / 2).rounded()) * 2)
         let frame = settings.work + "/pipeline-frame.nut"
         do {
             // The decoded frame as stored (rawvideo in NUT keeps its size and pixel format).
             _ = try ffmpeg.run(FFmpegPeer.common + ["-ss", Format.number(time, digits: 3), "-i", clip.path, "-frames:v",
                                                     "1", "-c:v", "rawvideo", "-f", "nut", frame])
         } catch {
-            return [ScalerPeerResult(tool: "ffmpeg scalers", recipe: "",
+            return [ScalerPeerResult(work: PipelineWork.thumbnail, tool: "ffmpeg scalers", recipe: "",
                                      failed: "could not extract the frame: \(error)")]
         }
-        let vulkan = ["-init_hw_device", "vulkan=vk:0", "-filter_hw_device", "vk"]
-        let placebo = "libplacebo=w=\(width):h=\(height):downscaler=lanczos:format=yuv420p"
-        // Extra loops: enough frames that the difference is well above start-up noise.
-        let peers: [(tool: String, device: [String], filter: String, extraFrames: Int)] = [
-            ("swscale lanczos (CPU)", [], "scale=\(width):\(height):flags=lanczos", 100),
-            ("libplacebo lanczos (same Vulkan device)", vulkan, "hwupload,\(placebo),hwdownload,format=yuv420p", 20),
-        ]
-        return peers.map { peer in
-            func arguments(loops: Int) -> [String] {
-                FFmpegPeer.common + peer.device
-                    + ["-i", frame, "-vf", "loop=loop=\(loops):size=1:start=0,\(peer.filter)", "-f", "null", "-"]
+        return ScalerPeerJob.all(clip: clip, quick: settings.quick).flatMap { job in
+            job.peers.map { peer in
+                measure(peer, of: job, frame: frame, ffmpeg: ffmpeg, repeats: peer.heavy ? 1 : max(1, settings.repeats))
             }
-            let short = 2, long = 2 + peer.extraFrames
-            var result = ScalerPeerResult(tool: peer.tool, recipe: FFmpegPeer.commandLine(arguments(loops: long)))
-            do {
-                var slopes: [Double] = []
-                for _ in 0..<max(1, settings.repeats) {
-                    let shortSeconds = try ffmpeg.run(arguments(loops: short))
-                    let longSeconds = try ffmpeg.run(arguments(loops: long))
-                    slopes.append((longSeconds - shortSeconds) / Double(long - short))
+        }
+    }
+
+    private func measure(_ peer: ScalerPeerJob.Peer, of job: ScalerPeerJob, frame: String, ffmpeg: FFmpegPeer,
+                         repeats: Int) -> ScalerPeerResult {
+        let short = peer.heavy ? 1 : 2, long = short + peer.extraJobs
+        let arguments = { (jobs: Int) in peer.arguments(frame, jobs * job.framesPerJob) }
+        var result = ScalerPeerResult(work: job.work, tool: peer.tool,
+                                      recipe: FFmpegPeer.commandLine(arguments(long)))
+        do {
+            var slopes: [Double] = []
+            for _ in 0..<repeats {
+                let shortSeconds = try ffmpeg.run(arguments(short))
+                let longSeconds = try ffmpeg.run(arguments(long))
+                slopes.append((longSeconds - shortSeconds) / Double(long - short))
+            }
+            result.millisecondsPerJob = Timing(seconds: slopes).median * 1000
+        } catch {
+            result.failed = "\(error)"
+        }
+        let summary = result.millisecondsPerJob.map { Format.number($0) + " ms per job" }
+        Log.progress("  \(job.work), \(peer.tool): \(summary ?? result.failed ?? "?")")
+        return result
+    }
+}
+
+/// One pipeline job as ffmpeg's scalers do it, from a frame looped `frames` times.
+struct ScalerPeerJob {
+    struct Peer {
+        var tool: String
+        /// ffmpeg's arguments for `frames` looped input frames.
+        var arguments: (_ frame: String, _ frames: Int) -> [String]
+        /// Jobs the long run does beyond the short one's (two, one when heavy): enough that the difference is well
+        /// above noise.
+        var extraJobs: Int
+        /// Slow enough on a CPU Vulkan driver (tens of seconds per job) to be timed once.
+        var heavy = false
+    }
+
+    var work: String
+    /// Input frames one job consumes (the sheet's 100 tiles each scale a copy of the frame).
+    var framesPerJob: Int
+    var peers: [Peer]
+
+    static let swscale = "swscale lanczos (CPU)"
+    static let libplacebo = "libplacebo lanczos (same Vulkan device)"
+    private static let vulkan = ["-init_hw_device", "vulkan=vk:0", "-filter_hw_device", "vk"]
+
+    private static func loop(_ frames: Int) -> String { "loop=loop=\(frames - 1):size=1:start=0" }
+
+    private static func placebo(width: Int, height: Int, aspect: String? = nil) -> String {
+        "libplacebo=w=\(width):h=\(height)" + (aspect.map { ":force_original_aspect_ratio=\($0)" } ?? "")
+            + ":upscaler=lanczos:downscaler=lanczos:format=rgba"
+    }
+
+    /// The one-thumbnail job on every clip; the sheet and device-screen jobs (issue 3's 1080p workloads) on 1080p
+    /// clips, libplacebo's share of them left out of `--quick` (about a minute each on lavapipe).
+    static func all(clip: BenchClip, quick: Bool) -> [ScalerPeerJob] {
+        let width = 160
+        let height = max(2, Int((Double(width) * Double(clip.displayHeight) / Double(clip.displayWidth) / 2).rounded()) * 2)
+        func chain(_ filter: String) -> (String, Int) -> [String] {
+            { frame, frames in FFmpegPeer.common + ["-i", frame, "-vf", "\(loop(frames)),\(filter)", "-f", "null", "-"] }
+        }
+        func vulkanChain(_ filter: String) -> (String, Int) -> [String] {
+            { frame, frames in
+                FFmpegPeer.common + vulkan + ["-i", frame, "-vf", "\(loop(frames)),\(filter)", "-f", "null", "-"]
+            }
+        }
+        let scale = "scale=\(width):\(height):flags=lanczos,format=rgba"
+        let placeboThumbnail = "hwupload,\(placebo(width: width, height: height)),hwdownload,format=rgba"
+        var jobs = [ScalerPeerJob(work: PipelineWork.thumbnail, framesPerJob: 1, peers: [
+            Peer(tool: swscale, arguments: chain(scale), extraJobs: 100),
+            Peer(tool: libplacebo, arguments: vulkanChain(placeboThumbnail), extraJobs: 20),
+        ])]
+        guard clip.displayHeight == 1080 else { return jobs }
+        let tile = "tile=10x10"
+        var sheet = ScalerPeerJob(work: PipelineWork.sheet, framesPerJob: 100, peers: [
+            Peer(tool: swscale, arguments: chain("\(scale),\(tile)"), extraJobs: 8),
+        ])
+        let screens = deviceScreens()
+        var devices = ScalerPeerJob(work: PipelineWork.deviceScreens, framesPerJob: 1, peers: [
+            Peer(tool: swscale, arguments: { frame, frames in
+                let chains = screens.map { screen in
+                    "scale=\(screen.width):\(screen.height):force_original_aspect_ratio="
+                        + (screen.fill ? "increase:flags=lanczos,format=rgba,crop=\(screen.width):\(screen.height)"
+                                       : "decrease:flags=lanczos,format=rgba,pad=\(screen.width):\(screen.height):(ow-iw)/2:(oh-ih)/2")
                 }
-                result.millisecondsPerFrame = Timing(seconds: slopes).median * 1000
-            } catch {
-                result.failed = "\(error)"
-            }
-            let summary = result.millisecondsPerFrame.map { Format.number($0) + " ms per frame" }
-            Log.progress("  \(peer.tool): \(summary ?? result.failed ?? "?")")
-            return result
+                return split(frame: frame, prefix: loop(frames), chains: chains, device: [])
+            }, extraJobs: 4),
+        ])
+        if !quick {
+            sheet.peers.append(Peer(tool: libplacebo, arguments: vulkanChain("\(placeboThumbnail),\(tile)"),
+                                    extraJobs: 1, heavy: true))
+            devices.peers.append(Peer(tool: libplacebo, arguments: { frame, frames in
+                let chains = screens.map { screen in
+                    placebo(width: screen.width, height: screen.height, aspect: screen.fill ? "increase" : "decrease")
+                        + ",hwdownload,format=rgba,"
+                        + (screen.fill ? "crop=\(screen.width):\(screen.height)"
+                                       : "pad=\(screen.width):\(screen.height):(ow-iw)/2:(oh-ih)/2")
+                }
+                return split(frame: frame, prefix: "\(loop(frames)),hwupload", chains: chains, device: vulkan)
+            }, extraJobs: 1, heavy: true))
+        }
+        jobs += [sheet, devices]
+        return jobs
+    }
+
+    /// One process: the looped frame split into one chain per output, each to its own null sink.
+    private static func split(frame: String, prefix: String, chains: [String], device: [String]) -> [String] {
+        let labels = chains.indices.map { "[s\($0)]" }.joined()
+        let graph = "[0:v]\(prefix),split=\(chains.count)\(labels);"
+            + chains.enumerated().map { "[s\($0)]\($1)[o\($0)]" }.joined(separator: ";")
+        return FFmpegPeer.common + device + ["-i", frame, "-filter_complex", graph]
+            + chains.indices.flatMap { ["-map", "[o\($0)]", "-f", "null", "-"] }
+    }
+
+    /// The screens `preview` renders a landscape video on: every built-in device, landscape where it has it,
+    /// fit and fill; the same list as the pipeline job (`StageProbe.RenderWork.deviceScreens`).
+    static func deviceScreens() -> [(width: Int, height: Int, fill: Bool)] {
+        DeviceCatalog.builtIn.devices.flatMap { device -> [(width: Int, height: Int, fill: Bool)] in
+            guard let screen = device.screen(.landscape) ?? device.screens.first else { return [] }
+            return [false, true].map { (screen.size.width, screen.size.height, $0) }
         }
     }
 }
