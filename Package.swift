@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (see README "Modules"): FrameFarmCore (pure Swift) <- FrameFarmMedia (FFmpeg, libpng, libjpeg-turbo)
+// Layers (see README "Modules"): FrameFarmCore (pure Swift) <- FrameFarmMedia (FFmpeg, libpng, libdeflate, libjpeg-turbo)
 // and FrameFarmGPU (Vulkan) <- FrameFarm (engine) <- framefarm, bench. Only Media and GPU import the C modules.
 let package = Package(
     name: "FrameFarm",
@@ -21,9 +21,10 @@ let package = Package(
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
         .target(name: "FrameFarmCore"),
-        .target(name: "FrameFarmMedia", dependencies: ["FrameFarmCore", "CFFmpeg", "CPNG", "CTurboJPEG"]),
+        .target(name: "FrameFarmMedia", dependencies: ["FrameFarmCore", "CFFmpeg", "CPNG", "CTurboJPEG", "CDeflate"]),
         .target(name: "FrameFarmGPU", dependencies: ["FrameFarmCore", "CVulkan"],
                 plugins: [.plugin(name: "ShaderCompiler")]),
         .target(name: "FrameFarm", dependencies: ["FrameFarmCore", "FrameFarmMedia", "FrameFarmGPU"]),

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools
           libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
-          libpng-dev libturbojpeg0-dev)
+          libpng-dev libdeflate-dev libturbojpeg0-dev)
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(vulkan-validationlayers)
 fi

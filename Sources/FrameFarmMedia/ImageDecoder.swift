@@ -52,3 +52,11 @@ public enum ImageDecoder {
         return RGBAImage(width: Int(width), height: Int(height), pixels: pixels)
     }
 }
+
+func pngError(_ image: inout png_image, _ call: String) -> MediaError {
+    let message = withUnsafeBytes(of: &image.message) { buffer in
+        String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    png_image_free(&image)
+    return MediaError(call: call, code: -1, message: message)
+}
