@@ -111,7 +111,7 @@ extension MarkdownReport {
                 guard let ours = result.renders.first(where: { $0.work == peer.work }) else { continue }
                 let oursMilliseconds = ours.uploadMilliseconds + ours.computeMilliseconds
                 let time = peer.millisecondsPerJob.map { Format.number($0) + " ms" }
-                let speedup = peer.millisecondsPerJob.map { Format.number($0 / oursMilliseconds) + "x" } ?? "–"
+                let speedup = peer.millisecondsPerJob.map { Format.number($0 / oursMilliseconds, digits: 2) + "x" } ?? "–"
                 lines.append("| \(result.clip) | \(peer.work) | \(Format.number(oursMilliseconds)) ms | \(peer.tool) | "
                              + "\(time ?? "failed: \(peer.failed ?? "?")") | \(speedup) |")
             }
