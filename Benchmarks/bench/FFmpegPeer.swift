@@ -60,14 +60,20 @@ enum FFmpegRecipes {
 
     /// Every preview render of one frame from one process: `split` feeds one chain per render.
     static func previewRenders(clip: String, time: Double, renders: [PreviewRenderSpec], output: String) -> [String] {
-        let labels = renders.indices.map { "[s\($0)]" }.joined()
-        let chains = renders.enumerated().map { index, render in "[s\(index)]\(render.filter)[o\(index)]" }
-        let graph = "[0:v]split=\(renders.count)\(labels);" + chains.joined(separator: ";")
+        let graph = splitGraph(prefix: nil, chains: renders.map(\.filter))
         var arguments = FFmpegPeer.common + ["-ss", Format.number(time, digits: 3), "-i", clip, "-filter_complex", graph]
         for (index, render) in renders.enumerated() {
             arguments += ["-map", "[o\(index)]", "-frames:v", "1", output + "/" + render.fileName]
         }
         return arguments
+    }
+
+    /// A filtergraph that splits the input (after `prefix`, when given) into one chain per output: chain i reads
+    /// `[si]` and ends at `[oi]`, for `-map "[oi]"`.
+    static func splitGraph(prefix: String?, chains: [String]) -> String {
+        let labels = chains.indices.map { "[s\($0)]" }.joined()
+        return "[0:v]" + (prefix.map { "\($0)," } ?? "") + "split=\(chains.count)\(labels);"
+            + chains.enumerated().map { "[s\($0)]\($1)[o\($0)]" }.joined(separator: ";")
     }
 
     static func poster(clip: String, output: String) -> [String] {

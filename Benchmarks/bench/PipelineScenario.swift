@@ -27,7 +27,7 @@ struct PipelineResult: Codable {
     var clip: String
     var renders: [Render]
     var decodes: [Decode]
-    /// ffmpeg's scalers on the same frame, for the one-thumbnail job.
+    /// ffmpeg's scalers doing the same jobs on the same frame (see ScalerPeers.swift).
     var scalerPeers: [ScalerPeerResult] = []
 }
 

@@ -86,6 +86,9 @@ struct ScalerPeerJob {
     static let libplacebo = "libplacebo lanczos (same Vulkan device)"
     private static let vulkan = ["-init_hw_device", "vulkan=vk:0", "-filter_hw_device", "vk"]
 
+    private static func crop(_ size: PixelSize) -> String { "crop=\(size.width):\(size.height)" }
+    private static func pad(_ size: PixelSize) -> String { "pad=\(size.width):\(size.height):(ow-iw)/2:(oh-ih)/2" }
+
     private static func loop(_ frames: Int) -> String { "loop=loop=\(frames - 1):size=1:start=0" }
 
     private static func placebo(width: Int, height: Int, aspect: String? = nil) -> String {
@@ -117,13 +120,13 @@ struct ScalerPeerJob {
         var sheet = ScalerPeerJob(work: PipelineWork.sheet, framesPerJob: 100, peers: [
             Peer(tool: swscale, arguments: chain("\(scale),\(tile)"), extraJobs: 8),
         ])
-        let screens = deviceScreens()
+        let screens = StageProbe.deviceScreens(displaySize: PixelSize(width: clip.displayWidth, height: clip.displayHeight))
         var devices = ScalerPeerJob(work: PipelineWork.deviceScreens, framesPerJob: 1, peers: [
             Peer(tool: swscale, arguments: { frame, frames in
                 let chains = screens.map { screen in
-                    "scale=\(screen.width):\(screen.height):force_original_aspect_ratio="
-                        + (screen.fill ? "increase:flags=lanczos,format=rgba,crop=\(screen.width):\(screen.height)"
-                                       : "decrease:flags=lanczos,format=rgba,pad=\(screen.width):\(screen.height):(ow-iw)/2:(oh-ih)/2")
+                    "scale=\(screen.size.width):\(screen.size.height):force_original_aspect_ratio="
+                        + (screen.fill ? "increase:flags=lanczos,format=rgba,\(crop(screen.size))"
+                                       : "decrease:flags=lanczos,format=rgba,\(pad(screen.size))")
                 }
                 return split(frame: frame, prefix: loop(frames), chains: chains, device: [])
             }, extraJobs: 4),
@@ -133,10 +136,9 @@ struct ScalerPeerJob {
                                     extraJobs: 1, heavy: true))
             devices.peers.append(Peer(tool: libplacebo, arguments: { frame, frames in
                 let chains = screens.map { screen in
-                    placebo(width: screen.width, height: screen.height, aspect: screen.fill ? "increase" : "decrease")
-                        + ",hwdownload,format=rgba,"
-                        + (screen.fill ? "crop=\(screen.width):\(screen.height)"
-                                       : "pad=\(screen.width):\(screen.height):(ow-iw)/2:(oh-ih)/2")
+                    placebo(width: screen.size.width, height: screen.size.height,
+                            aspect: screen.fill ? "increase" : "decrease")
+                        + ",hwdownload,format=rgba," + (screen.fill ? crop(screen.size) : pad(screen.size))
                 }
                 return split(frame: frame, prefix: "\(loop(frames)),hwupload", chains: chains, device: vulkan)
             }, extraJobs: 1, heavy: true))
@@ -147,19 +149,8 @@ struct ScalerPeerJob {
 
     /// One process: the looped frame split into one chain per output, each to its own null sink.
     private static func split(frame: String, prefix: String, chains: [String], device: [String]) -> [String] {
-        let labels = chains.indices.map { "[s\($0)]" }.joined()
-        let graph = "[0:v]\(prefix),split=\(chains.count)\(labels);"
-            + chains.enumerated().map { "[s\($0)]\($1)[o\($0)]" }.joined(separator: ";")
-        return FFmpegPeer.common + device + ["-i", frame, "-filter_complex", graph]
+        FFmpegPeer.common + device
+            + ["-i", frame, "-filter_complex", FFmpegRecipes.splitGraph(prefix: prefix, chains: chains)]
             + chains.indices.flatMap { ["-map", "[o\($0)]", "-f", "null", "-"] }
-    }
-
-    /// The screens `preview` renders a landscape video on: every built-in device, landscape where it has it,
-    /// fit and fill; the same list as the pipeline job (`StageProbe.RenderWork.deviceScreens`).
-    static func deviceScreens() -> [(width: Int, height: Int, fill: Bool)] {
-        DeviceCatalog.builtIn.devices.flatMap { device -> [(width: Int, height: Int, fill: Bool)] in
-            guard let screen = device.screen(.landscape) ?? device.screens.first else { return [] }
-            return [false, true].map { (screen.size.width, screen.size.height, $0) }
-        }
     }
 }

@@ -98,14 +98,26 @@ public enum StageProbe {
                             outputMegapixels: Double(outputPixels) / 1e6)
     }
 
+    /// The screens and modes `RenderWork.deviceScreens` draws for a video of `displaySize` with no bars, for
+    /// peers that must draw the same renders.
+    public static func deviceScreens(displaySize: PixelSize) -> [(size: PixelSize, fill: Bool)] {
+        deviceScreenPlans(geometry: DisplayGeometry(codedSize: displaySize), codedContent: PixelRect(size: displaySize))
+            .map { ($0.canvas.size, $0.record.mode == .fill) }
+    }
+
+    /// `preview`'s default renders (every built-in device, fit and fill), without overlays.
+    private static func deviceScreenPlans(geometry: DisplayGeometry, codedContent: PixelRect) -> [PlannedRender] {
+        var options = PreviewOptions()
+        options.overlays = []
+        return PreviewPlan.renders(options: options, geometry: geometry, codedContent: codedContent)
+    }
+
     private static func makeBatch(frame: DecodedFrame, facts: MediaFacts, work: RenderWork) throws -> RenderBatch {
         let source = SourceFrame(format: frame.format, write: frame.copyPlanes)
         let geometry = facts.info.geometry
         switch work {
         case .deviceScreens:
-            var options = PreviewOptions()
-            options.overlays = []
-            let plans = PreviewPlan.renders(options: options, geometry: geometry, codedContent: facts.codedContentRect)
+            let plans = deviceScreenPlans(geometry: geometry, codedContent: facts.codedContentRect)
             return RenderBatch(sources: [source], canvases: plans.map(\.canvas), jobs: plans.map(\.job))
         case .thumbnails(let width, let count, let columns):
             let content = geometry.displayPixelRect(ofCoded: facts.codedContentRect).size

@@ -54,28 +54,23 @@ public final class ImageEncoder {
         return Data(bytes: output, count: Int(size))
     }
 
-    /// PNG: 8-bit RGB, every row but the first Up-filtered (the difference from the row above), the rows deflated
+    /// PNG: 8-bit RGB, every row Up-filtered (the difference from the row above), the rows deflated
     /// by libdeflate at its fastest level into one IDAT. Against libpng's fast mode (no filter, zlib level 3) that
     /// measured 1.7-1.9x faster and 20-25% smaller on preview renders: the Up filter turns smooth pictures and
     /// letterbox bars into runs deflate finds quickly.
     private func encodePNG(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int) throws -> Data {
         let rowBytes = 1 + width * 3
         var filtered = [UInt8](repeating: 0, count: rowBytes * height)
-        filtered.withUnsafeMutableBufferPointer { target in
-            let source = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            for y in 0..<height {
-                let row = source + y * bytesPerRow
-                let out = target.baseAddress! + y * rowBytes
-                if y == 0 {
-                    out[0] = 0  // None: nothing above
-                    for x in 0..<width {
-                        out[1 + 3 * x] = row[4 * x]
-                        out[2 + 3 * x] = row[4 * x + 1]
-                        out[3 + 3 * x] = row[4 * x + 2]
-                    }
-                } else {
+        // Up on every row: the spec takes the row above the first as zeros, so the first is stored as is.
+        let zeros = [UInt8](repeating: 0, count: width * 4)
+        zeros.withUnsafeBufferPointer { zeroRow in
+            filtered.withUnsafeMutableBufferPointer { target in
+                let source = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                for y in 0..<height {
+                    let row = source + y * bytesPerRow
+                    let above = y == 0 ? zeroRow.baseAddress! : row - bytesPerRow
+                    let out = target.baseAddress! + y * rowBytes
                     out[0] = 2  // Up
-                    let above = row - bytesPerRow
                     for x in 0..<width {
                         out[1 + 3 * x] = row[4 * x] &- above[4 * x]
                         out[2 + 3 * x] = row[4 * x + 1] &- above[4 * x + 1]
@@ -97,23 +92,23 @@ public final class ImageEncoder {
         }
         var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         png.reserveCapacity(compressedCount + 64)
-        var header = Data()
-        for value in [UInt32(width), UInt32(height)] { withUnsafeBytes(of: value.bigEndian) { header.append(contentsOf: $0) } }
-        header.append(contentsOf: [8, 2, 0, 0, 0])  // 8-bit, truecolour (RGB), deflate, adaptive filtering, no interlace
-        Self.appendChunk("IHDR", header, to: &png)
+        var header = [UInt8]()
+        for value in [UInt32(width), UInt32(height)] { withUnsafeBytes(of: value.bigEndian) { header += $0 } }
+        header += [8, 2, 0, 0, 0]  // 8-bit, truecolour (RGB), deflate, adaptive filtering, no interlace
+        Self.appendChunk("IHDR", header[...], to: &png)
         Self.appendChunk("IDAT", compressed[..<compressedCount], to: &png)
-        Self.appendChunk("IEND", [UInt8](), to: &png)
+        Self.appendChunk("IEND", [], to: &png)
         return png
     }
 
     /// Length, type, data and the CRC-32 of type and data (PNG spec, 5.3).
-    private static func appendChunk(_ type: String, _ data: some Collection<UInt8>, to png: inout Data) {
+    private static func appendChunk(_ type: String, _ data: ArraySlice<UInt8>, to png: inout Data) {
         let typeBytes = Array(type.utf8)
         withUnsafeBytes(of: UInt32(data.count).bigEndian) { png.append(contentsOf: $0) }
         png.append(contentsOf: typeBytes)
         png.append(contentsOf: data)
         var crc = typeBytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
-        crc = Array(data).withUnsafeBytes { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
+        crc = data.withUnsafeBytes { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
         withUnsafeBytes(of: crc.bigEndian) { png.append(contentsOf: $0) }
     }
 }
