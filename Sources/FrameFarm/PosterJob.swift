@@ -13,12 +13,13 @@ public struct PosterOptions: Sendable {
     public var removePadding = true
     /// Inputs whose frames have more pixels are refused (`--max-pixels`).
     public var maxPixels = 8192 * 8192
+    public var resampling = Resampling()
 
     public init() {}
 
     var settings: [String: String] {
         ["at": frame.description, "widths": widths.map(String.init).joined(separator: ","), "format": format.rawValue,
-         "quality": "\(quality)", "removePadding": removePadding ? "auto" : "off"]
+         "quality": "\(quality)", "removePadding": removePadding ? "auto" : "off"].merging(resampling.settings) { $1 }
     }
 }
 
@@ -76,7 +77,9 @@ public enum PosterJob {
             }
             let canvases = files.map { CanvasSpec(size: PixelSize(width: $0.width, height: $0.height)) }
             let rendered = try renderer.render(RenderBatch(sources: [SourceFrame(format: frame.format, write: frame.copyPlanes)],
-                                                           canvases: canvases, jobs: jobs))
+                                                           canvases: canvases, jobs: jobs,
+                                                           filter: options.resampling.filter,
+                                                           linearLight: options.resampling.linearLight))
             try ParallelBatch.encode(count: files.count) { index, encoder in
                 let data = try rendered.withUnsafeBytes(canvas: index) {
                     try encoder.encode($0, width: files[index].width, height: files[index].height,

@@ -54,7 +54,8 @@ public enum PreviewJob {
                 var jobs = group.map { plans[drawn[$0]].job }
                 for index in jobs.indices { jobs[index].canvasIndex = index }
                 let batch = RenderBatch(sources: [SourceFrame(format: frame.format, write: frame.copyPlanes)],
-                                        canvases: group.map { plans[drawn[$0]].canvas }, jobs: jobs)
+                                        canvases: group.map { plans[drawn[$0]].canvas }, jobs: jobs,
+                                        filter: options.resampling.filter, linearLight: options.resampling.linearLight)
                 let rendered = try renderer.render(batch)
                 try ParallelBatch.encode(count: group.count) { index, encoder in
                     let size = rendered.size(of: index)

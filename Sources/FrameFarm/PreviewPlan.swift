@@ -35,6 +35,7 @@ public struct PreviewOptions: Sendable {
     public var quality = 90
     /// Inputs whose frames have more pixels are refused (`--max-pixels`).
     public var maxPixels = 8192 * 8192
+    public var resampling = Resampling()
 
     public init() {}
 
@@ -44,6 +45,7 @@ public struct PreviewOptions: Sendable {
          "modes": modes.description, "at": frame.description,
          "overlays": overlays.map(\.rawValue).sorted().joined(separator: ","), "fitWithin": fitWithin.rawValue,
          "removePadding": removePadding ? "auto" : "off", "policy": policy.rawValue, "format": format.rawValue]
+            .merging(resampling.settings) { $1 }
     }
 }
 

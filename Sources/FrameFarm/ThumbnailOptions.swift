@@ -28,6 +28,7 @@ public struct ThumbnailOptions: Sendable {
     public var removePadding = true
     /// Inputs whose frames have more pixels are refused (`--max-pixels`).
     public var maxPixels = 8192 * 8192
+    public var resampling = Resampling()
 
     public init() {}
 
@@ -39,7 +40,7 @@ public struct ThumbnailOptions: Sendable {
         return ["width": "\(width)", "spacing": spacingText, "grid": "\(columns)x\(rows)", "format": format.rawValue,
                 "quality": "\(quality)", "seek": seek.rawValue,
                 "manifests": manifests.map(\.rawValue).sorted().joined(separator: ","),
-                "removePadding": removePadding ? "auto" : "off"]
+                "removePadding": removePadding ? "auto" : "off"].merging(resampling.settings) { $1 }
     }
 
     /// Tile size for content of `display` size: `width` wide, height from the aspect ratio rounded to even.

@@ -89,15 +89,6 @@ public struct RenderJob: Sendable, Hashable {
 }
 
 /// The resampling kernel; its support widens with the downscale factor (anti-aliasing).
-public enum ResamplingFilter: String, Sendable, CaseIterable {
-    /// Windowed sinc, 3 lobes: sharpest, the default.
-    case lanczos3
-    /// The cubic with B = 0, C = 0.5.
-    case catmullRom
-    /// Triangle.
-    case bilinear
-}
-
 /// Everything one submission renders: sources uploaded once, any number of jobs into any number of canvases.
 public struct RenderBatch {
     public var sources: [SourceFrame]

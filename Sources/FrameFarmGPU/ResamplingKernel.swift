@@ -1,3 +1,5 @@
+import FrameFarmCore
+
 import Foundation
 
 extension ResamplingFilter {

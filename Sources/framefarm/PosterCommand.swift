@@ -39,6 +39,7 @@ struct PosterCommand: ParsableCommand {
         options.format = try parseImageFormat(format)
         options.removePadding = try parseRemovePadding(removePadding)
         options.maxPixels = batch.maxPixels
+        options.resampling = gpuOptions.resampling
         return options
     }
 

@@ -59,6 +59,7 @@ struct PreviewCommand: ParsableCommand {
         options.policy = try ModePolicy(parsing: policy)
         options.format = try parseImageFormat(format)
         options.maxPixels = batch.maxPixels
+        options.resampling = gpuOptions.resampling
         return options
     }
 

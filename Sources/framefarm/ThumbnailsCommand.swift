@@ -70,6 +70,7 @@ struct ThumbnailsCommand: ParsableCommand {
         options.manifests = try ThumbnailManifest.parseList(manifests)
         options.removePadding = try parseRemovePadding(removePadding)
         options.maxPixels = batch.maxPixels
+        options.resampling = gpuOptions.resampling
         return options
     }
 

@@ -90,4 +90,45 @@ import Testing
         #expect((160 * 90 * 4..<(1 << 30)).contains(summary.peakGPUMemoryBytes ?? 0))
         #expect(run.stderr.contains("framefarm: \(broken): not a video file"))
     }
+
+    /// `--filter` and `--linear-light` reach the GPU and the manifest: a bilinear (tent) reduction is softer than
+    /// Lanczos-3; filtering light averages the pattern's fine black-and-white detail brighter than filtering the
+    /// encoded values; an unknown kernel is a usage error that lists the valid ones.
+    @Test func filterAndLinearLightChangeHowFramesAreScaled() throws {
+        let directory = TemporaryDirectory()
+        let sample = try makeSample(in: directory) { $0.size = PixelSize(width: 640, height: 360) }
+        func poster(_ name: String, _ extra: [String]) throws -> (image: RGBAImage, settings: [String: String]) {
+            let out = directory.file(name)
+            let run = try Self.run(["poster", sample, "--out", out, "--at", "0", "--widths", "160", "--format", "png",
+                                    "--quiet"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            let manifest = try JSONDecoder().decode(VideoManifest.self,
+                                                    from: Data(contentsOf: URL(fileURLWithPath: out + "/sample/manifest.json")))
+            return (try readImage(out + "/sample/poster-160.png"), try #require(manifest.poster).settings)
+        }
+        func sharpness(_ image: RGBAImage) -> Double {
+            var sum = 0
+            for y in 0..<image.height {
+                for x in 1..<image.width { sum += abs(Int(image.pixel(x: x, y: y).green) - Int(image.pixel(x: x - 1, y: y).green)) }
+            }
+            return Double(sum) / Double(image.height * (image.width - 1))
+        }
+        func brightness(_ image: RGBAImage) -> Double {
+            Double(stride(from: 1, to: image.pixels.count, by: 4).map { Int(image.pixels[$0]) }.reduce(0, +))
+                / Double(image.width * image.height)
+        }
+        let lanczos = try poster("lanczos", [])
+        let bilinear = try poster("bilinear", ["--filter", "bilinear"])
+        let linear = try poster("linear", ["--linear-light"])
+        #expect(lanczos.settings["filter"] == "lanczos3" && lanczos.settings["linearLight"] == "off")
+        #expect(bilinear.settings["filter"] == "bilinear" && linear.settings["linearLight"] == "on")
+        #expect(sharpness(bilinear.image) < sharpness(lanczos.image) * 0.95,
+                "bilinear \(sharpness(bilinear.image)) vs lanczos3 \(sharpness(lanczos.image))")
+        #expect(brightness(linear.image) > brightness(lanczos.image) + 1,
+                "linear light \(brightness(linear.image)) vs encoded \(brightness(lanczos.image))")
+
+        let bad = try Self.run(["poster", sample, "--out", directory.file("bad"), "--filter", "sinc"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("catmull-rom"), "\(bad.stderr)")
+    }
 }
