@@ -40,7 +40,7 @@ vec3 linearRGB(SourceDescriptor source, uint frameByte, uint x, uint y) {
     }
     vec4 ycc = vec4(luma, chroma, 1.0);
     vec3 encoded = vec3(dot(ycc, source.matrix[0]), dot(ycc, source.matrix[1]), dot(ycc, source.matrix[2]));
-    return decodeTransfer(clamp(encoded, 0.0, 1.0));
+    return decodeTransfer(encoded, source.transfer);
 }
 
 void main() {

@@ -3,7 +3,8 @@
 #extension GL_EXT_control_flow_attributes : require
 // Pass 3: for each destination pixel of each job, filters the intermediate columns vertically (luma and chroma
 // with their own kernels), converts Y'CbCr to R'G'B' with the source's 3x4 matrix (affine, so converting after
-// filtering equals converting before, up to clamping), and writes RGBA8 into the job's canvas rect.
+// filtering equals converting before, up to clamping), tone-maps HDR and converts wide-gamut colour to sRGB
+// (transfer.glsl), and writes RGBA8 into the job's canvas rect.
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const bool LINEAR_LIGHT = false;
@@ -73,10 +74,12 @@ void main() {
             || target.y >= int(canvas.height)) continue;
         vec3 rgb;
         if (LINEAR_LIGHT) {
-            rgb = encodeTransfer(vec3(first[c], second[c], third[c]));
+            rgb = encodeOutput(vec3(first[c], second[c], third[c]), source);
         } else {
             vec4 ycc = vec4(first[c], cb[c], cr[c], 1.0);
             rgb = vec3(dot(ycc, source.matrix[0]), dot(ycc, source.matrix[1]), dot(ycc, source.matrix[2]));
+            // SDR in BT.709 primaries is shown as encoded; anything else goes through light.
+            if (CONVERTS_COLOR && source.convertsColor != 0u) rgb = encodeOutput(decodeTransfer(rgb, source.transfer), source);
         }
         uvec3 bytes = uvec3(clamp(rgb, 0.0, 1.0) * 255.0 + 0.5);
         canvasPixels[uint(target.y) * canvas.width + uint(target.x)] =

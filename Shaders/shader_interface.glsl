@@ -19,11 +19,12 @@ struct SourceDescriptor {
     float chromaScaleY;
     float chromaOffsetX;
     float chromaOffsetY;
-    uint transfer;           // 0: sRGB-like curve for every SDR transfer
+    uint transfer;           // 0: SDR (the sRGB curve stands for every SDR transfer), 1: PQ, 2: HLG
+    uint convertsColor;      // 1: HDR or primaries other than BT.709's, so output decodes, converts, re-encodes
+    float toneMapPeak;       // the content's peak as a PQ signal; 0: nothing above reference white
     uint pad0;               // std140 puts the vec4 array on a 16-byte boundary
-    uint pad1;
-    uint pad2;
     vec4 matrix[3];          // rows of a 3x4: R'G'B' = M * (Y, Cb, Cr, 1) with samples as stored (raw words)
+    vec4 gamut[3];           // rows (xyz) of linear source-primaries RGB -> linear BT.709 RGB
 };
 
 struct PrefilterImage {

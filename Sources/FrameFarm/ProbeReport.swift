@@ -31,6 +31,8 @@ extension ProbeReport {
         colorMatrix = info.color.matrix.rawValue
         colorRange = info.color.range.rawValue
         colorTransfer = info.color.transfer.rawValue
+        colorPrimaries = info.color.primaries.rawValue
+        peakLuminance = info.color.peakLuminance
         chromaSiting = info.color.chromaSiting.rawValue
         self.contentRect = contentRect
         contentAspectRatio = ProbeReport.rounded(contentSize.aspectRatio)

@@ -20,10 +20,30 @@ public enum ColorRange: String, Codable, Sendable, CaseIterable {
     case limited, full
 }
 
-/// The transfer function the samples are encoded with. FrameFarm outputs the encoded R'G'B' unchanged, as players
-/// do for SDR; only `--linear-light` resampling decodes it.
+/// The transfer function the samples are encoded with. SDR R'G'B' is output unchanged, as players show it; only
+/// `--linear-light` resampling decodes it. HDR (PQ, HLG) is always decoded and tone-mapped to SDR.
 public enum TransferFunction: String, Codable, Sendable {
     case bt709, srgb, pq, hlg, linear, unknown
+
+    /// PQ (SMPTE ST 2084, HDR10) and HLG (ARIB STD-B67): display light far above SDR white.
+    public var isHDR: Bool { self == .pq || self == .hlg }
+}
+
+/// The RGB primaries (with their D65 white) the colours are expressed in. Outputs are sRGB, whose primaries are
+/// BT.709's; BT.601's differ from them by less than players correct for, so they count as BT.709.
+public enum ColorPrimaries: String, Codable, Sendable, CaseIterable {
+    case bt709, bt2020, displayP3
+
+    /// CIE 1931 xy of red, green, blue and the white point.
+    public var chromaticities: (red: (Double, Double), green: (Double, Double), blue: (Double, Double),
+                                white: (Double, Double)) {
+        let d65 = (0.3127, 0.3290)
+        return switch self {
+        case .bt709: ((0.640, 0.330), (0.300, 0.600), (0.150, 0.060), d65)
+        case .bt2020: ((0.708, 0.292), (0.170, 0.797), (0.131, 0.046), d65)
+        case .displayP3: ((0.680, 0.320), (0.265, 0.690), (0.150, 0.060), d65)
+        }
+    }
 }
 
 /// Where chroma samples sit relative to luma (FFmpeg's AVChromaLocation). `left` is MPEG-2/H.264's default:
@@ -48,13 +68,19 @@ public struct ColorDescription: Codable, Sendable, Equatable {
     public var range: ColorRange
     public var transfer: TransferFunction
     public var chromaSiting: ChromaSiting
+    public var primaries: ColorPrimaries
+    /// Brightest light in the content, in cd/m² (HDR metadata: MaxCLL, else the mastering display's peak); nil
+    /// when the stream doesn't say.
+    public var peakLuminance: Double?
 
     public init(matrix: ColorMatrix, range: ColorRange, transfer: TransferFunction = .bt709,
-                chromaSiting: ChromaSiting = .left) {
+                chromaSiting: ChromaSiting = .left, primaries: ColorPrimaries = .bt709, peakLuminance: Double? = nil) {
         self.matrix = matrix
         self.range = range
         self.transfer = transfer
         self.chromaSiting = chromaSiting
+        self.primaries = primaries
+        self.peakLuminance = peakLuminance
     }
 
     /// What FFmpeg-based players assume when a stream says nothing: BT.601 below 720 lines, BT.709 otherwise.

@@ -40,6 +40,9 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     public var colorMatrix = ""
     public var colorRange = ""
     public var colorTransfer = ""
+    public var colorPrimaries = ""
+    /// HDR content's peak in cd/m² from its metadata (nil for SDR or when unstated; tone mapping then assumes 1000).
+    public var peakLuminance: Double?
     public var chromaSiting = ""
     /// The picture without baked-in bars, in display pixels; the full frame when there are none.
     public var contentRect = Rect(x: 0, y: 0, width: 0, height: 0)

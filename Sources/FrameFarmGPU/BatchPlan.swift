@@ -14,6 +14,8 @@ struct BatchPlan {
     /// Byte offset of each frame in the source region, and the region's size.
     var sourceOffsets: [Int] = []
     var sourceBytes = 0
+    /// Whether any source needs HDR or gamut conversion (the passes then use their converting specialization).
+    var convertsColor = false
     var images: [PrefilterImage] = []
     var planeFloats = 0
     var jobs: [ResampleJob] = []
@@ -78,6 +80,12 @@ struct BatchPlan {
         descriptor.chromaOffsetX = Float(format.chromaSubsamplingX == 2 ? siting.x : 0)
         descriptor.chromaOffsetY = Float(format.chromaSubsamplingY == 2 ? siting.y : 0)
         descriptor.matrix = ColorTransform(format: format).shaderMatrix
+        let output = OutputConversion(color: format.color)
+        descriptor.transfer = output.transferCode
+        descriptor.convertsColor = output.isNeeded ? 1 : 0
+        convertsColor = convertsColor || output.isNeeded
+        descriptor.toneMapPeak = Float(output.toneMapPeak)
+        descriptor.gamut = output.shaderGamut
         sources.append(descriptor)
         sourceOffsets.append(sourceBytes)
         sourceBytes += (format.byteCount + 15) & ~15

@@ -12,9 +12,9 @@ struct PrefilterPass {
 
     let pipeline: ComputePipeline
 
-    init(layout: PipelineLayout, linearLight: Bool) throws {
+    init(layout: PipelineLayout, linearLight: Bool, convertsColor: Bool) throws {
         pipeline = try ComputePipeline(layout: layout, shader: ShaderLibrary.prefilter, specialization: [
-            UInt32(Self.tileSize.width), UInt32(Self.tileSize.height), linearLight ? 1 : 0,
+            UInt32(Self.tileSize.width), UInt32(Self.tileSize.height), linearLight ? 1 : 0, convertsColor ? 1 : 0,
         ])
     }
 

@@ -38,12 +38,20 @@ public final class Renderer {
     private let descriptorPool: DescriptorPool
     private let slots: [RenderSlot]
     private var nextSlot = 0
-    private var pipelines: [Bool: PassPipelines] = [:]
+    private var pipelines: [PassVariant: PassPipelines] = [:]
     private let filterTables = FilterTableCache()
     private var submitTimes: [Int: UInt64] = [:]
     private let printsTimings = ProcessInfo.processInfo.environment["FRAMEFARM_GPU_TIMING"] == "1"
 
-    /// The passes of one resampling mode (pipelines differ by specialization constants).
+    /// Which specialization of the passes a batch needs: filtering light or encoded values, and whether any
+    /// source needs colour conversion (HDR, wide gamut). SDR pipelines carry none of that code: CPU drivers run
+    /// both sides of a branch, so even a skipped conversion would cost its instructions.
+    private struct PassVariant: Hashable {
+        var linearLight: Bool
+        var convertsColor: Bool
+    }
+
+    /// The passes of one variant (pipelines differ by specialization constants).
     private struct PassPipelines {
         var prefilter: PrefilterPass
         var horizontal: ResampleHorizontalPass
@@ -65,7 +73,7 @@ public final class Renderer {
         slots = try (0..<slotCount).map { _ in
             try RenderSlot(context: context, descriptorSet: pool.allocateSet())
         }
-        _ = try passes(linearLight: false)
+        _ = try passes(PassVariant(linearLight: false, convertsColor: false))
     }
 
     deinit {
@@ -127,7 +135,7 @@ public final class Renderer {
         let plan = try BatchPlan(batch: batch, intermediateBudget: budget,
                                  canvasAlignment: Int(context.limits.minStorageBufferOffsetAlignment),
                                  filterTables: filterTables)
-        let passes = try passes(linearLight: batch.linearLight)
+        let passes = try passes(PassVariant(linearLight: batch.linearLight, convertsColor: plan.convertsColor))
         let layout = try UploadLayout(plan: plan, context: context)
         timings.planMilliseconds = lap()
 
@@ -179,14 +187,17 @@ public final class Renderer {
         return RenderedCanvases(slot: slot, generation: ticket.generation)
     }
 
-    private func passes(linearLight: Bool) throws -> PassPipelines {
-        if let existing = pipelines[linearLight] { return existing }
+    private func passes(_ variant: PassVariant) throws -> PassPipelines {
+        if let existing = pipelines[variant] { return existing }
+        let shared = pipelines.values.first
         let created = PassPipelines(
-            prefilter: try PrefilterPass(layout: pipelineLayout, linearLight: linearLight),
-            horizontal: try pipelines[!linearLight]?.horizontal ?? ResampleHorizontalPass(layout: pipelineLayout),
-            vertical: try ResampleVerticalPass(layout: pipelineLayout, linearLight: linearLight),
-            overlay: try pipelines[!linearLight]?.overlay ?? OverlayPass(layout: pipelineLayout))
-        pipelines[linearLight] = created
+            prefilter: try PrefilterPass(layout: pipelineLayout, linearLight: variant.linearLight,
+                                         convertsColor: variant.convertsColor),
+            horizontal: try shared?.horizontal ?? ResampleHorizontalPass(layout: pipelineLayout),
+            vertical: try ResampleVerticalPass(layout: pipelineLayout, linearLight: variant.linearLight,
+                                               convertsColor: variant.convertsColor),
+            overlay: try shared?.overlay ?? OverlayPass(layout: pipelineLayout))
+        pipelines[variant] = created
         return created
     }
 

@@ -9,9 +9,10 @@ struct ResampleVerticalPass {
 
     let pipeline: ComputePipeline
 
-    init(layout: PipelineLayout, linearLight: Bool) throws {
+    init(layout: PipelineLayout, linearLight: Bool, convertsColor: Bool) throws {
         pipeline = try ComputePipeline(layout: layout, shader: ShaderLibrary.resample_vertical, specialization: [
             UInt32(Self.tileSize.width / Self.columnsPerInvocation), UInt32(Self.tileSize.height), linearLight ? 1 : 0,
+            convertsColor ? 1 : 0,
         ])
     }
 

@@ -46,12 +46,15 @@ struct SourceDescriptor {
     var chromaOffsetX: Float = 0
     var chromaOffsetY: Float = 0
     var transfer: UInt32 = 0
+    var convertsColor: UInt32 = 0
+    var toneMapPeak: Float = 0
     var pad0: UInt32 = 0
-    var pad1: UInt32 = 0
-    var pad2: UInt32 = 0
     /// Three rows of four.
     var matrix: (Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// Three rows of three, each padded to four.
+    var gamut: (Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float) =
+        (1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0)
 }
 
 // Must match Shaders/shader_interface.glsl (std140)

@@ -4,7 +4,8 @@ import FrameFarmCore
 /// Turns FFmpeg's colour enums into a ColorDescription, resolving "unspecified" the way players do.
 enum FrameColor {
     static func describe(space: AVColorSpace, range: AVColorRange, transfer: AVColorTransferCharacteristic,
-                         location: AVChromaLocation, pixelFormat: AVPixelFormat, height: Int) -> ColorDescription {
+                         primaries: AVColorPrimaries, location: AVChromaLocation, pixelFormat: AVPixelFormat,
+                         height: Int, peakLuminance: Double? = nil) -> ColorDescription {
         let assumed = ColorDescription.assumed(forHeight: height)
         let matrix: ColorMatrix = switch space {
         case AVCOL_SPC_BT709: .bt709
@@ -29,7 +30,27 @@ enum FrameColor {
         case AVCHROMA_LOC_LEFT: .left
         default: isJPEGFormat ? .center : .left
         }
+        // Unspecified primaries follow the matrix, as players assume: BT.2020 video is BT.2020 colour.
+        let colorPrimaries: ColorPrimaries = switch primaries {
+        case AVCOL_PRI_BT2020: .bt2020
+        case AVCOL_PRI_SMPTE432: .displayP3
+        case AVCOL_PRI_UNSPECIFIED: matrix == .bt2020 ? .bt2020 : .bt709
+        default: .bt709
+        }
         return ColorDescription(matrix: matrix, range: fullRange ? .full : .limited, transfer: transferFunction,
-                                chromaSiting: siting)
+                                chromaSiting: siting, primaries: colorPrimaries,
+                                peakLuminance: transferFunction.isHDR ? peakLuminance : nil)
+    }
+
+    /// The content's peak from HDR metadata (side data of a frame or a stream): MaxCLL when given, else the
+    /// mastering display's peak luminance, as libplacebo and players choose.
+    static func peakLuminance(contentLight: UnsafePointer<AVContentLightMetadata>?,
+                              mastering: UnsafePointer<AVMasteringDisplayMetadata>?) -> Double? {
+        if let contentLight, contentLight.pointee.MaxCLL > 0 { return Double(contentLight.pointee.MaxCLL) }
+        if let mastering, mastering.pointee.has_luminance != 0, mastering.pointee.max_luminance.den > 0,
+           mastering.pointee.max_luminance.num > 0 {
+            return av_q2d(mastering.pointee.max_luminance)
+        }
+        return nil
     }
 }

@@ -5,15 +5,28 @@ import FrameFarmCore
 /// 4:1:1 ...) are converted with libswscale. Owns its SwsContext; not thread-safe (one per decoder).
 final class FrameNormalizer {
     private var scaler: OpaquePointer?
+    /// The HDR peak the container declares, for frames that carry no metadata of their own.
+    private let streamPeakLuminance: Double?
+
+    init(streamPeakLuminance: Double? = nil) {
+        self.streamPeakLuminance = streamPeakLuminance
+    }
 
     deinit { sws_freeContext(scaler) }
 
     /// Wraps `frame` (taking ownership) as a DecodedFrame, converting it first when the GPU can't read it.
     func normalize(_ frame: UnsafeMutablePointer<AVFrame>, timeSeconds: Double) throws -> DecodedFrame {
         let pixelFormat = AVPixelFormat(rawValue: frame.pointee.format)
+        let contentLight = av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL)
+        let mastering = av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA)
+        let peak = FrameColor.peakLuminance(
+            contentLight: contentLight.map { UnsafeRawPointer($0.pointee.data).assumingMemoryBound(to: AVContentLightMetadata.self) },
+            mastering: mastering.map { UnsafeRawPointer($0.pointee.data).assumingMemoryBound(to: AVMasteringDisplayMetadata.self) })
         let color = FrameColor.describe(space: frame.pointee.colorspace, range: frame.pointee.color_range,
-                                        transfer: frame.pointee.color_trc, location: frame.pointee.chroma_location,
-                                        pixelFormat: pixelFormat, height: Int(frame.pointee.height))
+                                        transfer: frame.pointee.color_trc, primaries: frame.pointee.color_primaries,
+                                        location: frame.pointee.chroma_location, pixelFormat: pixelFormat,
+                                        height: Int(frame.pointee.height),
+                                        peakLuminance: peak ?? streamPeakLuminance)
         if let format = FrameNormalizer.uploadFormat(pixelFormat, width: Int(frame.pointee.width),
                                                      height: Int(frame.pointee.height), color: color) {
             return DecodedFrame(taking: frame, timeSeconds: timeSeconds, format: format)

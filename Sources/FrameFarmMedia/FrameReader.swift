@@ -14,7 +14,7 @@ public final class FrameReader {
     /// While seeking exactly: packets presented before this stream time cannot be the frame on screen at the
     /// target, so the decoder fast-forwards through them (`VideoDecoder.fastForwarding`).
     private var fastForwardBefore: Double?
-    private let normalizer = FrameNormalizer()
+    private let normalizer: FrameNormalizer
     private var draining = false
     private var finished = false
     /// Whether the demuxer has run out of packets (a drain that follows is the end of the stream, not a keyframe's).
@@ -32,6 +32,7 @@ public final class FrameReader {
         self.threads = threads
         file = try MediaFile(path: path, maxPixels: maxPixels)
         info = file.info
+        normalizer = FrameNormalizer(streamPeakLuminance: info.color.peakLuminance)
         decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly, maxPixels: maxPixels)
     }
 

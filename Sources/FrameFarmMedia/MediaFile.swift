@@ -109,8 +109,9 @@ public final class MediaFile {
             ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         let frameRate = rate.den > 0 && rate.num > 0 ? Double(rate.num) / Double(rate.den) : nil
         let color = FrameColor.describe(space: parameters.color_space, range: parameters.color_range,
-                                        transfer: parameters.color_trc, location: parameters.chroma_location,
-                                        pixelFormat: format, height: Int(parameters.height))
+                                        transfer: parameters.color_trc, primaries: parameters.color_primaries,
+                                        location: parameters.chroma_location, pixelFormat: format,
+                                        height: Int(parameters.height), peakLuminance: peakLuminance)
         let start = stream.pointee.start_time == framefarm_av_nopts_value() ? 0 : seconds(stream.pointee.start_time)
         return VideoStreamInfo(
             containerName: String(cString: context.pointee.iformat.pointee.name),
@@ -128,6 +129,18 @@ public final class MediaFile {
             return Double(context.pointee.duration) / Double(AV_TIME_BASE)
         }
         return nil
+    }
+
+    /// HDR peak from the container's metadata (MP4 `clli`/`mdcv`, Matroska's colour elements).
+    private var peakLuminance: Double? {
+        var size: Int = 0
+        let contentLight = av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size)
+        let hasContentLight = size >= MemoryLayout<AVContentLightMetadata>.size
+        let mastering = av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size)
+        let hasMastering = size >= MemoryLayout<AVMasteringDisplayMetadata>.size
+        return FrameColor.peakLuminance(
+            contentLight: hasContentLight ? contentLight.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVContentLightMetadata.self) } : nil,
+            mastering: hasMastering ? mastering.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVMasteringDisplayMetadata.self) } : nil)
     }
 
     private var displayTransform: DisplayTransform {

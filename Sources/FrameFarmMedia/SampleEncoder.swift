@@ -95,6 +95,14 @@ final class SampleEncoder {
         codec.pointee.colorspace = options.size.height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
         codec.pointee.color_primaries = options.size.height >= 720 ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M
         codec.pointee.color_trc = options.size.height >= 720 ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M
+        if let transfer = options.hdrTransfer {
+            guard transfer.isHDR else {
+                throw MediaError(call: "sample", code: -22, message: "HDR transfer must be pq or hlg, not \(transfer.rawValue)")
+            }
+            codec.pointee.colorspace = AVCOL_SPC_BT2020_NCL
+            codec.pointee.color_primaries = AVCOL_PRI_BT2020
+            codec.pointee.color_trc = transfer == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67
+        }
         if let interval = options.keyframeIntervalSeconds {
             let frames = max(1, Int32((interval * Double(rate.num) / Double(rate.den)).rounded()))
             codec.pointee.gop_size = frames
@@ -127,6 +135,15 @@ final class SampleEncoder {
             // matrix's rotation, and mirroring then turning by r is turning by -r then mirroring.
             av_display_rotation_set(matrix, Double(options.mirrored ? -options.rotation : options.rotation))
             if options.mirrored { av_display_matrix_flip(matrix, 1, 0) }
+        }
+        if let peak = options.hdrPeakLuminance {
+            let size = MemoryLayout<AVContentLightMetadata>.size
+            guard let data = av_stream_new_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, size) else {
+                throw MediaError(call: "av_stream_new_side_data", code: -12, message: "out of memory")
+            }
+            let light = UnsafeMutableRawPointer(data).assumingMemoryBound(to: AVContentLightMetadata.self)
+            light.pointee.MaxCLL = UInt32(peak)
+            light.pointee.MaxFALL = UInt32(peak / 4)
         }
         if output.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             try check("avio_open", avio_open(&output.pointee.pb, path, AVIO_FLAG_WRITE))

@@ -35,6 +35,11 @@ public struct SampleOptions: Sendable {
     public var blackLeadSeconds = 0.0
     public var fadeInSeconds = 0.0
     public var blurredRange: ClosedRange<Double>?
+    /// Tag the stream as HDR: BT.2020 primaries and matrix with this transfer (pq or hlg), and the content's
+    /// peak in cd/m² as container metadata (MaxCLL) when given. Tags only: the pattern's codes are written as
+    /// they are, not regraded for HDR, so this checks how readers take the tags.
+    public var hdrTransfer: TransferFunction?
+    public var hdrPeakLuminance: Int?
     /// x264 preset (ultrafast for tests, veryfast for realistic bench inputs).
     public var preset = "veryfast"
 

@@ -49,12 +49,15 @@ struct ProbeCommand: ParsableCommand {
         let padding = report.paddingDetected
             ? "baked-in padding: picture is \(content.width)x\(content.height) at +\(content.x)+\(content.y) (\(String(format: "%.3f", report.contentAspectRatio)):1)"
             : "no baked-in padding"
+        let hdr = ["pq", "hlg"].contains(report.colorTransfer)
+            ? " (HDR, peak " + (report.peakLuminance.map { String(format: "%.0f cd/m²", $0) } ?? "unstated: 1000 cd/m² assumed")
+                + ", tone-mapped to SDR)" : ""
         return """
             \(report.path)
               \(report.container), \(report.codec) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
               display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass), default mode \(report.defaultMode) (\(report.policy))
               \(String(format: "%.3f", report.durationSeconds)) s, \(rate), \(keyframes)
-              colour \(report.colorMatrix) \(report.colorRange) range, transfer \(report.colorTransfer), chroma \(report.chromaSiting)
+              colour \(report.colorMatrix) \(report.colorRange) range, \(report.colorPrimaries) primaries, transfer \(report.colorTransfer)\(hdr), chroma \(report.chromaSiting)
               \(padding)
             """
     }

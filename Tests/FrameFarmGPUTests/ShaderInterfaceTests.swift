@@ -93,7 +93,8 @@ extension GPUTests {
             let source = try #require(reflection.structType("SourceDescriptor"))
             let sourceOffsets = Dictionary(uniqueKeysWithValues: reflection.members(of: source).map { ($0.name, Int($0.offset)) })
             #expect(sourceOffsets["matrix"] == MemoryLayout<SourceDescriptor>.offset(of: \.matrix))
-            #expect(MemoryLayout<SourceDescriptor>.size - MemoryLayout<SourceDescriptor>.offset(of: \.matrix)! == 48)
+            #expect(sourceOffsets["gamut"] == MemoryLayout<SourceDescriptor>.offset(of: \.gamut))
+            #expect(MemoryLayout<SourceDescriptor>.size - MemoryLayout<SourceDescriptor>.offset(of: \.gamut)! == 48)
             #expect(MemoryLayout<PassConstants>.size == 24)
         }
     }

@@ -259,4 +259,39 @@ import Testing
         let pixel = tile.pixel(x: cues[0].rect.x + 80, y: cues[0].rect.y + 60)
         #expect(abs(Int(pixel.green) - 160) <= 6 && abs(Int(pixel.red) - 30) <= 6)
     }
+
+    /// HDR tags and the container's peak reach the GPU. The pattern's greys average a signal of about a third:
+    /// as SDR that is 9% of white's light, as PQ about 13 cd/m², 6% of reference white (203), so the PQ-tagged copy
+    /// comes out darker; a brighter stated peak tone-maps darker still; the frame codes stay legible.
+    @Test func hdrTaggedVideosAreToneMappedWithTheirStatedPeak() throws {
+        let directory = TemporaryDirectory()
+        func meanTile(_ name: String, _ configure: @escaping (inout SampleOptions) -> Void) throws -> Double {
+            let path = try makeSample(in: directory, name: name + ".mkv") {
+                $0.durationSeconds = 1
+                configure(&$0)
+            }
+            let out = directory.file("out-" + name)
+            let (cues, folder, _) = try Self.track(path, out: out) { $0.spacing = .interval(10) }
+            #expect(try Self.frameNumbers(cues, folder: folder) == [0], "\(name)")
+            let sheet = try readImage(folder + cues[0].file)
+            let rect = cues[0].rect
+            var sum = 0
+            for y in rect.y..<rect.maxY {
+                for x in rect.x..<rect.maxX { sum += Int(sheet.pixel(x: x, y: y).green) }
+            }
+            return Double(sum) / Double(rect.width * rect.height)
+        }
+        let sdr = try meanTile("sdr") { _ in }
+        let pq = try meanTile("pq") { $0.hdrTransfer = .pq }
+        let pqBright = try meanTile("pq4000") {
+            $0.hdrTransfer = .pq
+            $0.hdrPeakLuminance = 4000
+        }
+        #expect(pq < sdr - 8, "PQ \(pq) vs SDR \(sdr)")
+        #expect(pqBright < pq - 3, "peak 4000: \(pqBright) vs the default 1000: \(pq)")
+
+        let report = try #require(try Prober.probe(paths: [directory.file("pq4000.mkv")])[0].get())
+        #expect(report.colorTransfer == "pq" && report.colorPrimaries == "bt2020" && report.colorMatrix == "bt2020")
+        #expect(report.peakLuminance == 4000)
+    }
 }
