@@ -1,3 +1,6 @@
+import Foundation
+import FrameFarmMedia
+
 /// Which frame a preview (or poster) shows: `--at 12.5`, `--at 25%` or `--at poster`.
 public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
     case seconds(Double)
@@ -25,13 +28,47 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Seconds from the start of the video. A time past the end is clamped to the last frame (documented in
-    /// the README), so `--at 999` on a short clip shows its end rather than failing.
-    func offset(duration: Double, posterOffset: () throws -> Double) rethrows -> Double {
+    /// Decodes the chosen frame of the video `facts` describe; for `.poster`, the picker's winner and its score.
+    /// A time past the end is clamped to the last frame (documented in the README), so `--at 999` on a short clip
+    /// shows its end rather than failing.
+    func decode(path: String, facts: MediaFacts, maxPixels: Int) throws -> (frame: DecodedFrame, score: PosterScore?) {
+        let start = facts.info.startSeconds, duration = facts.durationSeconds
+        let offset: Double
         switch self {
-        case .seconds(let seconds): min(seconds, max(0, duration))
-        case .percent(let percent): duration * percent / 100
-        case .poster: try posterOffset()
+        case .seconds(let seconds): offset = min(seconds, max(0, duration))
+        case .percent(let percent): offset = duration * percent / 100
+        case .poster:
+            let choice = try PosterPicker.pick(path: path, facts: facts, maxPixels: maxPixels)
+            return (choice.frame, choice.score)
         }
+        let reader = try FrameReader(path: path, threads: 1, maxPixels: maxPixels)
+        guard let frame = try reader.frame(at: start + offset, lastTime: nil) else { throw InputError.noDecodableFrames }
+        return (frame, nil)
+    }
+}
+
+extension PosterPicker {
+    /// The auto poster: the best keyframe candidate when the video has enough keyframes; else the best of
+    /// exactly decoded candidates, decoded in parallel chunks (one per core, each skipping what no candidate
+    /// needs), since on a long GOP every candidate means decoding into it.
+    static func pick(path: String, facts: MediaFacts, maxPixels: Int) throws -> Choice {
+        let start = facts.info.startSeconds, duration = facts.durationSeconds
+        if let choice = try pickFromKeyframes(path: path, durationSeconds: duration, startSeconds: start,
+                                              keyframeIntervalSeconds: facts.keyframeIntervalSeconds,
+                                              maxPixels: maxPixels) {
+            return choice
+        }
+        let targets = candidateTimes(durationSeconds: duration, startSeconds: start, count: exactCandidates)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // The winner is shown at full size: candidates are decoded exactly.
+        let feeder = ThumbnailFrameFeeder(path: path, targets: targets, mode: .exact, fastForwardSkipsDeblocking: false,
+                                          workers: cores, capacity: 2 * cores, maxPixels: maxPixels)
+        var tally = Tally()
+        do {
+            while let item = try feeder.next() { tally.consider(item.frame) }
+        } catch InputError.noDecodableFrames {
+            feeder.cancel()
+        }
+        return try tally.choice ?? firstFrame(path: path, startSeconds: start, maxPixels: maxPixels)
     }
 }

@@ -49,17 +49,9 @@ public enum PosterJob {
         let facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: .hig)
-        let start = facts.info.startSeconds
-        var score: [String: Double]?
-        let offset = try options.frame.offset(duration: facts.durationSeconds) {
-            let choice = try PosterPicker.pick(path: path, durationSeconds: facts.durationSeconds, startSeconds: start,
-                                               maxPixels: options.maxPixels)
-            score = ["brightness": choice.score.brightness, "contrast": choice.score.contrast,
-                     "sharpness": choice.score.sharpness, "value": choice.score.value]
-            return choice.timeSeconds - start
-        }
-        let reader = try FrameReader(path: path, threads: 1, maxPixels: options.maxPixels)
-        guard let frame = try reader.frame(at: start + offset, lastTime: nil) else { throw InputError.noDecodableFrames }
+        let (frame, picked) = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels)
+        let score = picked.map { ["brightness": $0.brightness, "contrast": $0.contrast, "sharpness": $0.sharpness,
+                                  "value": $0.value] }
         let full = facts.info.geometry.displayPixelRect(ofCoded: codedContent).size
         var files = [PosterSection.File(file: "poster.\(options.format.fileExtension)", width: full.width, height: full.height)]
         for width in options.widths.sorted(by: >) where width < full.width {
@@ -89,7 +81,7 @@ public enum PosterJob {
             }
         }
         let section = PosterSection(settings: options.settings, gpu: gpu.record,
-                                    timeSeconds: ((frame.timeSeconds - start) * 1000).rounded() / 1000, score: score,
+                                    timeSeconds: ((frame.timeSeconds - facts.info.startSeconds) * 1000).rounded() / 1000, score: score,
                                     files: files)
         try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
                                  probe: probe) { $0.poster = section }

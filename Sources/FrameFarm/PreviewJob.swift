@@ -32,14 +32,7 @@ public enum PreviewJob {
         let facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: options.policy)
-        let offset = try options.frame.offset(duration: facts.durationSeconds) {
-            try PosterPicker.pick(path: path, durationSeconds: facts.durationSeconds, startSeconds: facts.info.startSeconds,
-                                  maxPixels: options.maxPixels).timeSeconds - facts.info.startSeconds
-        }
-        let reader = try FrameReader(path: path, threads: 1, maxPixels: options.maxPixels)
-        guard let frame = try reader.frame(at: facts.info.startSeconds + offset, lastTime: nil) else {
-            throw InputError.noDecodableFrames
-        }
+        let frame = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels).frame
         let plans = PreviewPlan.renders(options: options, geometry: facts.info.geometry, codedContent: codedContent)
         let videoFolder = layout.videoFolder(folder)
         try layout.makeFolder(videoFolder + "/preview")

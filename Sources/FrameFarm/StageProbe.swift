@@ -36,7 +36,8 @@ public enum StageProbe {
     /// Decodes the frames shown at `times` (stream-relative seconds), as `thumbnails` would, without the GPU.
     public static func decodeAlone(path: String, times: [Double], seek: SeekMode) throws -> DecodeTiming {
         let start = Date()
-        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: seek == .keyframe)
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: seek == .keyframe,
+                                     fastForwardSkipsDeblocking: true)
         let origin = reader.info.startSeconds
         var last: Double?
         var frames = 0

@@ -28,15 +28,19 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     /// Corrupt-packet times seen by any worker.
     private(set) var corruptTimes: [Double] = []
 
-    /// Starts decoding `targets` (stream times, ascending) of `path` in the background.
-    init(path: String, targets: [Double], mode: SeekMode, workers requested: Int, capacity: Int, maxPixels: Int) {
+    /// Starts decoding `targets` (stream times, ascending) of `path` in the background. With
+    /// `fastForwardSkipsDeblocking` the decoders skip deblocking on the way to each target (see `FrameReader`):
+    /// invisible once shrunk to a thumbnail.
+    init(path: String, targets: [Double], mode: SeekMode, fastForwardSkipsDeblocking: Bool, workers requested: Int,
+         capacity: Int, maxPixels: Int) {
         workers = max(1, min(requested, targets.count))
         self.capacity = max(capacity, workers)
         let chunk = (targets.count + workers - 1) / workers
         for worker in 0..<workers {
             let range = (worker * chunk)..<min(targets.count, (worker + 1) * chunk)
             Thread.detachNewThread { [self] in
-                decode(path: path, targets: targets, range: range, mode: mode, maxPixels: maxPixels)
+                decode(path: path, targets: targets, range: range, mode: mode,
+                       fastForwardSkipsDeblocking: fastForwardSkipsDeblocking, maxPixels: maxPixels)
             }
         }
     }
@@ -73,11 +77,13 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         return true
     }
 
-    private func decode(path: String, targets: [Double], range: Range<Int>, mode: SeekMode, maxPixels: Int) {
+    private func decode(path: String, targets: [Double], range: Range<Int>, mode: SeekMode,
+                        fastForwardSkipsDeblocking: Bool, maxPixels: Int) {
         var error: Error?
         var corrupt: [Double] = []
         do {
-            let reader = try FrameReader(path: path, threads: 1, keyframesOnly: mode == .keyframe, maxPixels: maxPixels)
+            let reader = try FrameReader(path: path, threads: 1, keyframesOnly: mode == .keyframe,
+                                         fastForwardSkipsDeblocking: fastForwardSkipsDeblocking, maxPixels: maxPixels)
             var lastFrame: DecodedFrame?
             var lastKeyframe: Double?
             for index in range {

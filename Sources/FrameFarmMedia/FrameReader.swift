@@ -9,6 +9,7 @@ public final class FrameReader {
     private var file: MediaFile
     private var decoder: VideoDecoder
     private let keyframesOnly: Bool
+    private let fastForwardSkipsDeblocking: Bool
     private let maxPixels: Int
     private let threads: Int
     /// While seeking exactly: packets presented before this stream time cannot be the frame on screen at the
@@ -24,16 +25,20 @@ public final class FrameReader {
     /// Frame decoded past a target while seeking exactly; returned first by the next read.
     private var pending: DecodedFrame?
 
-    public init(path: String, threads: Int = 0, keyframesOnly: Bool = false,
+    /// - Parameter fastForwardSkipsDeblocking: on the way to an exact target, skip deblocking frames that are
+    ///   not shown. Faster, but the frame shown drifts (`VideoDecoder.fastForwarding`): for thumbnails only.
+    public init(path: String, threads: Int = 0, keyframesOnly: Bool = false, fastForwardSkipsDeblocking: Bool = false,
                 maxPixels: Int = MediaFile.defaultMaxPixels) throws {
         self.path = path
         self.keyframesOnly = keyframesOnly
+        self.fastForwardSkipsDeblocking = fastForwardSkipsDeblocking
         self.maxPixels = maxPixels
         self.threads = threads
         file = try MediaFile(path: path, maxPixels: maxPixels)
         info = file.info
         normalizer = FrameNormalizer(streamPeakLuminance: info.color.peakLuminance)
-        decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly, maxPixels: maxPixels)
+        decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
+                                   fastForwardSkipsDeblocking: fastForwardSkipsDeblocking, maxPixels: maxPixels)
     }
 
     /// The next frame in presentation order, or nil at the end of the stream.
@@ -118,7 +123,7 @@ public final class FrameReader {
         } catch is MediaError {
             file = try MediaFile(path: path, maxPixels: maxPixels)
             decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
-                                       maxPixels: maxPixels)
+                                       fastForwardSkipsDeblocking: fastForwardSkipsDeblocking, maxPixels: maxPixels)
         }
         pending = nil
         draining = false

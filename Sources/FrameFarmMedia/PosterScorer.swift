@@ -73,58 +73,76 @@ public struct PosterScore: Codable, Sendable, Comparable {
     }
 }
 
-/// Picks a poster frame: candidates are keyframes spread between 5% and 95% of the video (away from openings,
-/// credits and fades), decoded keyframes-only so it stays fast on long videos, and scored by `PosterScore`.
+/// Picks a poster frame: candidates spread between 5% and 95% of the video (away from openings, credits and
+/// fades), scored by `PosterScore`. Keyframes are the cheap candidates; a video with too few of them (a long GOP)
+/// needs exactly decoded ones, which the caller decodes (in parallel chunks) and shows to a `Tally`.
 public enum PosterPicker {
     public struct Choice: Sendable {
         /// Stream time of the chosen frame (seconds, as the container counts).
         public var timeSeconds: Double
         public var score: PosterScore
         public var candidates: Int
+        /// The frame itself, so the caller need not seek and decode it again (up to a whole GOP on a long one).
+        public var frame: DecodedFrame
     }
 
-    /// Candidates are keyframes (cheap to decode); a video with too few keyframes to choose from (a long GOP)
-    /// gets exactly decoded candidates instead.
-    public static func pick(path: String, durationSeconds: Double, startSeconds: Double, candidates: Int = 24,
-                            maxPixels: Int = MediaFile.defaultMaxPixels) throws -> Choice {
-        let fromKeyframes = try pick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
-                                     candidates: candidates, keyframesOnly: true, maxPixels: maxPixels)
-        if fromKeyframes.candidates >= min(candidates, 6) { return fromKeyframes }
-        return try pick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
-                        candidates: min(candidates, 12), keyframesOnly: false, maxPixels: maxPixels)
+    /// Fewer distinct keyframe candidates than this and exact candidates are decoded instead.
+    static let fewestKeyframes = 6
+    public static let keyframeCandidates = 24
+    public static let exactCandidates = 12
+
+    /// `count` stream times spread between 5% and 95% of the video (its middle for one).
+    public static func candidateTimes(durationSeconds: Double, startSeconds: Double, count: Int) -> [Double] {
+        (0..<max(1, count)).map { index in
+            let fraction = count <= 1 ? 0.5 : 0.05 + 0.9 * Double(index) / Double(count - 1)
+            return startSeconds + durationSeconds * fraction
+        }
     }
 
-    private static func pick(path: String, durationSeconds: Double, startSeconds: Double, candidates: Int,
-                             keyframesOnly: Bool, maxPixels: Int) throws -> Choice {
-        // Keyframe candidates are independent seeks (one thread each is plenty); exact candidates decode through
-        // whole GOPs, where frame threads help.
-        let reader = try FrameReader(path: path, threads: keyframesOnly ? 1 : 0, keyframesOnly: keyframesOnly,
-                                     maxPixels: maxPixels)
-        var best: Choice?
-        var seen = Set<Double>()
-        var lastTime: Double?
-        for index in 0..<max(1, candidates) {
-            let fraction = candidates <= 1 ? 0.5 : 0.05 + 0.9 * Double(index) / Double(candidates - 1)
-            let target = startSeconds + durationSeconds * fraction
-            let frame: DecodedFrame?
-            if keyframesOnly {
-                frame = try reader.keyframe(atOrBefore: target)
-            } else {
-                frame = try reader.frame(at: target, lastTime: lastTime)
-            }
-            guard let frame, seen.insert(frame.timeSeconds).inserted else { continue }
-            lastTime = frame.timeSeconds
+    /// Keeps the best of the frames it is shown, holding only that one.
+    public struct Tally {
+        public private(set) var choice: Choice?
+        private var seen = Set<Double>()
+
+        public init() {}
+
+        public mutating func consider(_ frame: DecodedFrame) {
+            guard seen.insert(frame.timeSeconds).inserted else { return }
             let score = PosterScore(frame: frame)
-            if best == nil || score > best!.score {
-                best = Choice(timeSeconds: frame.timeSeconds, score: score, candidates: 0)
+            if choice == nil || score > choice!.score {
+                choice = Choice(timeSeconds: frame.timeSeconds, score: score, candidates: 0, frame: frame)
             }
+            choice!.candidates = seen.count
         }
-        if best == nil {
-            try reader.seek(toSeconds: startSeconds)
-            guard let first = try reader.nextFrame() else { throw InputError.noDecodableFrames }
-            best = Choice(timeSeconds: first.timeSeconds, score: PosterScore(frame: first), candidates: 0)
+    }
+
+    /// The best keyframe candidate, or nil when the video has too few keyframes to choose from. The probe's
+    /// keyframe interval, when known, says so before anything is decoded.
+    public static func pickFromKeyframes(path: String, durationSeconds: Double, startSeconds: Double,
+                                         keyframeIntervalSeconds: Double?,
+                                         maxPixels: Int = MediaFile.defaultMaxPixels) throws -> Choice? {
+        let wanted = min(keyframeCandidates, fewestKeyframes)
+        if let interval = keyframeIntervalSeconds, interval > 0, durationSeconds * 0.9 / interval + 1 < Double(wanted) {
+            return nil
         }
-        best!.candidates = seen.count
-        return best!
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
+        var tally = Tally()
+        for target in candidateTimes(durationSeconds: durationSeconds, startSeconds: startSeconds,
+                                     count: keyframeCandidates) {
+            if let frame = try reader.keyframe(atOrBefore: target) { tally.consider(frame) }
+        }
+        guard let choice = tally.choice, choice.candidates >= wanted else { return nil }
+        return choice
+    }
+
+    /// The video's first frame, for one where no candidate decoded.
+    public static func firstFrame(path: String, startSeconds: Double,
+                                  maxPixels: Int = MediaFile.defaultMaxPixels) throws -> Choice {
+        let reader = try FrameReader(path: path, threads: 1, maxPixels: maxPixels)
+        try reader.seek(toSeconds: startSeconds)
+        guard let first = try reader.nextFrame() else { throw InputError.noDecodableFrames }
+        var tally = Tally()
+        tally.consider(first)
+        return tally.choice!
     }
 }

@@ -4,11 +4,13 @@ import CFFmpeg
 final class VideoDecoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
     private let keyframesOnly: Bool
+    private let fastForwardSkipsDeblocking: Bool
 
     /// - Parameters:
     ///   - threads: decoder threads; 0 lets FFmpeg choose (all cores), 1 when the caller parallelises itself.
     ///   - keyframesOnly: discard every non-key frame before decoding it (the fast `--seek keyframe` path).
-    init(file: MediaFile, threads: Int, keyframesOnly: Bool, maxPixels: Int) throws {
+    ///   - fastForwardSkipsDeblocking: see `fastForwarding`; only for outputs shrunk far enough to hide it.
+    init(file: MediaFile, threads: Int, keyframesOnly: Bool, fastForwardSkipsDeblocking: Bool, maxPixels: Int) throws {
         let parameters = file.stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
@@ -19,6 +21,7 @@ final class VideoDecoder {
         }
         self.context = context
         self.keyframesOnly = keyframesOnly
+        self.fastForwardSkipsDeblocking = fastForwardSkipsDeblocking
         try check("avcodec_parameters_to_context", avcodec_parameters_to_context(context, parameters))
         context.pointee.pkt_timebase = file.timeBase
         context.pointee.thread_count = Int32(threads)
@@ -56,16 +59,19 @@ final class VideoDecoder {
     }
 
     /// While set, frames are decoded only as far as later frames need them, on the way to a seek target: frames
-    /// no other frame refers to are discarded (AVDISCARD_NONREF) and the in-loop deblocking filter is skipped
-    /// (a quarter to a third of H.264 decoding). Frames decoded after it is cleared, the one shown among them, are
-    /// decoded in full; they predict from unfiltered references, which at thumbnail sizes changes them by less
-    /// than the encoder's own error (the bench's PSNR column measures it). Keyframe-only decoders keep discarding
-    /// every non-key frame.
+    /// no other frame refers to are discarded (AVDISCARD_NONREF), which changes nothing shown. With
+    /// `fastForwardSkipsDeblocking`, the in-loop deblocking filter is skipped too (a quarter to a third of H.264
+    /// decoding): the frame shown is then predicted from unfiltered references, and its blocking drifts. Shrunk to
+    /// a thumbnail that is below the encoder's own error (the bench's PSNR column measures it); at full size
+    /// (posters, previews) it is plainly visible, about 31 dB from the true frame, so they decode exactly.
+    /// Keyframe-only decoders keep discarding every non-key frame.
     var fastForwarding = false {
         didSet {
             guard !keyframesOnly, fastForwarding != oldValue else { return }
             context.pointee.skip_frame = fastForwarding ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
-            context.pointee.skip_loop_filter = fastForwarding ? AVDISCARD_ALL : AVDISCARD_DEFAULT
+            if fastForwardSkipsDeblocking {
+                context.pointee.skip_loop_filter = fastForwarding ? AVDISCARD_ALL : AVDISCARD_DEFAULT
+            }
         }
     }
 

@@ -14,7 +14,8 @@ import Testing
             $0.fadeInSeconds = 2
             $0.blurredRange = 8...14
         }
-        let choice = try PosterPicker.pick(path: path, durationSeconds: 20, startSeconds: 0)
+        let choice = try #require(try PosterPicker.pickFromKeyframes(path: path, durationSeconds: 20, startSeconds: 0,
+                                                                     keyframeIntervalSeconds: 1))
         #expect(choice.timeSeconds >= 7, "picked \(choice.timeSeconds) s, inside the black lead or the fade")
         #expect(!(8...14).contains(choice.timeSeconds), "picked \(choice.timeSeconds) s, inside the blurred stretch")
         #expect(choice.timeSeconds <= 19, "picked the last 5% of the video")
@@ -36,15 +37,18 @@ import Testing
 }
 
 @Suite struct PosterPickerLongGOPTests {
-    @Test func aSingleKeyframeVideoStillGetsAPosterFromItsBestPart() throws {
+    /// Too few keyframes to choose from: the keyframe pass declines, from the probe's interval when it is known
+    /// (nothing decoded) and from the candidates it found when it is not.
+    @Test func aLongGOPVideoIsLeftToExactCandidates() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) {
             $0.durationSeconds = 8
             $0.frameRate = (10, 1)
-            $0.blackLeadSeconds = 3
-            $0.fadeInSeconds = 1
+            $0.keyframeIntervalSeconds = 4
         }
-        let choice = try PosterPicker.pick(path: path, durationSeconds: 8, startSeconds: 0)
-        #expect(choice.timeSeconds >= 4, "picked \(choice.timeSeconds) s, inside the black lead or the fade")
+        #expect(try PosterPicker.pickFromKeyframes(path: path, durationSeconds: 8, startSeconds: 0,
+                                                   keyframeIntervalSeconds: 4) == nil)
+        #expect(try PosterPicker.pickFromKeyframes(path: path, durationSeconds: 8, startSeconds: 0,
+                                                   keyframeIntervalSeconds: nil) == nil)
     }
 }

@@ -49,6 +49,35 @@ import Testing
         }
     }
 
+    /// An exact seek decodes the very pixels of a decode from the start: fast-forwarding discards only frames no
+    /// other refers to. Skipping deblocking on the way (thumbnails only) is what makes them drift.
+    @Test func exactSeekGivesTheSamePixelsAsDecodingFromTheStart() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 4
+            $0.preset = "veryfast"  // deblocking on (ultrafast turns it off)
+            $0.bFrames = 3
+        }
+        func luma(_ frame: DecodedFrame) -> [UInt8] {
+            frame.withLumaPlane { base, bytesPerRow in
+                (0..<frame.format.height).flatMap { y in
+                    Array(UnsafeRawBufferPointer(start: base + y * bytesPerRow, count: frame.format.width))
+                }
+            }
+        }
+        let target = 3.5  // frame 87 of 25 fps, deep in the only GOP
+        let sequential = try FrameReader(path: path, threads: 1)
+        var truth: DecodedFrame?
+        while let frame = try sequential.nextFrame(), frame.timeSeconds <= target + 1e-6 { truth = frame }
+        let expected = luma(try #require(truth))
+        let exact = try #require(try FrameReader(path: path, threads: 1).frame(at: target, lastTime: nil))
+        #expect(luma(exact) == expected)
+        let approximate = try #require(try FrameReader(path: path, threads: 1, fastForwardSkipsDeblocking: true)
+            .frame(at: target, lastTime: nil))
+        #expect(readFrameCode(approximate) == readFrameCode(exact))
+        #expect(luma(approximate) != expected, "skipping deblocking on the way should show: is the test's sample deblocked?")
+    }
+
     @Test func exactSeekOnVariableFrameRateFindsTheFrameOnScreen() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory, name: "vfr.mkv") {

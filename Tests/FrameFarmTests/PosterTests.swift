@@ -32,4 +32,26 @@ import Testing
         let small = try readImage(out + "/sample/poster-160.png")
         #expect(small.width == 160 && small.frameCode() == full.frameCode())
     }
+
+    /// One keyframe in 8 s: the exact candidates, decoded in parallel chunks, still skip the black opening and
+    /// the fade, and the poster written is the chosen frame itself.
+    @Test func aSingleKeyframeVideoStillGetsAPosterFromItsBestPart() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 8
+            $0.frameRate = (10, 1)
+            $0.blackLeadSeconds = 3
+            $0.fadeInSeconds = 1
+        }
+        var options = PosterOptions()
+        options.widths = [160]
+        options.format = .png
+        let out = directory.file("out")
+        let summary = PosterJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        let manifest = try #require(ManifestStore.read(out + "/sample/manifest.json"))
+        let poster = try #require(manifest.poster)
+        #expect(poster.timeSeconds >= 4, "picked \(poster.timeSeconds) s, inside the black lead or the fade")
+        #expect(try readImage(out + "/sample/poster.png").frameCode() == Int((poster.timeSeconds * 10).rounded()))
+    }
 }
