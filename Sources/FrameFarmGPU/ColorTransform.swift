@@ -57,7 +57,7 @@ private extension Double {
 /// What the shaders do after Y'CbCr -> R'G'B' to reach sRGB output (Shaders/transfer.glsl). SDR in BT.709
 /// primaries needs nothing. HDR is decoded to display light (SDR reference white, 203 cd/m² per ITU-R BT.2408,
 /// is 1.0), other primaries are converted to BT.709's, and light above white is tone-mapped with the BT.2390
-/// EETF from the content's peak, as libplacebo and mpv do by default; the sRGB curve then encodes it.
+/// EETF from the content's peak (libplacebo's and mpv's `bt.2390`); the sRGB curve then encodes it.
 struct OutputConversion: Equatable {
     /// SDR reference white in cd/m²: the level HDR graphics and skin tones are graded to (BT.2408).
     static let referenceWhite = 203.0

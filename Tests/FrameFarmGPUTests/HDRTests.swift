@@ -67,10 +67,10 @@ enum HDRReference {
         return rgb.map { Int((srgbEncode(min(max($0, 0), 1)) * 255).rounded()) }
     }
 
-    /// R'G'B' (0...1) of stored 10-bit limited-range BT.2020 codes.
-    static func signal(codes: (y: Int, cb: Int, cr: Int)) -> [Double] {
+    /// R'G'B' (0...1) of stored 10-bit limited-range codes; BT.2020's luma coefficients unless told.
+    static func signal(codes: (y: Int, cb: Int, cr: Int), kr: Double = 0.2627, kb: Double = 0.0593) -> [Double] {
         let y = (Double(codes.y) - 64) / 876, pb = (Double(codes.cb) - 512) / 896, pr = (Double(codes.cr) - 512) / 896
-        let kr = 0.2627, kb = 0.0593, kg = 1 - kr - kb
+        let kg = 1 - kr - kb
         let r = y + 2 * (1 - kr) * pr, b = y + 2 * (1 - kb) * pb
         let g = (y - kr * r - kb * b) / kg
         return [r, g, b].map { min(max($0, 0), 1) }
@@ -153,15 +153,10 @@ extension GPUTests {
         @Test func wideGamutSDRIsConvertedToSRGBPrimaries() throws {
             let color = ColorDescription(matrix: .bt709, range: .limited, transfer: .bt709, primaries: .displayP3)
             let signals: [[Double]] = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0.5, 0.5, 0.5], [0.8, 0.4, 0.2], [1, 1, 1]]
-            let format = TestFormat.yuv420p10le.format(width: 8, height: 8, color: color)
             let (codes, pixels) = try Self.render(signals, color: color)
             for (code, got) in zip(codes, pixels) {
-                let y = (Double(code.y) - 64) / 876, pb = (Double(code.cb) - 512) / 896, pr = (Double(code.cr) - 512) / 896
-                let (kr, kb) = format.color.matrix.lumaCoefficients
-                let r = y + 2 * (1 - kr) * pr, b = y + 2 * (1 - kb) * pb, g = (y - kr * r - kb * b) / (1 - kr - kb)
-                let light = [r, g, b].map { v -> Double in
-                    let e = min(max(v, 0), 1)
-                    return e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4)
+                let light = HDRReference.signal(codes: code, kr: 0.2126, kb: 0.0722).map { e in
+                    e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4)
                 }
                 let expected = HDRReference.output(light: light, gamut: HDRReference.displayP3ToBT709, peak: nil)
                 #expect(zip(got, expected).map { abs($0 - $1) }.max()! <= 2, "\(code): got \(got), expected \(expected)")
