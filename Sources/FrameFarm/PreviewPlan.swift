@@ -89,9 +89,15 @@ enum PreviewPlan {
                     let record = PreviewRender(file: file, device: device.id, deviceName: device.name,
                                                orientation: screen.orientation, mode: mode,
                                                isDefault: mode == defaultMode, placement: placement)
-                    let crop = SourceRect(x: contentInDisplay.x + placement.sourceCrop.x,
-                                          y: contentInDisplay.y + placement.sourceCrop.y,
-                                          width: placement.sourceCrop.width, height: placement.sourceCrop.height)
+                    // The placement works on whole display pixels; the content's exact display size may be
+                    // fractional (anamorphic), so its crop is scaled back onto it: a whole-picture crop stays
+                    // exactly the coded content, never a fraction of a pixel past the frame's edge.
+                    let scaleX = contentInDisplay.width / Double(content.width)
+                    let scaleY = contentInDisplay.height / Double(content.height)
+                    let crop = SourceRect(x: contentInDisplay.x + placement.sourceCrop.x * scaleX,
+                                          y: contentInDisplay.y + placement.sourceCrop.y * scaleY,
+                                          width: placement.sourceCrop.width * scaleX,
+                                          height: placement.sourceCrop.height * scaleY)
                     let job = RenderJob(sourceIndex: 0, sourceCrop: geometry.codedRect(ofDisplay: crop),
                                         destination: placement.destination, canvasIndex: renders.count,
                                         transform: geometry.transform)

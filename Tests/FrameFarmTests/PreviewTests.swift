@@ -159,4 +159,27 @@ import Testing
             #expect(group.count == (sixteenByNine.contains(device) ? 2 : 1), "\(device): \(group.map { plans[$0].record.file })")
         }
     }
+
+    /// An anamorphic frame whose display width is fractional (641 x 4/3 = 854.67, shown as 855): every render's
+    /// crop stays inside the coded frame, and fit (which shows the whole picture) crops exactly the content. The
+    /// GPU refuses a crop a fraction of a pixel past the edge, and the preview failed.
+    @Test(arguments: [0, 90])
+    func anamorphicFractionalDisplaySizesCropInsideTheFrame(rotation: Int) {
+        let coded = PixelSize(width: 641, height: 359)
+        let geometry = DisplayGeometry(codedSize: coded, sampleAspectRatio: SampleAspectRatio(4, 3),
+                                       transform: DisplayTransform(rotation: rotation))
+        for content in [PixelRect(size: coded), PixelRect(x: 0, y: 37, width: 641, height: 285)] {
+            let plans = PreviewPlan.renders(options: PreviewOptions(), geometry: geometry, codedContent: content)
+            for plan in plans {
+                let crop = plan.job.sourceCrop
+                #expect(crop.x >= -1e-9 && crop.y >= -1e-9 && crop.x + crop.width <= Double(coded.width) + 1e-9
+                        && crop.y + crop.height <= Double(coded.height) + 1e-9, "\(plan.record.file): \(crop)")
+                if plan.record.mode == .fit {
+                    #expect(abs(crop.x - Double(content.x)) < 1e-9 && abs(crop.width - Double(content.width)) < 1e-9
+                            && abs(crop.y - Double(content.y)) < 1e-9 && abs(crop.height - Double(content.height)) < 1e-9,
+                            "\(plan.record.file): \(crop) for \(content)")
+                }
+            }
+        }
+    }
 }
