@@ -60,7 +60,8 @@ public enum PosterJob {
         }
         let folderPath = layout.videoFolder(folder)
         try layout.makeFolder(folderPath)
-        let crop = SourceRect(codedContent)
+        let gpuFrame = GPUFrame(frame)
+        let crop = gpuFrame.crop(SourceRect(codedContent))
         try gpu.withRenderer { renderer in
             let jobs = files.indices.map { index in
                 RenderJob(sourceIndex: 0, sourceCrop: crop,
@@ -68,8 +69,7 @@ public enum PosterJob {
                           canvasIndex: index, transform: facts.info.geometry.transform)
             }
             let canvases = files.map { CanvasSpec(size: PixelSize(width: $0.width, height: $0.height)) }
-            let rendered = try renderer.render(RenderBatch(sources: [SourceFrame(format: frame.format, write: frame.copyPlanes)],
-                                                           canvases: canvases, jobs: jobs,
+            let rendered = try renderer.render(RenderBatch(sources: [gpuFrame.source], canvases: canvases, jobs: jobs,
                                                            filter: options.resampling.filter,
                                                            linearLight: options.resampling.linearLight))
             try ParallelBatch.encode(count: files.count) { index, encoder in

@@ -40,13 +40,14 @@ public enum PreviewJob {
         // and encoded once and written under each name.
         let copies = identicalRenders(plans)
         let drawn = copies.map(\.[0])
+        let gpuFrame = GPUFrame(frame)
         try gpu.withRenderer { renderer in
             // One submission per video, unless its canvases together pass `canvasBytesPerSubmission`; then one
             // per group that fits, so the readback memory a video holds stays bounded.
             for group in groups(drawn.map { plans[$0] }, limit: canvasBytesPerSubmission) {
-                var jobs = group.map { plans[drawn[$0]].job }
+                var jobs = group.map { gpuFrame.job(plans[drawn[$0]].job) }
                 for index in jobs.indices { jobs[index].canvasIndex = index }
-                let batch = RenderBatch(sources: [SourceFrame(format: frame.format, write: frame.copyPlanes)],
+                let batch = RenderBatch(sources: [gpuFrame.source],
                                         canvases: group.map { plans[drawn[$0]].canvas }, jobs: jobs,
                                         filter: options.resampling.filter, linearLight: options.resampling.linearLight)
                 let rendered = try renderer.render(batch)

@@ -114,12 +114,13 @@ public enum StageProbe {
     }
 
     private static func makeBatch(frame: DecodedFrame, facts: MediaFacts, work: RenderWork) throws -> RenderBatch {
-        let source = SourceFrame(format: frame.format, write: frame.copyPlanes)
+        let gpuFrame = GPUFrame(frame)
         let geometry = facts.info.geometry
         switch work {
         case .deviceScreens:
             let plans = deviceScreenPlans(geometry: geometry, codedContent: facts.codedContentRect)
-            return RenderBatch(sources: [source], canvases: plans.map(\.canvas), jobs: plans.map(\.job))
+            return RenderBatch(sources: [gpuFrame.source], canvases: plans.map(\.canvas),
+                               jobs: plans.map { gpuFrame.job($0.job) })
         case .thumbnails(let width, let count, let columns):
             let content = geometry.displayPixelRect(ofCoded: facts.codedContentRect).size
             var options = ThumbnailOptions()
@@ -129,10 +130,10 @@ public enum StageProbe {
                                            tileSize: options.tileSize(for: content), columns: columns,
                                            rows: (count + columns - 1) / columns)
             let jobs = track.thumbnails.map { thumbnail in
-                RenderJob(sourceIndex: 0, sourceCrop: SourceRect(facts.codedContentRect), destination: thumbnail.tileRect,
-                          canvasIndex: 0, transform: geometry.transform)
+                RenderJob(sourceIndex: 0, sourceCrop: gpuFrame.crop(SourceRect(facts.codedContentRect)),
+                          destination: thumbnail.tileRect, canvasIndex: 0, transform: geometry.transform)
             }
-            return RenderBatch(sources: [source], canvases: [CanvasSpec(size: track.sheets[0].size)], jobs: jobs)
+            return RenderBatch(sources: [gpuFrame.source], canvases: [CanvasSpec(size: track.sheets[0].size)], jobs: jobs)
         }
     }
 }

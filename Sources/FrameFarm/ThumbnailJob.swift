@@ -127,21 +127,22 @@ struct SheetWriter {
                                     sheet.thumbnailRange.count, [])
             }
             // Frames shared by several thumbnails (keyframe mode, short videos) are uploaded once.
-            var sources: [SourceFrame] = []
+            var sources: [GPUFrame] = []
             var sourceIndex: [ObjectIdentifier: Int] = [:]
             var jobs: [RenderJob] = []
             for item in sheetItems {
                 let key = ObjectIdentifier(item.frame)
                 if sourceIndex[key] == nil {
                     sourceIndex[key] = sources.count
-                    sources.append(SourceFrame(format: item.frame.format, write: item.frame.copyPlanes))
+                    sources.append(GPUFrame(item.frame))
                 }
-                jobs.append(RenderJob(sourceIndex: sourceIndex[key]!, sourceCrop: SourceRect(codedContent),
+                let index = sourceIndex[key]!
+                jobs.append(RenderJob(sourceIndex: index, sourceCrop: sources[index].crop(SourceRect(codedContent)),
                                       destination: track.thumbnails[item.index].tileRect, canvasIndex: 0,
                                       transform: geometry.transform))
                 frameTimes[item.index] = ((item.frame.timeSeconds - start) * 1_000_000).rounded() / 1_000_000
             }
-            let batch = RenderBatch(sources: sources, canvases: [], jobs: jobs, filter: options.resampling.filter,
+            let batch = RenderBatch(sources: sources.map(\.source), canvases: [], jobs: jobs, filter: options.resampling.filter,
                                     linearLight: options.resampling.linearLight)
             open[sheetIndex]!.inFlight.append(try renderer.submit(batch, into: open[sheetIndex]!.canvas))
             open[sheetIndex]!.remaining -= sheetItems.count

@@ -24,16 +24,36 @@ public final class DecodedFrame: @unchecked Sendable {
 
     public var size: PixelSize { PixelSize(width: format.width, height: format.height) }
 
+    /// Whether the decoder marked the frame interlaced: two fields, captured half a frame apart, in alternate
+    /// rows. Shown whole, it combs wherever anything moved between them.
+    public var isInterlaced: Bool { pointer.pointee.interlaced_frame != 0 }
+
+    /// The field shown first (the top one unless the frame is bottom field first), alone: every other row of
+    /// every plane (4:2:0 interlaced video alternates fields by chroma row too), as a frame of half the height.
+    public var firstField: (format: FrameFormat, copy: (UnsafeMutableRawBufferPointer) -> Void) {
+        let firstRow = pointer.pointee.top_field_first != 0 ? 0 : 1
+        var field = format
+        field.height = (format.height - firstRow + 1) / 2
+        return (field, { [self] destination in copyPlanes(into: destination, as: field, firstRow: firstRow, rowStep: 2) })
+    }
+
     /// Copies the planes into `destination` laid out as `format.packedPlanes` (one memcpy per row).
     public func copyPlanes(into destination: UnsafeMutableRawBufferPointer) {
-        precondition(destination.count >= format.byteCount, "destination smaller than the frame")
-        for (index, plane) in format.packedPlanes.enumerated() {
+        copyPlanes(into: destination, as: format, firstRow: 0, rowStep: 1)
+    }
+
+    /// Copies rows firstRow, firstRow + rowStep, ... of each plane, as `layout` (this frame's format, or its
+    /// field's) packs them.
+    private func copyPlanes(into destination: UnsafeMutableRawBufferPointer, as layout: FrameFormat, firstRow: Int,
+                            rowStep: Int) {
+        precondition(destination.count >= layout.byteCount, "destination smaller than the frame")
+        for (index, plane) in layout.packedPlanes.enumerated() {
             let sourceStride = stride(ofPlane: index)
             guard let source = planeData(index) else { continue }
             let rowBytes = min(plane.bytesPerRow, abs(sourceStride))
             for row in 0..<plane.height {
                 let target = destination.baseAddress! + plane.byteOffset + row * plane.bytesPerRow
-                target.copyMemory(from: source + row * sourceStride, byteCount: rowBytes)
+                target.copyMemory(from: source + (firstRow + row * rowStep) * sourceStride, byteCount: rowBytes)
             }
         }
     }

@@ -109,6 +109,10 @@ final class SampleEncoder {
             codec.pointee.keyint_min = frames
         }
         if let bFrames = options.bFrames { codec.pointee.max_b_frames = Int32(bFrames) }
+        if options.interlaced {
+            codec.pointee.flags |= AV_CODEC_FLAG_INTERLACED_DCT | AV_CODEC_FLAG_INTERLACED_ME
+            codec.pointee.field_order = AV_FIELD_TT
+        }
         if output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         }
@@ -166,7 +170,13 @@ final class SampleEncoder {
         var time = 0.0, index = 0
         while time < options.durationSeconds || index == 0 {
             try check("av_frame_make_writable", av_frame_make_writable(frame))
-            fill(with: draw(index: index, time: time))
+            var planes = draw(index: index, time: time)
+            if options.interlaced {
+                planes = pattern.interlace(top: planes, bottom: draw(index: index, time: time + frameDuration / 2))
+                frame.pointee.interlaced_frame = 1
+                frame.pointee.top_field_first = 1
+            }
+            fill(with: planes)
             frame.pointee.pts = Int64(((time + options.startSeconds) * ticksPerSecond).rounded())
             try send(frame)
             let durationFactor = isVariableFrameRate ? [1.0, 0.5, 1.5][index % 3] : 1.0

@@ -41,6 +41,21 @@ struct SamplePattern {
 
     /// Draws frame `index` shown at `time` seconds; `brightness` 0...1 fades towards black; `blurred` applies a
     /// strong box blur (a deliberately out-of-focus stretch for poster tests).
+    /// An interlaced frame: even rows (the top field) from `top`, odd rows from `bottom`, in every plane (4:2:0
+    /// interlaced video alternates fields by chroma row too).
+    func interlace(top: Planes, bottom: Planes) -> Planes {
+        func merge(_ a: [UInt8], _ b: [UInt8], width: Int) -> [UInt8] {
+            var merged = a
+            for row in stride(from: 1, to: a.count / width, by: 2) {
+                merged.replaceSubrange(row * width..<(row + 1) * width, with: b[row * width..<(row + 1) * width])
+            }
+            return merged
+        }
+        let chromaWidth = (size.width + chromaSubsamplingX - 1) / chromaSubsamplingX
+        return Planes(luma: merge(top.luma, bottom.luma, width: size.width),
+                      cb: merge(top.cb, bottom.cb, width: chromaWidth), cr: merge(top.cr, bottom.cr, width: chromaWidth))
+    }
+
     func draw(index: Int, time: Double, brightness: Double, blurred: Bool) -> Planes {
         let chromaWidth = (size.width + chromaSubsamplingX - 1) / chromaSubsamplingX
         let chromaHeight = (size.height + chromaSubsamplingY - 1) / chromaSubsamplingY

@@ -40,6 +40,9 @@ public struct SampleOptions: Sendable {
     /// they are, not regraded for HDR, so this checks how readers take the tags.
     public var hdrTransfer: TransferFunction?
     public var hdrPeakLuminance: Int?
+    /// Interlaced, top field first, as a broadcast camera captures: odd rows show the scene half a frame later
+    /// than even rows, so anything moving combs when the two fields are shown together.
+    public var interlaced = false
     /// x264 preset (ultrafast for tests, veryfast for realistic bench inputs).
     public var preset = "veryfast"
 

@@ -56,6 +56,9 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "Number of the first frame (its code and counter): continue another sample's numbering.")
     var firstFrameNumber = 0
 
+    @Flag(help: "Interlaced, top field first: odd rows show the scene half a frame later, so motion combs.")
+    var interlaced = false
+
     @Flag(help: "Vary frame durations (variable frame rate).")
     var vfr = false
 
@@ -104,6 +107,7 @@ struct SampleCommand: ParsableCommand {
         options.startSeconds = startTime
         options.firstFrameNumber = firstFrameNumber
         options.variableFrameRate = vfr
+        options.interlaced = interlaced
         options.blackLeadSeconds = blackLead
         options.fadeInSeconds = fadeIn
         options.preset = preset

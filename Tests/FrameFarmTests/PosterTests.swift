@@ -54,4 +54,45 @@ import Testing
         #expect(poster.timeSeconds >= 4, "picked \(poster.timeSeconds) s, inside the black lead or the fade")
         #expect(try readImage(out + "/sample/poster.png").frameCode() == Int((poster.timeSeconds * 10).rounded()))
     }
+
+    /// An interlaced video's fields were captured half a frame apart; shown whole, its moving box and zone plate
+    /// comb (rows alternating between the two moments). Its poster must comb no more than the same scene's
+    /// progressive poster, whose only row-to-row alternation is the zone plate's real fine detail: measured,
+    /// the whole interlaced frame combs about twice as much as that, its first field alone about a quarter.
+    @Test func anInterlacedVideosPosterDoesNotComb() throws {
+        let directory = TemporaryDirectory()
+        func poster(interlaced: Bool) throws -> RGBAImage {
+            let name = interlaced ? "interlaced" : "progressive"
+            let path = try makeSample(in: directory, name: name + ".mp4") {
+                $0.size = PixelSize(width: 640, height: 360)
+                $0.durationSeconds = 2
+                $0.interlaced = interlaced
+            }
+            var options = PosterOptions()
+            options.frame = .seconds(1)
+            options.widths = []
+            options.format = .png
+            let out = directory.file("out-" + name)
+            let summary = PosterJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+            #expect(summary.failed == 0, "\(summary.failures)")
+            return try readImage(out + "/\(name)/poster.png")
+        }
+        /// Mean strength of rows that differ from both neighbours the same way (the comb's signature).
+        func combing(_ image: RGBAImage) -> Double {
+            var total = 0
+            for y in 1..<(image.height - 1) {
+                for x in 0..<image.width {
+                    let here = Int(image.pixel(x: x, y: y).green)
+                    let above = here - Int(image.pixel(x: x, y: y - 1).green)
+                    let below = here - Int(image.pixel(x: x, y: y + 1).green)
+                    if above * below > 0 { total += min(abs(above), abs(below)) }
+                }
+            }
+            return Double(total) / Double(image.width * (image.height - 2))
+        }
+        let interlaced = try poster(interlaced: true), progressive = try poster(interlaced: false)
+        #expect(interlaced.frameCode() == 25 && progressive.frameCode() == 25)
+        #expect(combing(interlaced) < combing(progressive),
+                "interlaced \(combing(interlaced)) vs progressive \(combing(progressive))")
+    }
 }
