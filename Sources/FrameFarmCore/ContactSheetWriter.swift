@@ -51,7 +51,12 @@ public enum ContactSheetWriter {
         html += "<div class=\"facts\">\(probe.displayWidth)x\(probe.displayHeight) display "
         html += "(coded \(probe.codedWidth)x\(probe.codedHeight), SAR \(escape(probe.sampleAspectRatio)), rotation \(probe.rotation)), "
         html += "\(escape(probe.codec)), \(String(format: "%.2f", probe.durationSeconds)) s, "
-        html += "\(escape(probe.aspectClass)) \(String(format: "%.2f", probe.contentAspectRatio)):1, default mode \(escape(probe.defaultMode))</div>\n"
+        html += "\(escape(probe.aspectClass)) \(String(format: "%.2f", probe.contentAspectRatio)):1, default mode \(escape(probe.defaultMode))"
+        // The renders are SDR: say so, or an HDR master looks different here than on an HDR screen.
+        if ["pq", "hlg"].contains(probe.colorTransfer) {
+            html += ", HDR (\(escape(probe.colorTransfer.uppercased()))), shown tone-mapped to SDR"
+        }
+        html += "</div>\n"
         if probe.paddingDetected {
             let rect = probe.contentRect
             html += "<p class=\"warning\">Baked-in padding: the picture is \(rect.width)x\(rect.height) of the "

@@ -290,6 +290,8 @@ import Testing
         #expect(pq < sdr - 8, "PQ \(pq) vs SDR \(sdr)")
         #expect(pqBright < pq - 3, "peak 4000: \(pqBright) vs the default 1000: \(pq)")
 
+        let sheet = try String(contentsOfFile: directory.file("out-pq4000") + "/index.html", encoding: .utf8)
+        #expect(sheet.contains("HDR (PQ), shown tone-mapped to SDR"))
         let report = try #require(try Prober.probe(paths: [directory.file("pq4000.mkv")])[0].get())
         #expect(report.colorTransfer == "pq" && report.colorPrimaries == "bt2020" && report.colorMatrix == "bt2020")
         #expect(report.peakLuminance == 4000)
