@@ -116,10 +116,18 @@ final class SampleEncoder {
         if output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         }
-        if String(cString: codec.pointee.codec.pointee.name).hasPrefix("libx26") {
+        let encoderName = String(cString: codec.pointee.codec.pointee.name)
+        if encoderName.hasPrefix("libx26") {
             av_opt_set(codec.pointee.priv_data, "preset", options.preset, 0)
             av_opt_set(codec.pointee.priv_data, "crf", "23", 0)
-            if options.keyframeIntervalSeconds != nil { av_opt_set(codec.pointee.priv_data, "x264-params", "scenecut=0", 0) }
+            // x265 prints its banner and statistics on stderr whatever FFmpeg's log level; a fixed keyframe
+            // interval means no extra keyframes at scene cuts. Each encoder takes its own parameter option.
+            var parameters = encoderName == "libx265" ? ["log-level=error"] : []
+            if options.keyframeIntervalSeconds != nil { parameters.append("scenecut=0") }
+            if !parameters.isEmpty {
+                av_opt_set(codec.pointee.priv_data, encoderName == "libx265" ? "x265-params" : "x264-params",
+                           parameters.joined(separator: ":"), 0)
+            }
         } else {
             codec.pointee.bit_rate = Int64(options.size.area) * 4
             codec.pointee.qmax = 10

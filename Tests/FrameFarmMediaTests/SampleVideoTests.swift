@@ -30,6 +30,21 @@ import Testing
         #expect(abs((info.frameRate ?? 0) - 30000.0 / 1001) < 1e-6)
     }
 
+    /// `keyframeIntervalSeconds` means exactly that with either encoder (the bench's GOP-2-s clips rely on it).
+    @Test(arguments: ["libx264", "libx265"])
+    func keyframesFallExactlyOnTheInterval(encoder: String) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.encoder = encoder
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 1
+        }
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true)
+        var times: [Double] = []
+        while let frame = try reader.nextFrame() { times.append(frame.timeSeconds) }
+        #expect(times.map { Int(($0 * 1000).rounded()) } == [0, 1000, 2000, 3000, 4000, 5000], "\(encoder)")
+    }
+
     @Test(arguments: [0, 1])
     func exactSeekReturnsTheFrameOnScreen(threads: Int) throws {
         let directory = TemporaryDirectory()
