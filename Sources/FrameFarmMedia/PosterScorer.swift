@@ -121,8 +121,8 @@ public enum PosterPicker {
     public static func pickFromKeyframes(path: String, durationSeconds: Double, startSeconds: Double,
                                          keyframeIntervalSeconds: Double?,
                                          maxPixels: Int = MediaFile.defaultMaxPixels) throws -> Choice? {
-        let wanted = min(keyframeCandidates, fewestKeyframes)
-        if let interval = keyframeIntervalSeconds, interval > 0, durationSeconds * 0.9 / interval + 1 < Double(wanted) {
+        if let interval = keyframeIntervalSeconds, interval > 0,
+           durationSeconds * 0.9 / interval + 1 < Double(fewestKeyframes) {
             return nil
         }
         let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
@@ -131,7 +131,7 @@ public enum PosterPicker {
                                      count: keyframeCandidates) {
             if let frame = try reader.keyframe(atOrBefore: target) { tally.consider(frame) }
         }
-        guard let choice = tally.choice, choice.candidates >= wanted else { return nil }
+        guard let choice = tally.choice, choice.candidates >= fewestKeyframes else { return nil }
         return choice
     }
 
