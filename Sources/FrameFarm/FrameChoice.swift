@@ -41,7 +41,8 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
             let choice = try PosterPicker.pick(path: path, facts: facts, maxPixels: maxPixels)
             return (choice.frame, choice.score)
         }
-        let reader = try FrameReader(path: path, threads: 1, maxPixels: maxPixels)
+        // One frame, maybe a whole GOP into the stream: frame threads use every core on the way.
+        let reader = try FrameReader(path: path, threads: 0, maxPixels: maxPixels)
         guard let frame = try reader.frame(at: start + offset, lastTime: nil) else { throw InputError.noDecodableFrames }
         return (frame, nil)
     }
