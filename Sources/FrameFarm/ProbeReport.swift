@@ -34,6 +34,7 @@ extension ProbeReport {
         colorPrimaries = info.color.primaries.rawValue
         peakLuminance = info.color.peakLuminance
         chromaSiting = info.color.chromaSiting.rawValue
+        interlaced = info.interlaced
         self.contentRect = contentRect
         contentAspectRatio = ProbeReport.rounded(contentSize.aspectRatio)
         paddingDetected = facts.codedContentRect.size != geometry.codedSize

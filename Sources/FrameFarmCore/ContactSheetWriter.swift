@@ -52,6 +52,7 @@ public enum ContactSheetWriter {
         html += "(coded \(probe.codedWidth)x\(probe.codedHeight), SAR \(escape(probe.sampleAspectRatio)), rotation \(probe.rotation)), "
         html += "\(escape(probe.codec)), \(String(format: "%.2f", probe.durationSeconds)) s, "
         html += "\(escape(probe.aspectClass)) \(String(format: "%.2f", probe.contentAspectRatio)):1, default mode \(escape(probe.defaultMode))"
+        if probe.interlaced == true { html += ", interlaced (shown from its first field)" }
         // The renders are SDR: say so, or an HDR master looks different here than on an HDR screen.
         if ["pq", "hlg"].contains(probe.colorTransfer) {
             html += ", HDR (\(escape(probe.colorTransfer.uppercased()))), shown tone-mapped to SDR"

@@ -44,6 +44,9 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// HDR content's peak in cd/m² from its metadata (nil for SDR or when unstated; tone mapping then assumes 1000).
     public var peakLuminance: Double?
     public var chromaSiting = ""
+    /// Whether the stream says its frames are interlaced (they are then shown from their first field); absent when
+    /// it doesn't say.
+    public var interlaced: Bool?
     /// The picture without baked-in bars, in display pixels; the full frame when there are none.
     public var contentRect = Rect(x: 0, y: 0, width: 0, height: 0)
     public var contentAspectRatio = 0.0

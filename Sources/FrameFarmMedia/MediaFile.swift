@@ -15,6 +15,8 @@ public struct VideoStreamInfo: Sendable {
     public var startSeconds: Double
     public var color: ColorDescription
     public var bitRate: Int?
+    /// Whether the stream says its frames are interlaced (any field order); nil when it doesn't say.
+    public var interlaced: Bool?
 }
 
 /// Owns an opened container (AVFormatContext) and the index of its best video stream. Not thread-safe: use one
@@ -117,7 +119,8 @@ public final class MediaFile {
             containerName: String(cString: context.pointee.iformat.pointee.name),
             codecName: codecName, pixelFormatName: pixelFormatName, geometry: geometry,
             frameRate: frameRate, durationSeconds: containerDuration, startSeconds: start, color: color,
-            bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
+            bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil,
+            interlaced: parameters.field_order == AV_FIELD_UNKNOWN ? nil : parameters.field_order != AV_FIELD_PROGRESSIVE)
     }
 
     /// Duration from the stream, else the container; nil when neither knows (see `scanDuration`).

@@ -32,6 +32,15 @@ import Testing
         #expect(abs(report.durationSeconds - 2) < 0.1)
     }
 
+    /// The field order the stream declares: interlaced for the interlaced sample, progressive for the usual one.
+    @Test func interlacedVideoIsReportedAsSuch() throws {
+        let directory = TemporaryDirectory()
+        let interlaced = try makeSample(in: directory, name: "interlaced.mp4") { $0.interlaced = true }
+        let progressive = try makeSample(in: directory, name: "progressive.mp4")
+        let reports = try Prober.probe(paths: [interlaced, progressive]).map { try $0.get() }
+        #expect(reports.map(\.interlaced) == [true, false])
+    }
+
     @Test func policyChangesTheDefaultMode() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) { $0.size = PixelSize(width: 480, height: 360) }
