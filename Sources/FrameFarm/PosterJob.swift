@@ -70,8 +70,7 @@ public enum PosterJob {
             }
             let canvases = files.map { CanvasSpec(size: PixelSize(width: $0.width, height: $0.height)) }
             let rendered = try renderer.render(RenderBatch(sources: [gpuFrame.source], canvases: canvases, jobs: jobs,
-                                                           filter: options.resampling.filter,
-                                                           linearLight: options.resampling.linearLight))
+                                                           resampling: options.resampling))
             try ParallelBatch.encode(count: files.count) { index, encoder in
                 let data = try rendered.withUnsafeBytes(canvas: index) {
                     try encoder.encode($0, width: files[index].width, height: files[index].height,

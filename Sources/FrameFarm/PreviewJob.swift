@@ -49,7 +49,7 @@ public enum PreviewJob {
                 for index in jobs.indices { jobs[index].canvasIndex = index }
                 let batch = RenderBatch(sources: [gpuFrame.source],
                                         canvases: group.map { plans[drawn[$0]].canvas }, jobs: jobs,
-                                        filter: options.resampling.filter, linearLight: options.resampling.linearLight)
+                                        resampling: options.resampling)
                 let rendered = try renderer.render(batch)
                 try ParallelBatch.encode(count: group.count) { index, encoder in
                     let size = rendered.size(of: index)

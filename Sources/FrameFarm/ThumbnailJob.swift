@@ -142,8 +142,8 @@ struct SheetWriter {
                                       transform: geometry.transform))
                 frameTimes[item.index] = ((item.frame.timeSeconds - start) * 1_000_000).rounded() / 1_000_000
             }
-            let batch = RenderBatch(sources: sources.map(\.source), canvases: [], jobs: jobs, filter: options.resampling.filter,
-                                    linearLight: options.resampling.linearLight)
+            let batch = RenderBatch(sources: sources.map(\.source), canvases: [], jobs: jobs,
+                                    resampling: options.resampling)
             open[sheetIndex]!.inFlight.append(try renderer.submit(batch, into: open[sheetIndex]!.canvas))
             open[sheetIndex]!.remaining -= sheetItems.count
             if open[sheetIndex]!.remaining == 0 {

@@ -54,7 +54,7 @@ public enum ContactSheetWriter {
         html += "\(escape(probe.aspectClass)) \(String(format: "%.2f", probe.contentAspectRatio)):1, default mode \(escape(probe.defaultMode))"
         if probe.interlaced == true { html += ", interlaced (shown from its first field)" }
         // The renders are SDR: say so, or an HDR master looks different here than on an HDR screen.
-        if ["pq", "hlg"].contains(probe.colorTransfer) {
+        if probe.isHDR {
             html += ", HDR (\(escape(probe.colorTransfer.uppercased()))), shown tone-mapped to SDR"
         }
         html += "</div>\n"

@@ -47,6 +47,9 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// Whether the stream says its frames are interlaced (they are then shown from their first field); absent when
     /// it doesn't say.
     public var interlaced: Bool?
+
+    /// Whether the transfer is HDR (PQ or HLG): its renders are tone-mapped to SDR.
+    public var isHDR: Bool { TransferFunction(rawValue: colorTransfer)?.isHDR ?? false }
     /// The picture without baked-in bars, in display pixels; the full frame when there are none.
     public var contentRect = Rect(x: 0, y: 0, width: 0, height: 0)
     public var contentAspectRatio = 0.0

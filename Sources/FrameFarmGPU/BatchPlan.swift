@@ -15,7 +15,7 @@ struct BatchPlan {
     var sourceOffsets: [Int] = []
     var sourceBytes = 0
     /// Whether any source needs HDR or gamut conversion (the passes then use their converting specialization).
-    var convertsColor = false
+    var convertsColor: Bool { sources.contains { $0.convertsColor != 0 } }
     var images: [PrefilterImage] = []
     var planeFloats = 0
     var jobs: [ResampleJob] = []
@@ -83,7 +83,6 @@ struct BatchPlan {
         let output = OutputConversion(color: format.color)
         descriptor.transfer = output.transferCode
         descriptor.convertsColor = output.isNeeded ? 1 : 0
-        convertsColor = convertsColor || output.isNeeded
         descriptor.toneMapPeak = Float(output.toneMapPeak)
         descriptor.gamut = output.shaderGamut
         sources.append(descriptor)

@@ -87,7 +87,9 @@ struct OutputConversion: Equatable {
     }
 
     /// Whether the default (non-linear) path must decode and re-encode at all.
-    var isNeeded: Bool { transferCode != 0 || gamut != Self.gamutMatrix(from: .bt709, to: .bt709) }
+    var isNeeded: Bool { transferCode != 0 || gamut != Self.identity }
+
+    private static let identity: [[Double]] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
 
     /// SMPTE ST 2084 inverse EOTF: absolute luminance to the PQ signal.
     static func pqEncode(nits: Double) -> Double {
@@ -100,7 +102,7 @@ struct OutputConversion: Equatable {
     /// RGB (linear, `source` primaries) -> XYZ -> RGB (linear, `target` primaries); both share D65, so no
     /// chromatic adaptation is needed.
     static func gamutMatrix(from source: ColorPrimaries, to target: ColorPrimaries) -> [[Double]] {
-        if source == target { return [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }
+        if source == target { return identity }
         return multiply(invert(rgbToXYZ(target)), rgbToXYZ(source))
     }
 

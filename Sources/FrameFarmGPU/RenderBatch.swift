@@ -88,7 +88,6 @@ public struct RenderJob: Sendable, Hashable {
     }
 }
 
-/// The resampling kernel; its support widens with the downscale factor (anti-aliasing).
 /// Everything one submission renders: sources uploaded once, any number of jobs into any number of canvases.
 public struct RenderBatch {
     public var sources: [SourceFrame]
@@ -105,5 +104,11 @@ public struct RenderBatch {
         self.jobs = jobs
         self.filter = filter
         self.linearLight = linearLight
+    }
+
+    /// The batch scaled as a run's `--filter` and `--linear-light` ask.
+    public init(sources: [SourceFrame], canvases: [CanvasSpec], jobs: [RenderJob], resampling: Resampling) {
+        self.init(sources: sources, canvases: canvases, jobs: jobs, filter: resampling.filter,
+                  linearLight: resampling.linearLight)
     }
 }

@@ -1,6 +1,5 @@
-import FrameFarmCore
-
 import Foundation
+import FrameFarmCore
 
 extension ResamplingFilter {
     /// Half-width of the kernel at scale 1, in pixels.

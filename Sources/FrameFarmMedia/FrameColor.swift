@@ -44,12 +44,14 @@ enum FrameColor {
 
     /// The content's peak from HDR metadata (side data of a frame or a stream): MaxCLL when given, else the
     /// mastering display's peak luminance, as libplacebo and players choose.
-    static func peakLuminance(contentLight: UnsafePointer<AVContentLightMetadata>?,
-                              mastering: UnsafePointer<AVMasteringDisplayMetadata>?) -> Double? {
-        if let contentLight, contentLight.pointee.MaxCLL > 0 { return Double(contentLight.pointee.MaxCLL) }
-        if let mastering, mastering.pointee.has_luminance != 0, mastering.pointee.max_luminance.den > 0,
-           mastering.pointee.max_luminance.num > 0 {
-            return av_q2d(mastering.pointee.max_luminance)
+    /// Takes the side data's bytes: an AVContentLightMetadata and an AVMasteringDisplayMetadata, either absent.
+    static func peakLuminance(contentLight: UnsafeRawPointer?, mastering: UnsafeRawPointer?) -> Double? {
+        if let light = contentLight?.assumingMemoryBound(to: AVContentLightMetadata.self).pointee, light.MaxCLL > 0 {
+            return Double(light.MaxCLL)
+        }
+        if let display = mastering?.assumingMemoryBound(to: AVMasteringDisplayMetadata.self).pointee,
+           display.has_luminance != 0, display.max_luminance.den > 0, display.max_luminance.num > 0 {
+            return av_q2d(display.max_luminance)
         }
         return nil
     }

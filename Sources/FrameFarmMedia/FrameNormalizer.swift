@@ -17,11 +17,9 @@ final class FrameNormalizer {
     /// Wraps `frame` (taking ownership) as a DecodedFrame, converting it first when the GPU can't read it.
     func normalize(_ frame: UnsafeMutablePointer<AVFrame>, timeSeconds: Double) throws -> DecodedFrame {
         let pixelFormat = AVPixelFormat(rawValue: frame.pointee.format)
-        let contentLight = av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL)
-        let mastering = av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA)
         let peak = FrameColor.peakLuminance(
-            contentLight: contentLight.map { UnsafeRawPointer($0.pointee.data).assumingMemoryBound(to: AVContentLightMetadata.self) },
-            mastering: mastering.map { UnsafeRawPointer($0.pointee.data).assumingMemoryBound(to: AVMasteringDisplayMetadata.self) })
+            contentLight: av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL).map { UnsafeRawPointer($0.pointee.data) },
+            mastering: av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA).map { UnsafeRawPointer($0.pointee.data) })
         let color = FrameColor.describe(space: frame.pointee.colorspace, range: frame.pointee.color_range,
                                         transfer: frame.pointee.color_trc, primaries: frame.pointee.color_primaries,
                                         location: frame.pointee.chroma_location, pixelFormat: pixelFormat,

@@ -136,14 +136,15 @@ public final class MediaFile {
 
     /// HDR peak from the container's metadata (MP4 `clli`/`mdcv`, Matroska's colour elements).
     private var peakLuminance: Double? {
-        var size: Int = 0
-        let contentLight = av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size)
-        let hasContentLight = size >= MemoryLayout<AVContentLightMetadata>.size
-        let mastering = av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size)
-        let hasMastering = size >= MemoryLayout<AVMasteringDisplayMetadata>.size
+        // The side data's bytes when they are at least a `T`.
+        func sideData<T>(_ type: AVPacketSideDataType, as _: T.Type) -> UnsafeRawPointer? {
+            var size = 0
+            guard let data = av_stream_get_side_data(stream, type, &size), size >= MemoryLayout<T>.size else { return nil }
+            return UnsafeRawPointer(data)
+        }
         return FrameColor.peakLuminance(
-            contentLight: hasContentLight ? contentLight.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVContentLightMetadata.self) } : nil,
-            mastering: hasMastering ? mastering.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVMasteringDisplayMetadata.self) } : nil)
+            contentLight: sideData(AV_PKT_DATA_CONTENT_LIGHT_LEVEL, as: AVContentLightMetadata.self),
+            mastering: sideData(AV_PKT_DATA_MASTERING_DISPLAY_METADATA, as: AVMasteringDisplayMetadata.self))
     }
 
     private var displayTransform: DisplayTransform {

@@ -39,8 +39,6 @@ struct SamplePattern {
         var cr: [UInt8]
     }
 
-    /// Draws frame `index` shown at `time` seconds; `brightness` 0...1 fades towards black; `blurred` applies a
-    /// strong box blur (a deliberately out-of-focus stretch for poster tests).
     /// An interlaced frame: even rows (the top field) from `top`, odd rows from `bottom`, in every plane (4:2:0
     /// interlaced video alternates fields by chroma row too).
     func interlace(top: Planes, bottom: Planes) -> Planes {
@@ -56,6 +54,8 @@ struct SamplePattern {
                       cb: merge(top.cb, bottom.cb, width: chromaWidth), cr: merge(top.cr, bottom.cr, width: chromaWidth))
     }
 
+    /// Draws frame `index` shown at `time` seconds; `brightness` 0...1 fades towards black; `blurred` applies a
+    /// strong box blur (a deliberately out-of-focus stretch for poster tests).
     func draw(index: Int, time: Double, brightness: Double, blurred: Bool) -> Planes {
         let chromaWidth = (size.width + chromaSubsamplingX - 1) / chromaSubsamplingX
         let chromaHeight = (size.height + chromaSubsamplingY - 1) / chromaSubsamplingY

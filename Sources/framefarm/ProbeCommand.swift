@@ -49,7 +49,7 @@ struct ProbeCommand: ParsableCommand {
         let padding = report.paddingDetected
             ? "baked-in padding: picture is \(content.width)x\(content.height) at +\(content.x)+\(content.y) (\(String(format: "%.3f", report.contentAspectRatio)):1)"
             : "no baked-in padding"
-        let hdr = ["pq", "hlg"].contains(report.colorTransfer)
+        let hdr = report.isHDR
             ? " (HDR, peak " + (report.peakLuminance.map { String(format: "%.0f cd/m²", $0) } ?? "unstated: 1000 cd/m² assumed")
                 + ", tone-mapped to SDR)" : ""
         return """
