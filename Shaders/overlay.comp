@@ -44,8 +44,8 @@ void main() {
     uint index = pixel.y * canvas.width + pixel.x;
     vec4 color = unpackColor(canvasPixels[index]);
     vec4 original = color;
-    for (uint o = canvas.overlayFirst; o < canvas.overlayFirst + canvas.overlayCount; ++o) {
-        OverlayDescriptor overlay = overlays[o];
+    for (uint o = 0u; o < canvas.overlayCount; ++o) {
+        OverlayDescriptor overlay = dispatchCanvas.overlays[o];
         if (overlay.kind == 0u) {
             int t = overlay.thickness;
             if (inside(p, overlay.x, overlay.y, overlay.width, overlay.height)

@@ -12,7 +12,7 @@ layout(constant_id = 2) const bool LINEAR_LIGHT = false;
 #include "shader_interface.glsl"
 #include "transfer.glsl"
 
-layout(binding = 11) uniform samplerBuffer intermediateQuads;  // four floats to a texel
+layout(binding = 10) uniform samplerBuffer intermediateQuads;  // four floats to a texel
 layout(std430, binding = 8) buffer CanvasPixels { uint canvasPixels[]; };
 
 // Each invocation filters COLUMNS adjacent pixels of a row, so each weight it fetches serves COLUMNS x planes taps.

@@ -74,15 +74,6 @@ struct ResampleJob {
     PlaneGroupPass chroma;
 };
 
-struct CanvasDescriptor {
-    uint pixelOffset;        // host only: the canvas buffer is bound at the canvas's first pixel
-    uint width;
-    uint height;
-    uint background;         // RGBA8, R in the low byte
-    uint overlayFirst;
-    uint overlayCount;
-};
-
 struct OverlayDescriptor {
     uint kind;               // 0 outline, 1 rounded-corner mask, 2 tint
     int x;
@@ -92,6 +83,22 @@ struct OverlayDescriptor {
     uint color;              // RGBA8, R in the low byte; alpha blends
     int thickness;
     float radius;
+};
+
+// A canvas carries its overlays in its own uniform block: the overlay pass reads them at uniform addresses, which
+// drivers load once per dispatch (from a storage buffer, lavapipe loaded them lane by lane: 4x the pass's time).
+const uint MAX_CANVAS_OVERLAYS = 8u;
+
+struct CanvasDescriptor {
+    uint pixelOffset;        // host only: the canvas buffer is bound at the canvas's first pixel
+    uint width;
+    uint height;
+    uint background;         // RGBA8, R in the low byte
+    uint overlayCount;
+    uint pad0;               // std140 puts the struct array on a 16-byte boundary
+    uint pad1;
+    uint pad2;
+    OverlayDescriptor overlays[MAX_CANVAS_OVERLAYS];
 };
 
 // Which item a dispatch works on. The host turns the item indices into dynamic offsets of the uniform blocks
@@ -108,14 +115,14 @@ layout(push_constant) uniform PassConstants {
 } pass;
 
 // Bulk reads go through texel views (texelFetch takes the texture path, a gather on CPU drivers); the dispatch's
-// descriptors are uniform blocks bound at the item's dynamic offset; overlay tables are storage buffers.
+// descriptors (a canvas's with its overlays) are uniform blocks bound at the item's dynamic offset; the overlay
+// cell table is a storage buffer.
 layout(binding = 0) uniform usamplerBuffer uploadWords;     // the upload buffer: source bytes and filter tables
-layout(binding = 12) uniform samplerBuffer uploadQuads;     // the same, four floats to a texel (horizontal weights)
+layout(binding = 11) uniform samplerBuffer uploadQuads;     // the same, four floats to a texel (horizontal weights)
 layout(std140, binding = 1) uniform SourceBlock { SourceDescriptor dispatchSource; };
 layout(std140, binding = 2) uniform ImageBlock { PrefilterImage dispatchImage; };
 layout(std140, binding = 3) uniform JobBlock { ResampleJob dispatchJob; };
 layout(std430, binding = 5) readonly buffer OverlayCells { uint overlayCells[]; };  // x | y << 16, in tiles
 layout(std140, binding = 9) uniform CanvasBlock { CanvasDescriptor dispatchCanvas; };
-layout(std430, binding = 10) readonly buffer Overlays { OverlayDescriptor overlays[]; };
 
 uint uploadWord(uint index) { return texelFetch(uploadWords, int(index)).r; }

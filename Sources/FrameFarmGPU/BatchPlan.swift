@@ -23,7 +23,6 @@ struct BatchPlan {
     var chunks: [JobChunk] = []
     var intermediateFloats = 0
     var canvases: [CanvasDescriptor] = []
-    var overlays: [OverlayDescriptor] = []
     /// Pixels of the canvas buffer (canvases aligned for binding), and the largest canvas's.
     var canvasPixels = 0
     var largestCanvasPixels = 0
@@ -92,11 +91,11 @@ struct BatchPlan {
 
     private mutating func addCanvas(_ canvas: CanvasSpec, index: Int, alignmentPixels: Int) {
         canvasPixels = (canvasPixels + alignmentPixels - 1) / alignmentPixels * alignmentPixels
-        canvases.append(CanvasDescriptor(pixelOffset: UInt32(canvasPixels), width: UInt32(canvas.size.width),
-                                         height: UInt32(canvas.size.height), background: canvas.background.packed,
-                                         overlayFirst: UInt32(overlays.count),
-                                         overlayCount: UInt32(canvas.overlays.count)))
-        overlays += canvas.overlays.map(OverlayPass.descriptor)
+        var descriptor = CanvasDescriptor(pixelOffset: UInt32(canvasPixels), width: UInt32(canvas.size.width),
+                                          height: UInt32(canvas.size.height), background: canvas.background.packed,
+                                          overlayCount: UInt32(canvas.overlays.count))
+        for (slot, overlay) in canvas.overlays.enumerated() { descriptor.overlays[slot] = OverlayPass.descriptor(overlay) }
+        canvases.append(descriptor)
         canvasPixels += canvas.size.area
         largestCanvasPixels = max(largestCanvasPixels, canvas.size.area)
     }
@@ -260,8 +259,11 @@ struct BatchPlan {
                   format.bitDepth >= 8, format.bitDepth + format.bitShift <= 8 * format.bytesPerSample
             else { throw fail("source \(index) has an unsupported format \(format)") }
         }
-        for (index, canvas) in batch.canvases.enumerated() where canvas.size.width <= 0 || canvas.size.height <= 0 {
-            throw fail("canvas \(index) is empty (\(canvas.size))")
+        for (index, canvas) in batch.canvases.enumerated() {
+            guard canvas.size.width > 0, canvas.size.height > 0 else { throw fail("canvas \(index) is empty (\(canvas.size))") }
+            guard canvas.overlays.count <= CanvasDescriptor.maxOverlays else {
+                throw fail("canvas \(index) has \(canvas.overlays.count) overlays, more than \(CanvasDescriptor.maxOverlays)")
+            }
         }
         for (index, job) in batch.jobs.enumerated() {
             guard batch.sources.indices.contains(job.sourceIndex) else {

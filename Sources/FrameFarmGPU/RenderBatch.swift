@@ -57,6 +57,7 @@ public enum Overlay: Sendable, Hashable {
 public struct CanvasSpec: Sendable, Hashable {
     public var size: PixelSize
     public var background: RGBA8
+    /// Drawn in order; at most 8 (`CanvasDescriptor.maxOverlays`) per canvas.
     public var overlays: [Overlay]
 
     public init(size: PixelSize, background: RGBA8 = .black, overlays: [Overlay] = []) {

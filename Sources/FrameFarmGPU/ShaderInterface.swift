@@ -8,7 +8,7 @@ import CVulkan
 /// (`uploadTexels`, `uploadQuads`, `planeTexels`, `intermediateTexels`) and written through storage buffers.
 enum ShaderBinding: Int, CaseIterable {
     case uploadTexels = 0, sources, images, jobs, planeTexels, overlayCells, planes, intermediate, canvasPixels,
-         canvases, overlays, intermediateTexels, uploadQuads
+         canvases, intermediateTexels, uploadQuads
 
     var descriptorType: VkDescriptorType {
         switch self {
@@ -18,7 +18,7 @@ enum ShaderBinding: Int, CaseIterable {
         // Bound per dispatch at the canvas's offset, so that all canvases together may exceed what one binding
         // can reach; shaders index from the canvas's first pixel.
         case .canvasPixels: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
-        case .overlayCells, .planes, .intermediate, .overlays: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+        case .overlayCells, .planes, .intermediate: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
         }
     }
 
@@ -107,15 +107,21 @@ struct ResampleJob {
 
 // Must match Shaders/shader_interface.glsl (std140)
 struct CanvasDescriptor {
+    /// MAX_CANVAS_OVERLAYS: a canvas's overlays travel in its uniform block.
+    static let maxOverlays = 8
+
     var pixelOffset: UInt32 = 0  // host only: shaders see the canvas's own binding window
     var width: UInt32 = 0
     var height: UInt32 = 0
     var background: UInt32 = 0
-    var overlayFirst: UInt32 = 0
     var overlayCount: UInt32 = 0
+    var pad0: UInt32 = 0
+    var pad1: UInt32 = 0
+    var pad2: UInt32 = 0
+    var overlays = InlineArray<8, OverlayDescriptor>(repeating: OverlayDescriptor())
 }
 
-// Must match Shaders/shader_interface.glsl (std430)
+// Must match Shaders/shader_interface.glsl (std140: eight scalars, so no padding)
 struct OverlayDescriptor {
     var kind: UInt32 = 0
     var x: Int32 = 0

@@ -37,7 +37,7 @@ struct TableStrides {
 /// tables; regions start on 16 bytes, so quad tables stay quad-aligned) as they are written.
 struct UploadLayout {
     private enum Region: CaseIterable {
-        case sourceBytes, filterTable, sources, images, jobs, overlayCells, canvases, overlays
+        case sourceBytes, filterTable, sources, images, jobs, overlayCells, canvases
     }
 
     private var regions: [Region: (offset: Int, size: Int)] = [:]
@@ -60,7 +60,6 @@ struct UploadLayout {
             (.jobs, max(plan.jobs.count, 1) * strides.job),
             (.overlayCells, plan.overlayCells.count * 4),
             (.canvases, max(plan.canvases.count, 1) * strides.canvas),
-            (.overlays, plan.overlays.count * MemoryLayout<OverlayDescriptor>.stride),
         ]
         for (region, size) in sizes {
             regions[region] = (totalBytes, max(size, 16))
@@ -116,7 +115,6 @@ struct UploadLayout {
         }, to: .jobs, stride: strides.job)
         copy(plan.overlayCells, to: .overlayCells)
         copy(plan.canvases, to: .canvases, stride: strides.canvas)
-        copy(plan.overlays, to: .overlays)
     }
 
     /// What each binding points at, in binding order.
@@ -139,7 +137,6 @@ struct UploadLayout {
             case .jobs: entry(.jobs, ResampleJob.self)
             case .overlayCells: storage(.overlayCells)
             case .canvases: entry(.canvases, CanvasDescriptor.self)
-            case .overlays: storage(.overlays)
             case .planes: .storage(BufferRange(buffer: slot.planes!, offset: 0, size: max(plan.planeFloats * 4, 16)))
             case .intermediate:
                 .storage(BufferRange(buffer: slot.intermediate!, offset: 0, size: max(plan.intermediateFloats * 4, 16)))

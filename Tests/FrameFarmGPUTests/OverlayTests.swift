@@ -69,5 +69,25 @@ extension GPUTests {
             #expect(result.pixel(canvas: 0, x: 0, y: 20) == red)
             #expect(result.pixel(canvas: 0, x: 20, y: 20) == RGBA8(red: 0, green: 255, blue: 0))
         }
+
+        /// A canvas's overlays travel in its uniform block, so their number is capped: every one of the most it
+        /// may have is drawn, and one more is refused with a clear error instead of being dropped.
+        @Test func everyOverlayUpToTheCapIsDrawnAndOneMoreIsRefused() throws {
+            let cap = CanvasDescriptor.maxOverlays
+            func column(_ index: Int) -> Overlay {
+                .tint(PixelRect(x: index * 4, y: 0, width: 4, height: 48),
+                      color: RGBA8(red: UInt8(20 * index + 10), green: 0, blue: 255, alpha: 255))
+            }
+            let result = try Self.render((0..<cap).map(column))
+            for index in 0..<cap {
+                #expect(result.pixel(canvas: 0, x: index * 4 + 1, y: 30) == RGBA8(red: UInt8(20 * index + 10), green: 0, blue: 255))
+            }
+            #expect(result.pixel(canvas: 0, x: cap * 4 + 1, y: 30) == Self.grey)
+            #expect {
+                try Self.render((0...cap).map(column))
+            } throws: { error in
+                "\(error)".contains("canvas 0 has \(cap + 1) overlays")
+            }
+        }
     }
 }
