@@ -13,7 +13,9 @@ extension GPUTests {
             luma: { x, y in 0.5 + 0.25 * sin(x / 13 + y / 29) + 0.2 * cos(x * y / 9000) },
             cb: { x, _ in 0.2 * sin(x / 40) }, cr: { _, y in 0.2 * cos(y / 30) })
 
-        static func measure(_ name: String, _ batch: RenderBatch, iterations: Int = 15) throws {
+        /// FRAMEFARM_TIMING_ITERATIONS sets the count: thousands give a run long enough to attach `perf` to.
+        static func measure(_ name: String, _ batch: RenderBatch, iterations: Int = Int(
+            ProcessInfo.processInfo.environment["FRAMEFARM_TIMING_ITERATIONS"] ?? "") ?? 15) throws {
             try TestGPU.withRenderer { renderer in
                 for _ in 0..<3 { _ = try renderer.render(batch) }
                 var execute: [Double] = [], total: [Double] = []
