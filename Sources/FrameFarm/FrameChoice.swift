@@ -62,7 +62,7 @@ extension PosterPicker {
         let targets = candidateTimes(durationSeconds: duration, startSeconds: start, count: exactCandidates)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // The winner is shown at full size: candidates are decoded exactly.
-        let feeder = ThumbnailFrameFeeder(path: path, targets: targets, mode: .exact, fastForwardSkipsDeblocking: false,
+        let feeder = ThumbnailFrameFeeder(path: path, targets: targets, mode: .exact, skipsDeblocking: false,
                                           workers: cores, capacity: 2 * cores, maxPixels: maxPixels)
         var tally = Tally()
         do {

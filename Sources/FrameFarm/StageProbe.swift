@@ -37,7 +37,7 @@ public enum StageProbe {
     public static func decodeAlone(path: String, times: [Double], seek: SeekMode) throws -> DecodeTiming {
         let start = Date()
         let reader = try FrameReader(path: path, threads: 1, keyframesOnly: seek == .keyframe,
-                                     fastForwardSkipsDeblocking: true)
+                                     skipsDeblocking: true)
         let origin = reader.info.startSeconds
         var last: Double?
         var frames = 0

@@ -29,9 +29,9 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     private(set) var corruptTimes: [Double] = []
 
     /// Starts decoding `targets` (stream times, ascending) of `path` in the background. With
-    /// `fastForwardSkipsDeblocking` the decoders skip deblocking on the way to each target (see `FrameReader`):
-    /// invisible once shrunk to a thumbnail.
-    init(path: String, targets: [Double], mode: SeekMode, fastForwardSkipsDeblocking: Bool, workers requested: Int,
+    /// `skipsDeblocking` the decoders skip deblocking on the way to each target and on keyframes shown (see
+    /// `FrameReader`): invisible once shrunk to a thumbnail.
+    init(path: String, targets: [Double], mode: SeekMode, skipsDeblocking: Bool, workers requested: Int,
          capacity: Int, maxPixels: Int) {
         workers = max(1, min(requested, targets.count))
         self.capacity = max(capacity, workers)
@@ -40,7 +40,7 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
             let range = (worker * chunk)..<min(targets.count, (worker + 1) * chunk)
             Thread.detachNewThread { [self] in
                 decode(path: path, targets: targets, range: range, mode: mode,
-                       fastForwardSkipsDeblocking: fastForwardSkipsDeblocking, maxPixels: maxPixels)
+                       skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             }
         }
     }
@@ -78,12 +78,12 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     }
 
     private func decode(path: String, targets: [Double], range: Range<Int>, mode: SeekMode,
-                        fastForwardSkipsDeblocking: Bool, maxPixels: Int) {
+                        skipsDeblocking: Bool, maxPixels: Int) {
         var error: Error?
         var corrupt: [Double] = []
         do {
             let reader = try FrameReader(path: path, threads: 1, keyframesOnly: mode == .keyframe,
-                                         fastForwardSkipsDeblocking: fastForwardSkipsDeblocking, maxPixels: maxPixels)
+                                         skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             var lastFrame: DecodedFrame?
             var lastKeyframe: Double?
             for index in range {

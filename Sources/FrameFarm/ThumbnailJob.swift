@@ -41,10 +41,11 @@ public enum ThumbnailJob {
         try layout.makeFolder(directory)
         let start = facts.info.startSeconds
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        // Skipped deblocking on the way to a target drifts the frame shown by a few dB: hidden by a 4x shrink.
+        // Skipped deblocking (on the way to a target, or of a keyframe shown) moves the frame by a few dB at full
+        // size: hidden by a 4x shrink.
         let shrunkEnough = track.tileSize.width * 4 <= facts.info.geometry.displaySize.width
         let feeder = ThumbnailFrameFeeder(path: path, targets: track.thumbnails.map { start + $0.startTime },
-                                          mode: options.seek, fastForwardSkipsDeblocking: shrunkEnough, workers: cores,
+                                          mode: options.seek, skipsDeblocking: shrunkEnough, workers: cores,
                                           capacity: framesPerBatch + 2 * cores, maxPixels: options.maxPixels)
         var sheetWriter = SheetWriter(track: track, directory: directory, options: options,
                                       wantsTiles: options.manifests.contains(.iframes))

@@ -9,7 +9,7 @@ public final class FrameReader {
     private var file: MediaFile
     private var decoder: VideoDecoder
     private let keyframesOnly: Bool
-    private let fastForwardSkipsDeblocking: Bool
+    private let skipsDeblocking: Bool
     private let maxPixels: Int
     private let threads: Int
     /// While seeking exactly: packets presented before this stream time cannot be the frame on screen at the
@@ -25,20 +25,21 @@ public final class FrameReader {
     /// Frame decoded past a target while seeking exactly; returned first by the next read.
     private var pending: DecodedFrame?
 
-    /// - Parameter fastForwardSkipsDeblocking: on the way to an exact target, skip deblocking frames that are
-    ///   not shown. Faster, but the frame shown drifts (`VideoDecoder.fastForwarding`): for thumbnails only.
-    public init(path: String, threads: Int = 0, keyframesOnly: Bool = false, fastForwardSkipsDeblocking: Bool = false,
+    /// - Parameter skipsDeblocking: skip deblocking on the way to an exact target, and on the keyframes of a
+    ///   keyframe-only reader. Faster, but the frame shown drifts by a few dB (`VideoDecoder`): for outputs
+    ///   shrunk 4x or more only.
+    public init(path: String, threads: Int = 0, keyframesOnly: Bool = false, skipsDeblocking: Bool = false,
                 maxPixels: Int = MediaFile.defaultMaxPixels) throws {
         self.path = path
         self.keyframesOnly = keyframesOnly
-        self.fastForwardSkipsDeblocking = fastForwardSkipsDeblocking
+        self.skipsDeblocking = skipsDeblocking
         self.maxPixels = maxPixels
         self.threads = threads
         file = try MediaFile(path: path, maxPixels: maxPixels)
         info = file.info
         normalizer = FrameNormalizer(streamPeakLuminance: info.color.peakLuminance)
         decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
-                                   fastForwardSkipsDeblocking: fastForwardSkipsDeblocking, maxPixels: maxPixels)
+                                   skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
     }
 
     /// The next frame in presentation order, or nil at the end of the stream.
@@ -123,7 +124,7 @@ public final class FrameReader {
         } catch is MediaError {
             file = try MediaFile(path: path, maxPixels: maxPixels)
             decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
-                                       fastForwardSkipsDeblocking: fastForwardSkipsDeblocking, maxPixels: maxPixels)
+                                       skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
         }
         pending = nil
         draining = false

@@ -73,13 +73,6 @@ import Testing
             $0.preset = "veryfast"  // deblocking on (ultrafast turns it off)
             $0.bFrames = 3
         }
-        func luma(_ frame: DecodedFrame) -> [UInt8] {
-            frame.withLumaPlane { base, bytesPerRow in
-                (0..<frame.format.height).flatMap { y in
-                    Array(UnsafeRawBufferPointer(start: base + y * bytesPerRow, count: frame.format.width))
-                }
-            }
-        }
         let target = 3.5  // frame 87 of 25 fps, deep in the only GOP
         let sequential = try FrameReader(path: path, threads: 1)
         var truth: DecodedFrame?
@@ -87,10 +80,33 @@ import Testing
         let expected = luma(try #require(truth))
         let exact = try #require(try FrameReader(path: path, threads: 1).frame(at: target, lastTime: nil))
         #expect(luma(exact) == expected)
-        let approximate = try #require(try FrameReader(path: path, threads: 1, fastForwardSkipsDeblocking: true)
+        let approximate = try #require(try FrameReader(path: path, threads: 1, skipsDeblocking: true)
             .frame(at: target, lastTime: nil))
         #expect(readFrameCode(approximate) == readFrameCode(exact))
         #expect(luma(approximate) != expected, "skipping deblocking on the way should show: is the test's sample deblocked?")
+    }
+
+    /// Keyframe thumbnails skip the keyframe's own deblocking: visible at full size, hidden by the 4x shrink
+    /// that thumbnails need before it is allowed (a box average here, gentler than the real resampler's).
+    @Test func keyframeWithoutDeblockingIsHiddenByAFourTimesShrink() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 640, height: 360)
+            $0.keyframeIntervalSeconds = 1
+            $0.preset = "veryfast"  // deblocking on (ultrafast turns it off)
+        }
+        let clean = try #require(try FrameReader(path: path, threads: 1, keyframesOnly: true).keyframe(atOrBefore: 1.5))
+        let fast = try #require(try FrameReader(path: path, threads: 1, keyframesOnly: true, skipsDeblocking: true)
+            .keyframe(atOrBefore: 1.5))
+        #expect(readFrameCode(fast) == 25)
+        #expect(readFrameCode(clean) == 25)
+        let full = (luma(clean), luma(fast))
+        #expect(full.0 != full.1, "the keyframe's deblocking should change pixels: is the test's sample deblocked?")
+        let shrunk = (boxShrink(full.0, width: 640, by: 4), boxShrink(full.1, width: 640, by: 4))
+        let meanSquare = zip(shrunk.0, shrunk.1).map { ($0 - $1) * ($0 - $1) }.reduce(0, +) / Double(shrunk.0.count)
+        let psnr = 10 * log10(255 * 255 / max(meanSquare, 1e-12))
+        // A JPEG at quality 85 is 35-40 dB from its input; what deblocking changes must stay well below that.
+        #expect(psnr >= 45, "4x shrunk keyframe without deblocking is \(psnr) dB from the clean one")
     }
 
     @Test func exactSeekOnVariableFrameRateFindsTheFrameOnScreen() throws {
@@ -137,5 +153,26 @@ import Testing
             try FrameReader(path: path, maxPixels: 50_000)
         }
         #expect(try FrameReader(path: path, maxPixels: 320 * 180).nextFrame() != nil)
+    }
+}
+
+/// The luma plane's bytes, row after row without padding (8-bit frames).
+private func luma(_ frame: DecodedFrame) -> [UInt8] {
+    frame.withLumaPlane { base, bytesPerRow in
+        (0..<frame.format.height).flatMap { y in
+            Array(UnsafeRawBufferPointer(start: base + y * bytesPerRow, count: frame.format.width))
+        }
+    }
+}
+
+/// Means of `factor` x `factor` blocks of an 8-bit plane `width` wide.
+private func boxShrink(_ plane: [UInt8], width: Int, by factor: Int) -> [Double] {
+    let height = plane.count / width
+    return (0..<(height / factor)).flatMap { row in
+        (0..<(width / factor)).map { column in
+            var sum = 0
+            for y in 0..<factor { for x in 0..<factor { sum += Int(plane[(row * factor + y) * width + column * factor + x]) } }
+            return Double(sum) / Double(factor * factor)
+        }
     }
 }
