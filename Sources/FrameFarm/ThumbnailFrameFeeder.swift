@@ -11,7 +11,9 @@ public enum SeekMode: String, Sendable, CaseIterable {
 
 /// Decodes the frames of a list of target times on several threads at once: the targets are split into
 /// contiguous chunks, each decoded by its own demuxer and decoder (single-threaded, so chunks, not slices,
-/// use the cores). Frames go through a bounded queue, so memory holds at most `capacity` decoded frames however
+/// use the cores). A worker done with its chunk takes the later half of the largest one left, split where a new
+/// GOP starts so that no GOP is decoded twice: a target's cost varies with its distance from the keyframe before
+/// it, and fixed chunks left one core idle for the last tenth of a long-GOP track. Frames go through a bounded queue, so memory holds at most `capacity` decoded frames however
 /// long the video. Frames no target needs are never kept; in keyframe mode non-key frames are never decoded.
 final class ThumbnailFrameFeeder: @unchecked Sendable {
     struct Item {
@@ -25,6 +27,10 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     private var failure: Error?
     private let capacity: Int
     private let workers: Int
+    /// Targets each worker has yet to start (under `condition`'s lock).
+    private var remaining: [Range<Int>]
+    /// How many times a worker took targets from another.
+    private(set) var takeovers = 0
     /// Corrupt-packet times seen by any worker.
     private(set) var corruptTimes: [Double] = []
 
@@ -36,10 +42,10 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         workers = max(1, min(requested, targets.count))
         self.capacity = max(capacity, workers)
         let chunk = (targets.count + workers - 1) / workers
+        remaining = (0..<workers).map { ($0 * chunk)..<min(targets.count, ($0 + 1) * chunk) }
         for worker in 0..<workers {
-            let range = (worker * chunk)..<min(targets.count, (worker + 1) * chunk)
             Thread.detachNewThread { [self] in
-                decode(path: path, targets: targets, range: range, mode: mode,
+                decode(path: path, targets: targets, worker: worker, mode: mode,
                        skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             }
         }
@@ -77,7 +83,33 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         return true
     }
 
-    private func decode(path: String, targets: [Double], range: Range<Int>, mode: SeekMode,
+    /// The next target for `worker`: its own next one, else one taken from the worker with the most left, from
+    /// the first target past its half that starts a new GOP (by `reader`'s index). Nil when nothing is left that
+    /// is worth taking.
+    private func nextTarget(worker: Int, targets: [Double], reader: FrameReader) -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        if let index = remaining[worker].first {
+            remaining[worker].removeFirst()
+            return index
+        }
+        guard let victim = remaining.indices.max(by: { remaining[$0].count < remaining[$1].count }),
+              remaining[victim].count >= 2 else { return nil }
+        let left = remaining[victim]
+        func gop(_ index: Int) -> Double? { reader.keyframeTime(atOrBefore: targets[index]) }
+        var split = left.lowerBound + left.count / 2
+        while split < left.upperBound {
+            if let before = gop(split - 1), let here = gop(split), before != here { break }
+            split += 1
+        }
+        guard split < left.upperBound else { return nil }
+        remaining[victim] = left.lowerBound..<split
+        remaining[worker] = (split + 1)..<left.upperBound
+        takeovers += 1
+        return split
+    }
+
+    private func decode(path: String, targets: [Double], worker: Int, mode: SeekMode,
                         skipsDeblocking: Bool, maxPixels: Int) {
         var error: Error?
         var corrupt: [Double] = []
@@ -86,7 +118,7 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
                                          skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             var lastFrame: DecodedFrame?
             var lastKeyframe: Double?
-            for index in range {
+            while let index = nextTarget(worker: worker, targets: targets, reader: reader) {
                 let target = targets[index]
                 let frame: DecodedFrame?
                 switch mode {
