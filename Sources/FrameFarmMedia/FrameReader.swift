@@ -190,8 +190,12 @@ public final class FrameReader {
         return onScreen
     }
 
-    /// Keyframe times and the last packet time, from a demux-only scan (no decoding); rewinds afterwards.
+    /// Keyframe times and the last packet time of the first `maxPackets` packets: from the container's index when
+    /// it lists every packet (MP4 and MOV do; reading 3000 packets of a 1080p file was an eighth of `probe`'s CPU
+    /// time), else from a demux-only scan (no decoding) that rewinds afterwards. Index times are decode times,
+    /// which differ from presentation times by the stream's fixed reordering delay: the gaps are the same.
     public func scanKeyframeTimes(maxPackets: Int = 100_000) throws -> (keyframes: [Double], lastTime: Double?) {
+        if let indexed = indexedKeyframeTimes(maxPackets: maxPackets) { return indexed }
         try seek(toSeconds: info.startSeconds)
         var keyframes: [Double] = []
         var last: Double?
@@ -205,6 +209,22 @@ public final class FrameReader {
             }
         }
         try seek(toSeconds: info.startSeconds)
+        return (keyframes, last)
+    }
+
+    private func indexedKeyframeTimes(maxPackets: Int) -> (keyframes: [Double], lastTime: Double?)? {
+        let stream = file.stream
+        let entries = Int(avformat_index_get_entries_count(stream))
+        guard entries > 0, stream.pointee.nb_frames == Int64(entries) else { return nil }
+        var keyframes: [Double] = []
+        var last: Double?
+        for index in 0..<min(entries, maxPackets) {
+            guard let entry = avformat_index_get_entry(stream, Int32(index)),
+                  entry.pointee.flags & AVINDEX_DISCARD_FRAME == 0 else { continue }
+            let time = file.seconds(entry.pointee.timestamp)
+            last = max(last ?? time, time)
+            if entry.pointee.flags & AVINDEX_KEYFRAME != 0 { keyframes.append(time) }
+        }
         return (keyframes, last)
     }
 }

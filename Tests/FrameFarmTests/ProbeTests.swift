@@ -32,6 +32,20 @@ import Testing
         #expect(abs(report.durationSeconds - 2) < 0.1)
     }
 
+    /// MP4's index lists every packet, so the keyframe interval is read from it; Matroska's and MPEG-TS's are
+    /// found by reading packets. Both must find the sample's 0.8 s.
+    @Test(arguments: ["mp4", "mkv", "ts"])
+    func keyframeIntervalIsTheMedianGapInEveryContainer(container: String) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "gop.\(container)") {
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 0.8
+        }
+        let report = try Prober.probe(paths: [path]).first!.get()
+        #expect(abs((report.keyframeIntervalSeconds ?? 0) - 0.8) < 0.05, "\(container)")
+        #expect(abs(report.durationSeconds - 6) < 0.1)
+    }
+
     /// The field order the stream declares: interlaced for the interlaced sample, progressive for the usual one.
     @Test func interlacedVideoIsReportedAsSuch() throws {
         let directory = TemporaryDirectory()
