@@ -7,6 +7,10 @@
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const bool LINEAR_LIGHT = false;
+// Each invocation sums a pair of horizontally adjacent boxes and fetches each of their words once, which fetches
+// fewer words than one box at a time (chroma boxes of 3 bytes span 2 words alone and 2 as a pair) and halves the
+// invocations; linear light sums one box, sample by sample. PrefilterPass.boxesPerInvocation says the same.
+const bool PAIRED = !LINEAR_LIGHT;
 
 #include "shader_interface.glsl"
 #include "sample_fetch.glsl"
@@ -43,15 +47,40 @@ vec3 linearRGB(SourceDescriptor source, uint frameByte, uint x, uint y) {
     return decodeTransfer(encoded, source.transfer);
 }
 
+// Stores a box's average: `sum` over its samples inside the crop, plus `missing` columns repeating the crop's
+// last one (the direct filter's clamped taps).
+void writeBox(PrefilterImage image, uint outputIndex, uint planeSize, uvec2 sum, uint missing, uint firstPlane,
+              uint secondPlane, uint stride, uint y0, uint bytes, uint components, uint secondComponent, bool chroma,
+              float normalization) {
+    vec2 total = vec2(sum);
+    if (missing > 0u) {
+        uint last = uint(image.lastX);
+        for (uint row = 0u; row < image.shrinkY; ++row) {
+            uint y = min(y0 + row, uint(image.lastY));
+            total.x += float(missing) * fetchElement(firstPlane + y * stride, last, bytes, components, 0u);
+            if (chroma) total.y += float(missing) * fetchElement(secondPlane + y * stride, last, bytes, components, secondComponent);
+        }
+    }
+    planes[outputIndex] = total.x * normalization;
+    if (chroma) planes[outputIndex + planeSize] = total.y * normalization;
+}
+
+// Plane 0 of a group adds to .x; for planar chroma, plane 1 (Cr) adds to .y.
+uvec2 planeSum(uvec2 wordSum, uint plane) { return plane == 0u ? wordSum : uvec2(0u, wordSum.x); }
+
 void main() {
     PrefilterImage image = dispatchImage;
-    uvec2 box = gl_GlobalInvocationID.xy;
+    const uint BOXES = PAIRED ? 2u : 1u;
+    uvec2 box = uvec2(gl_GlobalInvocationID.x * BOXES, gl_GlobalInvocationID.y);
     if (box.x >= image.stride || box.y >= image.height) return;
     uint planeSize = image.stride * image.height;
     uint outputIndex = image.outputOffset + box.y * image.stride + box.x;
     if (box.x >= image.width) {
         // The row's padding to a quad: the horizontal pass reads it with zero weights, and 0 * NaN is NaN.
-        for (uint p = 0u; p < image.planeCount; ++p) planes[outputIndex + p * planeSize] = 0.0;
+        for (uint b = 0u; b < BOXES; ++b) {
+            if (box.x + b >= image.stride) break;
+            for (uint p = 0u; p < image.planeCount; ++p) planes[outputIndex + b + p * planeSize] = 0.0;
+        }
         return;
     }
     SourceDescriptor source = dispatchSource;
@@ -82,36 +111,36 @@ void main() {
     uint firstPlane = frameByte + (chroma ? source.cbOffset : source.lumaOffset);
     uint secondPlane = interleaved ? firstPlane : frameByte + source.crOffset;
     uint secondComponent = interleaved ? 1u : 0u;
-    // One flat loop over (row, plane, word): every fetched word serves all of its samples; words outside the
-    // box are masked off in sumWord. Integer sums are exact (shrink is capped so they cannot overflow).
-    uint inside = min(image.shrinkX, uint(image.lastX) + 1u - x0);
-    uint missing = image.shrinkX - inside;
+    // One flat loop over (row, plane, word): every fetched word serves all of its samples; words outside a box
+    // are masked off in sumWord. Integer sums are exact (shrink is capped so they cannot overflow).
+    // Box B (with PAIRED) starts where box A ends; it exists when it is inside the image's width.
+    bool hasB = PAIRED && box.x + 1u < image.width;
+    uint lastX = uint(image.lastX);
+    uint insideA = min(image.shrinkX, lastX + 1u - x0);
+    uint insideB = hasB ? min(image.shrinkX, lastX + 1u - (x0 + image.shrinkX)) : 0u;
     uint elementBytes = bytes * components;
     uint words = image.wordsPerRow;
     uint planeCount = chroma && !interleaved ? 2u : 1u;
-    uint rowFirst = x0 * elementBytes, rowEnd = rowFirst + inside * elementBytes;
-    uvec2 sum = uvec2(0u);
+    uint firstA = x0 * elementBytes, endA = firstA + insideA * elementBytes;
+    uint firstB = firstA + image.shrinkX * elementBytes, endB = firstB + insideB * elementBytes;
+    uvec2 sumA = uvec2(0u), sumB = uvec2(0u);
     uint j = 0u, w = 0u, p = 0u;
     for (uint n = 0u; n < image.shrinkY * words * planeCount; ++n) {
         uint rowByte = (p == 0u ? firstPlane : secondPlane) + min(y0 + j, uint(image.lastY)) * stride;
-        uint wordByte = (((rowByte + rowFirst) >> 2) + w) << 2;
-        uvec2 wordSum = sumWord(uploadWord(wordByte >> 2), wordByte, rowByte + rowFirst, rowByte + rowEnd, bytes,
-                                components);
-        sum += p == 0u ? wordSum : uvec2(0u, wordSum.x);
+        uint wordByte = (((rowByte + firstA) >> 2) + w) << 2;
+        uint word = uploadWord(wordByte >> 2);
+        sumA += planeSum(sumWord(word, wordByte, rowByte + firstA, rowByte + endA, bytes, components), p);
+        if (PAIRED) sumB += planeSum(sumWord(word, wordByte, rowByte + firstB, rowByte + endB, bytes, components), p);
         ++w;
         if (w == words) { w = 0u; ++p; }
         if (p == planeCount) { p = 0u; ++j; }
     }
-    vec2 total = vec2(sum);
-    if (missing > 0u) {
-        uint last = uint(image.lastX);
-        for (uint row = 0u; row < image.shrinkY; ++row) {
-            uint y = min(y0 + row, uint(image.lastY));
-            total.x += float(missing) * fetchElement(firstPlane + y * stride, last, bytes, components, 0u);
-            if (chroma) total.y += float(missing) * fetchElement(secondPlane + y * stride, last, bytes, components, secondComponent);
-        }
+    writeBox(image, outputIndex, planeSize, sumA, image.shrinkX - insideA, firstPlane, secondPlane, stride, y0,
+             bytes, components, secondComponent, chroma, normalization);
+    if (hasB) {
+        writeBox(image, outputIndex + 1u, planeSize, sumB, image.shrinkX - insideB, firstPlane, secondPlane, stride,
+                 y0, bytes, components, secondComponent, chroma, normalization);
+    } else if (PAIRED && box.x + 1u < image.stride) {
+        for (uint q = 0u; q < image.planeCount; ++q) planes[outputIndex + 1u + q * planeSize] = 0.0;
     }
-
-    planes[outputIndex] = total.x * normalization;
-    if (chroma) planes[outputIndex + planeSize] = total.y * normalization;
 }

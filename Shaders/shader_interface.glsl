@@ -40,7 +40,7 @@ struct PrefilterImage {
     uint height;
     uint outputOffset;       // float index (a multiple of 4); plane p starts at outputOffset + p * stride * height
     uint planeCount;
-    uint wordsPerRow;        // words a box's row of samples can span (the fewest that cover every box's)
+    uint wordsPerRow;        // words an invocation's row of samples can span (all of its boxes)
     uint stride;             // floats per output row: the width rounded up to 4, so rows start on quads
 };
 

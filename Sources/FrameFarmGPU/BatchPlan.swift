@@ -203,8 +203,10 @@ struct BatchPlan {
         image.stride = (image.width + 3) & ~3
         let source = sources[Int(image.sourceIndex)]
         let interleaved = image.planeGroup == 1 && source.planeLayout == 1
+        // An invocation's words span all of its boxes.
+        let boxes = PrefilterPass.boxesPerInvocation(planeCount: Int(image.planeCount))
         image.wordsPerRow = UInt32(PrefilterPass.wordsPerRow(
-            originX: Int(image.originX), shrinkX: Int(image.shrinkX),
+            originX: Int(image.originX), shrinkX: Int(image.shrinkX) * boxes,
             elementBytes: Int(source.bytesPerSample) * (interleaved ? 2 : 1)))
         planeFloats += Int(image.planeCount * image.stride * image.height)
         images.append(image)

@@ -18,6 +18,11 @@ struct PrefilterPass {
         ])
     }
 
+    /// Boxes each invocation sums, side by side: two, fetching each word of the pair once (a pair of 3-sample
+    /// chroma boxes spans 2 words, as each box alone does; a 1080p frame to 160 px takes a tenth fewer
+    /// instructions), except in linear light (3 planes), whose boxes are summed sample by sample.
+    static func boxesPerInvocation(planeCount: Int) -> Int { planeCount == 3 ? 1 : 2 }
+
     /// The box size for an axis reducing by `ratio` plane pixels per destination pixel: the largest integer that
     /// leaves the windowed filter a reduction of at least `reductionGap` (libvips' shrink-then-reduce).
     static func shrinkFactor(ratio: Double) -> Int {
@@ -37,12 +42,14 @@ struct PrefilterPass {
 
     private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
-    /// One dispatch per image, over its rows padded to quads (the padding is written as zeros).
+    /// One dispatch per image, over its rows padded to quads (the padding is written as zeros), in pairs of boxes.
     func dispatches(for images: [PrefilterImage]) -> [ComputeDispatch] {
         images.enumerated().map { index, image in
-            ComputeDispatch(pipeline: pipeline,
-                            constants: PassConstants(image: UInt32(index), source: image.sourceIndex),
-                            extent: (Int(image.stride), Int(image.height)), tileSize: Self.tileSize)
+            let boxes = Self.boxesPerInvocation(planeCount: Int(image.planeCount))
+            return ComputeDispatch(pipeline: pipeline,
+                                   constants: PassConstants(image: UInt32(index), source: image.sourceIndex),
+                                   extent: ((Int(image.stride) + boxes - 1) / boxes, Int(image.height)),
+                                   tileSize: Self.tileSize)
         }
     }
 }
