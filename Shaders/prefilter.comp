@@ -58,7 +58,10 @@ void writeBox(PrefilterImage image, uint outputIndex, uint planeSize, uvec2 sum,
         for (uint row = 0u; row < image.shrinkY; ++row) {
             uint y = min(y0 + row, uint(image.lastY));
             total.x += float(missing) * fetchElement(firstPlane + y * stride, last, bytes, components, 0u);
-            if (chroma) total.y += float(missing) * fetchElement(secondPlane + y * stride, last, bytes, components, secondComponent);
+            if (chroma) {
+                total.y += float(missing) * fetchElement(secondPlane + y * stride, last, bytes, components,
+                                                         secondComponent);
+            }
         }
     }
     planes[outputIndex] = total.x * normalization;

@@ -13,8 +13,9 @@ public enum SeekMode: String, Sendable, CaseIterable {
 /// contiguous chunks, each decoded by its own demuxer and decoder (single-threaded, so chunks, not slices,
 /// use the cores). A worker done with its chunk takes the later half of the largest one left, split where a new
 /// GOP starts so that no GOP is decoded twice: a target's cost varies with its distance from the keyframe before
-/// it, and fixed chunks left one core idle for the last tenth of a long-GOP track. Frames go through a bounded queue, so memory holds at most `capacity` decoded frames however
-/// long the video. Frames no target needs are never kept; in keyframe mode non-key frames are never decoded.
+/// it, and fixed chunks left one core idle for the last tenth of a long-GOP track. Frames go through a bounded
+/// queue, so memory holds at most `capacity` decoded frames however long the video. Frames no target needs are
+/// never kept; in keyframe mode non-key frames are never decoded.
 final class ThumbnailFrameFeeder: @unchecked Sendable {
     struct Item {
         var index: Int
