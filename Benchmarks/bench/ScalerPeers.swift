@@ -41,6 +41,9 @@ extension BenchRunner {
         }
     }
 
+    /// The least extra time the long run must take for its slope to be read as a time per job.
+    private static let resolutionSeconds = 0.05
+
     private func measure(_ peer: ScalerPeerJob.Peer, of job: ScalerPeerJob, frame: String, ffmpeg: FFmpegPeer,
                          repeats: Int) -> ScalerPeerResult {
         let short = peer.heavy ? 1 : 2, long = short + peer.extraJobs
@@ -54,7 +57,14 @@ extension BenchRunner {
                 let longSeconds = try ffmpeg.run(arguments(long))
                 slopes.append((longSeconds - shortSeconds) / Double(long - short))
             }
-            result.millisecondsPerJob = Timing(seconds: slopes).median * 1000
+            let perJob = Timing(seconds: slopes).median
+            // Noise larger than the extra jobs' time gives a slope near or below zero: say so instead of a time.
+            if perJob * Double(long - short) > Self.resolutionSeconds {
+                result.millisecondsPerJob = perJob * 1000
+            } else {
+                let extra = Format.number(perJob * Double(long - short) * 1000)
+                result.failed = "below the noise: \(long - short) more jobs took \(extra) ms"
+            }
         } catch {
             result.failed = "\(error)"
         }
@@ -112,7 +122,7 @@ struct ScalerPeerJob {
         let scale = "scale=\(width):\(height):flags=lanczos,format=rgba"
         let placeboThumbnail = "hwupload,\(placebo(width: width, height: height)),hwdownload,format=rgba"
         var jobs = [ScalerPeerJob(work: PipelineWork.thumbnail, framesPerJob: 1, peers: [
-            Peer(tool: swscale, arguments: chain(scale), extraJobs: 100),
+            Peer(tool: swscale, arguments: chain(scale), extraJobs: 1000),
             Peer(tool: libplacebo, arguments: vulkanChain(placeboThumbnail), extraJobs: 20),
         ])]
         guard clip.displayHeight == 1080 else { return jobs }
