@@ -7,7 +7,8 @@
 // ROWS x planes taps; image rows start on quads, so four pixels are one texel fetch.
 
 layout(local_size_x_id = 0) in;
-const uint ROWS = 8u;
+// Set by ResampleHorizontalPass.rowsPerInvocation, which also sizes the dispatch.
+layout(constant_id = 1) const uint ROWS = 8u;
 
 #include "shader_interface.glsl"
 

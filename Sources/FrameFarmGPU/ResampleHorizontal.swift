@@ -2,14 +2,15 @@
 /// invocation per destination column and `rowsPerInvocation` image rows.
 struct ResampleHorizontalPass {
     static let workgroupWidth = 64
-    /// Must match ROWS in Shaders/resample_horizontal.comp.
+    /// The shader's ROWS (a specialization constant): 8 shares each weight fetch across 8 rows; 1, 2 and 4 took
+    /// more instructions and no fewer cycles on lavapipe.
     static let rowsPerInvocation = 8
 
     let pipeline: ComputePipeline
 
     init(layout: PipelineLayout) throws {
         pipeline = try ComputePipeline(layout: layout, shader: ShaderLibrary.resample_horizontal,
-                                       specialization: [UInt32(Self.workgroupWidth)])
+                                       specialization: [UInt32(Self.workgroupWidth), UInt32(Self.rowsPerInvocation)])
     }
 
     /// One dispatch per plane group of each of `jobs` (indices into the batch's job table).
