@@ -1,4 +1,5 @@
 import Foundation
+import FrameFarmCore
 import FrameFarmMedia
 
 /// How a thumbnail's frame is found (`--seek`).
@@ -42,8 +43,7 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
          capacity: Int, maxPixels: Int) {
         workers = max(1, min(requested, targets.count))
         self.capacity = max(capacity, workers)
-        let chunk = (targets.count + workers - 1) / workers
-        remaining = (0..<workers).map { ($0 * chunk)..<min(targets.count, ($0 + 1) * chunk) }
+        remaining = targets.indices.split(into: workers)
         for worker in 0..<workers {
             Thread.detachNewThread { [self] in
                 decode(path: path, targets: targets, worker: worker, mode: mode,

@@ -63,13 +63,13 @@ public enum PaddingDetector {
         let targets = (0..<count).map { index in
             startSeconds + durationSeconds * (count == 1 ? 0.5 : 0.05 + 0.9 * Double(index) / Double(count - 1))
         }
-        let runs = contiguousRuns(of: targets, count: max(1, min(workers, count)))
+        let runs = targets.indices.split(into: max(1, min(workers, count)))
         var sampled = [Result<SampledRun, Error>](repeating: .failure(CancellationError()), count: runs.count)
         let lock = NSLock()
         DispatchQueue.concurrentPerform(iterations: runs.count) { run in
             let result = Result { () throws -> SampledRun in
                 let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
-                let frames = try runs[run].compactMap { target in
+                let frames = try targets[runs[run]].compactMap { target in
                     try reader.keyframe(atOrBefore: target).map { (time: $0.timeSeconds, bars: bars(in: $0)) }
                 }
                 return SampledRun(codedSize: reader.info.geometry.codedSize, frames: frames)
@@ -93,11 +93,6 @@ public enum PaddingDetector {
     private struct SampledRun {
         var codedSize: PixelSize
         var frames: [(time: Double, bars: Bars?)]
-    }
-
-    /// `values` cut into `count` runs of consecutive elements whose lengths differ by at most one.
-    static func contiguousRuns<T>(of values: [T], count: Int) -> [ArraySlice<T>] {
-        (0..<count).map { run in values[(values.count * run / count)..<(values.count * (run + 1) / count)] }
     }
 
     private static func darkLimit(_ format: FrameFormat) -> Int {
