@@ -68,6 +68,11 @@ void writeBox(PrefilterImage image, uint outputIndex, uint planeSize, uvec2 sum,
     if (chroma) planes[outputIndex + planeSize] = total.y * normalization;
 }
 
+// A row's padding to a quad: the horizontal pass reads it with zero weights, and 0 * NaN is NaN.
+void writePadding(uint outputIndex, uint planeSize, uint planeCount) {
+    for (uint p = 0u; p < planeCount; ++p) planes[outputIndex + p * planeSize] = 0.0;
+}
+
 // Plane 0 of a group adds to .x; for planar chroma, plane 1 (Cr) adds to .y.
 uvec2 planeSum(uvec2 wordSum, uint plane) { return plane == 0u ? wordSum : uvec2(0u, wordSum.x); }
 
@@ -78,12 +83,12 @@ void main() {
     if (box.x >= image.stride || box.y >= image.height) return;
     uint planeSize = image.stride * image.height;
     uint outputIndex = image.outputOffset + box.y * image.stride + box.x;
+    // Pairs start on even boxes and rows are padded to quads, so a pair's second box is in the row: a box when
+    // it is inside the image's width, else padding.
+    bool hasB = PAIRED && box.x + 1u < image.width;
     if (box.x >= image.width) {
-        // The row's padding to a quad: the horizontal pass reads it with zero weights, and 0 * NaN is NaN.
-        for (uint b = 0u; b < BOXES; ++b) {
-            if (box.x + b >= image.stride) break;
-            for (uint p = 0u; p < image.planeCount; ++p) planes[outputIndex + b + p * planeSize] = 0.0;
-        }
+        writePadding(outputIndex, planeSize, image.planeCount);
+        if (PAIRED) writePadding(outputIndex + 1u, planeSize, image.planeCount);
         return;
     }
     SourceDescriptor source = dispatchSource;
@@ -116,8 +121,7 @@ void main() {
     uint secondComponent = interleaved ? 1u : 0u;
     // One flat loop over (row, plane, word): every fetched word serves all of its samples; words outside a box
     // are masked off in sumWord. Integer sums are exact (shrink is capped so they cannot overflow).
-    // Box B (with PAIRED) starts where box A ends; it exists when it is inside the image's width.
-    bool hasB = PAIRED && box.x + 1u < image.width;
+    // Box B (with PAIRED) starts where box A ends.
     uint lastX = uint(image.lastX);
     uint insideA = min(image.shrinkX, lastX + 1u - x0);
     uint insideB = hasB ? min(image.shrinkX, lastX + 1u - (x0 + image.shrinkX)) : 0u;
@@ -143,7 +147,7 @@ void main() {
     if (hasB) {
         writeBox(image, outputIndex + 1u, planeSize, sumB, image.shrinkX - insideB, firstPlane, secondPlane, stride,
                  y0, bytes, components, secondComponent, chroma, normalization);
-    } else if (PAIRED && box.x + 1u < image.stride) {
-        for (uint q = 0u; q < image.planeCount; ++q) planes[outputIndex + 1u + q * planeSize] = 0.0;
+    } else if (PAIRED) {
+        writePadding(outputIndex + 1u, planeSize, image.planeCount);
     }
 }
