@@ -1,9 +1,9 @@
 /// Drives Shaders/resample_horizontal.comp: every job's plane groups filtered to the destination width, one
-/// invocation per destination column and `rowsPerInvocation` image rows.
+/// invocation per `FilterTable.quadGroup` adjacent destination columns and `rowsPerInvocation` image rows.
 struct ResampleHorizontalPass {
     static let workgroupWidth = 64
-    /// The shader's ROWS (a specialization constant): 8 shares each weight fetch across 8 rows; 1, 2 and 4 took
-    /// more instructions and no fewer cycles on lavapipe.
+    /// The shader's ROWS (a specialization constant): 8 shares each weight fetch across 8 rows. With one column
+    /// per invocation, 1, 2 and 4 took more instructions on lavapipe; with four, 4 and 16 were no faster.
     static let rowsPerInvocation = 8
 
     let pipeline: ComputePipeline
@@ -20,7 +20,8 @@ struct ResampleHorizontalPass {
             return [job.luma, job.chroma].enumerated().filter { $0.element.planeCount > 0 }.map { group, pass in
                 ComputeDispatch(pipeline: pipeline,
                                 constants: PassConstants(job: UInt32(index), group: UInt32(group), image: pass.imageIndex),
-                                extent: (Int(job.width), Int(pass.rowCount)),
+                                extent: ((Int(job.width) + FilterTable.quadGroup - 1) / FilterTable.quadGroup,
+                                         Int(pass.rowCount)),
                                 tileSize: (Self.workgroupWidth, Self.rowsPerInvocation))
             }
         }

@@ -53,11 +53,14 @@ struct AxisMapping: Hashable {
 /// them (`start` word, then the weights' float bits). Taps that fall outside `first...last` are folded onto the
 /// edge pixel, so shaders never clamp and padding outside the crop never bleeds in.
 ///
-/// In quads (`AxisMapping.quads`), each entry is four words holding the first image quad (a quad-aligned start),
-/// then `taps` quads of weights, zero where they fall outside the pixel's window: the horizontal pass reads four
-/// image pixels and four weights per fetch. A window's quads never reach past its last pixel's quad, so with
-/// the uniform quad count (shifted left near the end) they stay inside the row's padding to a quad.
+/// In quads (`AxisMapping.quads`), an entry serves a group of `quadGroup` adjacent destination pixels (the
+/// horizontal pass's invocation): a quad holding the group's first image quad (a quad-aligned start), then for
+/// each of `taps` image quads, one quad of four weights per pixel of the group, zero outside the pixel's window.
+/// So each image quad fetched serves the whole group. The group's quads never reach past its last pixel's quad,
+/// so with the uniform quad count (shifted left near the end) they stay inside the row's padding to a quad.
 struct FilterTable {
+    /// Destination pixels per entry in the quad layout; must match COLUMNS in Shaders/resample_horizontal.comp.
+    static let quadGroup = 4
     let taps: Int
     let words: [UInt32]
 
@@ -113,21 +116,30 @@ struct FilterTable {
 
     private static func quadLayout(_ windows: [(start: Int, weights: [Double])], mapping: AxisMapping)
         -> (quads: Int, words: [UInt32]) {
-        var quads = 1
-        for window in windows {
-            let last = window.start + window.weights.count - 1
-            quads = max(quads, last / 4 - window.start / 4 + 1)
+        let groups = stride(from: 0, to: windows.count, by: quadGroup).map {
+            windows[$0..<min($0 + quadGroup, windows.count)]
         }
+        func span(_ group: ArraySlice<(start: Int, weights: [Double])>) -> (first: Int, last: Int) {
+            (group.map(\.start).min()!, group.map { $0.start + $0.weights.count - 1 }.max()!)
+        }
+        let quads = groups.map { span($0).last / 4 - span($0).first / 4 + 1 }.max() ?? 1
         let rowEnd = (mapping.last + 4) / 4 * 4
         var words = [UInt32]()
-        words.reserveCapacity(windows.count * 4 * (quads + 1))
-        for window in windows {
+        words.reserveCapacity(groups.count * 4 * (1 + quads * quadGroup))
+        for group in groups {
             // Never below 0: quads * 4 <= rowEnd, since every window ends at or before `last`.
-            let first = min(window.start / 4 * 4, rowEnd - 4 * quads)
+            let first = min(span(group).first / 4 * 4, rowEnd - 4 * quads)
             words += [UInt32(first / 4), 0, 0, 0]
-            for pixel in first..<first + 4 * quads {
-                let index = pixel - window.start
-                words.append(Float(window.weights.indices.contains(index) ? window.weights[index] : 0).bitPattern)
+            for quad in 0..<quads {
+                for member in 0..<quadGroup {
+                    for pixel in first + 4 * quad..<first + 4 * quad + 4 {
+                        let window = group.indices.contains(group.startIndex + member)
+                            ? group[group.startIndex + member] : (start: 0, weights: [])
+                        let index = pixel - window.start
+                        words.append(Float(window.weights.indices.contains(index) ? window.weights[index] : 0)
+                            .bitPattern)
+                    }
+                }
             }
         }
         return (quads, words)

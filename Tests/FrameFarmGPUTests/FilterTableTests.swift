@@ -5,16 +5,24 @@ import Testing
 @Suite struct FilterTableTests {
     /// Per destination pixel, image pixel -> weight, from either layout.
     static func weightsByPixel(_ table: FilterTable, outputs: Int, quads: Bool) -> [[Int: Float]] {
-        let entry = quads ? 4 * (table.taps + 1) : table.taps + 1
-        let weightsPerEntry = quads ? 4 * table.taps : table.taps
-        return (0..<outputs).map { output in
-            let base = output * entry
-            let first = quads ? Int(table.words[base]) * 4 : Int(table.words[base])
-            let weightsStart = base + (quads ? 4 : 1)
+        (0..<outputs).map { output in
             var pixels: [Int: Float] = [:]
-            for offset in 0..<weightsPerEntry {
-                let weight = Float(bitPattern: table.words[weightsStart + offset])
-                if weight != 0 { pixels[first + offset, default: 0] += weight }
+            func add(_ pixel: Int, _ word: Int) {
+                let weight = Float(bitPattern: table.words[word])
+                if weight != 0 { pixels[pixel, default: 0] += weight }
+            }
+            if quads {
+                // Per group of quadGroup pixels: the first image quad, then per image quad a weight quad per pixel.
+                let group = FilterTable.quadGroup
+                let base = output / group * 4 * (1 + group * table.taps)
+                let first = Int(table.words[base]) * 4
+                for quad in 0..<table.taps {
+                    let weights = base + 4 + (quad * group + output % group) * 4
+                    for offset in 0..<4 { add(first + quad * 4 + offset, weights + offset) }
+                }
+            } else {
+                let base = output * (table.taps + 1)
+                for tap in 0..<table.taps { add(Int(table.words[base]) + tap, base + 1 + tap) }
             }
             return pixels
         }
@@ -38,9 +46,10 @@ import Testing
         let expected = Self.weightsByPixel(scalar, outputs: mapping.outputCount, quads: false)
         let actual = Self.weightsByPixel(quads, outputs: mapping.outputCount, quads: true)
         let paddedRowEnd = (mapping.last + 4) / 4 * 4
+        let entryWords = 4 * (1 + FilterTable.quadGroup * quads.taps)
         for output in 0..<mapping.outputCount {
             #expect(actual[output] == expected[output], "pixel \(output) of \(mapping)")
-            let firstQuad = Int(quads.words[output * 4 * (quads.taps + 1)])
+            let firstQuad = Int(quads.words[output / FilterTable.quadGroup * entryWords])
             #expect(firstQuad >= 0 && (firstQuad + quads.taps) * 4 <= paddedRowEnd,
                     "pixel \(output) reads quads \(firstQuad)..<\(firstQuad + quads.taps), past the row's padding")
         }
