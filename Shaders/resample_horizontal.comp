@@ -16,7 +16,7 @@ layout(constant_id = 1) const uint ROWS = 8u;
 layout(binding = 4) uniform samplerBuffer planeQuads;  // the prefilter images, four floats to a texel
 layout(std430, binding = 7) writeonly buffer Intermediate { vec4 intermediate[]; };  // four columns to a quad
 
-// Must match FilterTable.quadGroup (columns per table entry); four, so an invocation's row is one quad.
+// Must match FilterTable.groupSize (columns per table entry); four, so an invocation's row is one quad.
 const uint COLUMNS = 4u;
 
 // The rows of PLANES planes (a constant at each call, so the compiler drops the unused planes' code and keeps

@@ -185,7 +185,7 @@ struct BatchPlan {
             filter: filter, start: (x.start - Double(origin.x)) / Double(shrinkX),
             length: x.length / Double(shrinkX), outputCount: destination.width,
             first: (x.first - origin.x) / shrinkX, last: (x.last - origin.x) / shrinkX, boxShrink: shrinkX,
-            quads: true), cache: filterTables)
+            pixelsPerTap: 4), cache: filterTables)
         let vertical = filterTable(AxisMapping(
             filter: filter, start: (y.start - Double(origin.y)) / Double(shrinkY) - Double(rowFirst),
             length: y.length / Double(shrinkY), outputCount: destination.height,
@@ -214,11 +214,10 @@ struct BatchPlan {
     }
 
     /// The table's word offset in this batch's filter table; identical mappings (every thumbnail of a sheet)
-    /// share one copy.
+    /// share one copy. Tables are whole quads, so each starts on a quad as the shaders' quad fetches need.
     private mutating func filterTable(_ mapping: AxisMapping, cache: FilterTableCache) -> (offset: Int, taps: Int) {
         if let known = tableOffsets[mapping] { return known }
         let table = cache.table(for: mapping)
-        if mapping.quads { filterWords += repeatElement(0, count: (4 - filterWords.count % 4) % 4) }
         let entry = (offset: filterWords.count, taps: table.taps)
         filterWords += table.words
         tableOffsets[mapping] = entry

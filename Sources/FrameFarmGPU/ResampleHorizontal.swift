@@ -1,5 +1,5 @@
 /// Drives Shaders/resample_horizontal.comp: every job's plane groups filtered to the destination width, one
-/// invocation per `FilterTable.quadGroup` adjacent destination columns and `rowsPerInvocation` image rows.
+/// invocation per `FilterTable.groupSize` adjacent destination columns and `rowsPerInvocation` image rows.
 struct ResampleHorizontalPass {
     static let workgroupWidth = 64
     /// The shader's ROWS (a specialization constant): 8 shares each weight fetch across 8 rows. With one column
@@ -20,7 +20,7 @@ struct ResampleHorizontalPass {
             return [job.luma, job.chroma].enumerated().filter { $0.element.planeCount > 0 }.map { group, pass in
                 ComputeDispatch(pipeline: pipeline,
                                 constants: PassConstants(job: UInt32(index), group: UInt32(group), image: pass.imageIndex),
-                                extent: ((Int(job.width) + FilterTable.quadGroup - 1) / FilterTable.quadGroup,
+                                extent: ((Int(job.width) + FilterTable.groupSize - 1) / FilterTable.groupSize,
                                          Int(pass.rowCount)),
                                 tileSize: (Self.workgroupWidth, Self.rowsPerInvocation))
             }

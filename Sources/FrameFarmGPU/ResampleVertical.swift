@@ -1,9 +1,9 @@
 /// Drives Shaders/resample_vertical.comp: every job's destination pixels, filtered vertically, converted to
-/// R'G'B' (or re-encoded from linear light) and written into the canvases; each invocation does a few adjacent
-/// pixels of a row so each weight it fetches serves several.
+/// R'G'B' (or re-encoded from linear light) and written into the canvases; each invocation does a block of
+/// `columnsPerInvocation` x `FilterTable.groupSize` pixels, so each quad it fetches serves several.
 struct ResampleVerticalPass {
-    /// Pixels per workgroup; each invocation does `columnsPerInvocation` adjacent pixels of a row.
-    static let tileSize = (width: 64, height: 4)
+    /// Pixels per workgroup: 16 x 4 invocations.
+    static let tileSize = (width: 64, height: 4 * FilterTable.groupSize)
     /// Must match COLUMNS in Shaders/resample_vertical.comp.
     static let columnsPerInvocation = 4
 
@@ -11,8 +11,8 @@ struct ResampleVerticalPass {
 
     init(layout: PipelineLayout, linearLight: Bool, convertsColor: Bool) throws {
         pipeline = try ComputePipeline(layout: layout, shader: ShaderLibrary.resample_vertical, specialization: [
-            UInt32(Self.tileSize.width / Self.columnsPerInvocation), UInt32(Self.tileSize.height), linearLight ? 1 : 0,
-            convertsColor ? 1 : 0,
+            UInt32(Self.tileSize.width / Self.columnsPerInvocation),
+            UInt32(Self.tileSize.height / FilterTable.groupSize), linearLight ? 1 : 0, convertsColor ? 1 : 0,
         ])
     }
 

@@ -42,37 +42,73 @@ struct AxisMapping: Hashable {
     var last: Int
     /// The box size the image was pre-shrunk by along this axis (1: not shrunk); see `FilterTable`.
     var boxShrink: Int = 1
-    /// Whether the table is laid out in quads (the horizontal pass's); see `FilterTable`.
-    var quads = false
+    /// Image pixels a shader fetches at once along this axis: 4 for the horizontal pass, which reads image rows
+    /// a quad at a time, 1 for the vertical pass, which reads one row per tap; see `FilterTable`.
+    var pixelsPerTap = 1
 
     /// Image pixels per destination pixel.
     var ratio: Double { length / Double(outputCount) }
 }
 
-/// Per destination pixel of one axis: the first image pixel and `taps` normalized weights, as the shaders read
-/// them (`start` word, then the weights' float bits). Taps that fall outside `first...last` are folded onto the
-/// edge pixel, so shaders never clamp and padding outside the crop never bleeds in.
+/// The weights of one axis as the resampling shaders read them, in entries of `groupSize` adjacent destination
+/// pixels (one invocation's): a quad whose first word is the group's first tap (in taps of `pixelsPerTap` image
+/// pixels), then per tap one quad per `pixelsPerTap` image pixels, holding the four pixels' weights (the
+/// horizontal pass: one image quad times a 4x4 weight matrix) or, with `pixelsPerTap` 1, a quad of the four
+/// pixels' weights for one image row (the vertical pass). Each fetch of the image then serves the whole group,
+/// and weights are zero outside a pixel's window.
 ///
-/// In quads (`AxisMapping.quads`), an entry serves a group of `quadGroup` adjacent destination pixels (the
-/// horizontal pass's invocation): a quad holding the group's first image quad (a quad-aligned start), then for
-/// each of `taps` image quads, one quad of four weights per pixel of the group, zero outside the pixel's window.
-/// So each image quad fetched serves the whole group. The group's quads never reach past its last pixel's quad,
-/// so with the uniform quad count (shifted left near the end) they stay inside the row's padding to a quad.
+/// Taps that fall outside `first...last` are folded onto the edge pixel, so shaders never clamp and padding
+/// outside the crop never bleeds in. A group's taps never reach past its last pixel's tap, so with the uniform
+/// tap count (shifted left near the end) they stay inside the row's padding to `pixelsPerTap`.
 struct FilterTable {
-    /// Destination pixels per entry in the quad layout; must match COLUMNS in Shaders/resample_horizontal.comp.
-    static let quadGroup = 4
+    /// Destination pixels per entry; must match COLUMNS in Shaders/resample_horizontal.comp and ROWS in
+    /// Shaders/resample_vertical.comp.
+    static let groupSize = 4
     let taps: Int
     let words: [UInt32]
 
+    typealias Window = (start: Int, weights: [Double])
+
     init(_ mapping: AxisMapping) {
+        let windows = Self.windows(mapping)
+        let width = mapping.pixelsPerTap
+        let groups = stride(from: 0, to: windows.count, by: Self.groupSize).map {
+            windows[$0..<min($0 + Self.groupSize, windows.count)]
+        }
+        func span(_ group: ArraySlice<Window>) -> (first: Int, last: Int) {
+            (group.map(\.start).min()!, group.map { $0.start + $0.weights.count - 1 }.max()!)
+        }
+        let taps = groups.map { span($0).last / width - span($0).first / width + 1 }.max() ?? 1
+        let rowEnd = (mapping.last + width) / width * width
+        var words = [UInt32]()
+        words.reserveCapacity(groups.count * (4 + taps * Self.groupSize * width))
+        for group in groups {
+            // Never below `first` rounded down to a tap: taps * width <= rowEnd - that, as every window ends at or
+            // before `last`.
+            let first = min(span(group).first / width * width, rowEnd - width * taps)
+            words += [UInt32(first / width), 0, 0, 0]
+            for tap in 0..<taps {
+                for member in 0..<Self.groupSize {
+                    let window = group.indices.contains(group.startIndex + member)
+                        ? group[group.startIndex + member] : (start: 0, weights: [])
+                    for pixel in first + tap * width..<first + (tap + 1) * width {
+                        let index = pixel - window.start
+                        words.append(Float(window.weights.indices.contains(index) ? window.weights[index] : 0)
+                            .bitPattern)
+                    }
+                }
+            }
+        }
+        self.taps = taps
+        self.words = words
+    }
+
+    /// Per destination pixel, its first image pixel and normalized weights (already inside `first...last`).
+    static func windows(_ mapping: AxisMapping) -> [Window] {
         let filter = mapping.filter
         let scale = max(1, mapping.ratio)
         let reach = filter.support * scale
-        let rangeCount = mapping.last - mapping.first + 1
-        var windows: [(start: Int, weights: [Double])] = []
-        windows.reserveCapacity(mapping.outputCount)
-        var taps = 1
-        for i in 0..<mapping.outputCount {
+        return (0..<mapping.outputCount).map { i in
             let centre = mapping.start + (Double(i) + 0.5) * mapping.ratio
             let lowest = Int((centre - reach - 0.5).rounded(.up))
             let highest = Int((centre + reach - 0.5).rounded(.down))
@@ -90,67 +126,16 @@ struct FilterTable {
                 weights[min(max(Int(centre.rounded(.down)), clampedLow), clampedHigh) - clampedLow] = 1
                 total = 1
             }
-            var window = (start: clampedLow, weights: weights.map { $0 / total })
-            if mapping.boxShrink > 1 { window = Self.undoBoxBlur(window, shrink: mapping.boxShrink, range: mapping) }
-            windows.append(window)
-            taps = max(taps, window.weights.count)
+            let window = (start: clampedLow, weights: weights.map { $0 / total })
+            return mapping.boxShrink > 1 ? undoBoxBlur(window, shrink: mapping.boxShrink, range: mapping) : window
         }
-        if mapping.quads {
-            (self.taps, self.words) = Self.quadLayout(windows, mapping: mapping)
-            return
-        }
-        taps = min(taps, rangeCount)
-        var words = [UInt32]()
-        words.reserveCapacity(mapping.outputCount * (taps + 1))
-        for window in windows {
-            let start = max(mapping.first, min(window.start, mapping.last - taps + 1))
-            words.append(UInt32(start))
-            for t in 0..<taps {
-                let index = start + t - window.start
-                words.append(Float(window.weights.indices.contains(index) ? window.weights[index] : 0).bitPattern)
-            }
-        }
-        self.taps = taps
-        self.words = words
-    }
-
-    private static func quadLayout(_ windows: [(start: Int, weights: [Double])], mapping: AxisMapping)
-        -> (quads: Int, words: [UInt32]) {
-        let groups = stride(from: 0, to: windows.count, by: quadGroup).map {
-            windows[$0..<min($0 + quadGroup, windows.count)]
-        }
-        func span(_ group: ArraySlice<(start: Int, weights: [Double])>) -> (first: Int, last: Int) {
-            (group.map(\.start).min()!, group.map { $0.start + $0.weights.count - 1 }.max()!)
-        }
-        let quads = groups.map { span($0).last / 4 - span($0).first / 4 + 1 }.max() ?? 1
-        let rowEnd = (mapping.last + 4) / 4 * 4
-        var words = [UInt32]()
-        words.reserveCapacity(groups.count * 4 * (1 + quads * quadGroup))
-        for group in groups {
-            // Never below 0: quads * 4 <= rowEnd, since every window ends at or before `last`.
-            let first = min(span(group).first / 4 * 4, rowEnd - 4 * quads)
-            words += [UInt32(first / 4), 0, 0, 0]
-            for quad in 0..<quads {
-                for member in 0..<quadGroup {
-                    for pixel in first + 4 * quad..<first + 4 * quad + 4 {
-                        let window = group.indices.contains(group.startIndex + member)
-                            ? group[group.startIndex + member] : (start: 0, weights: [])
-                        let index = pixel - window.start
-                        words.append(Float(window.weights.indices.contains(index) ? window.weights[index] : 0)
-                            .bitPattern)
-                    }
-                }
-            }
-        }
-        return (quads, words)
     }
 
     /// A box average of k samples is the sample at its centre plus (k^2 - 1) / 24 of its second derivative; on box
     /// samples (k apart) that is m = p + a * (m[-1] - 2m + m[+1]) with a = (k^2 - 1) / (24 k^2) to second order.
     /// Folding the inverse 3-tap sharpen [-a, 1 + 2a, -a] into the weights makes shrink-then-reduce match the
     /// direct filter to fourth order, which lets the box take a larger share of the reduction.
-    private static func undoBoxBlur(_ window: (start: Int, weights: [Double]), shrink: Int, range: AxisMapping)
-        -> (start: Int, weights: [Double]) {
+    private static func undoBoxBlur(_ window: Window, shrink: Int, range: AxisMapping) -> Window {
         let k = Double(shrink)
         let a = (k * k - 1) / (24 * k * k)
         let start = max(range.first, window.start - 1)

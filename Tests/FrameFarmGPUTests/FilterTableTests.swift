@@ -1,28 +1,22 @@
 import Testing
 @testable import FrameFarmGPU
 
-/// The horizontal pass's quad-laid-out tables against the scalar tables the vertical pass reads: host code only.
+/// The grouped tables the resampling passes read, against each pixel's window: host code only.
 @Suite struct FilterTableTests {
-    /// Per destination pixel, image pixel -> weight, from either layout.
-    static func weightsByPixel(_ table: FilterTable, outputs: Int, quads: Bool) -> [[Int: Float]] {
-        (0..<outputs).map { output in
+    /// Per destination pixel, image pixel -> weight, read back from the grouped layout.
+    static func weightsByPixel(_ table: FilterTable, outputs: Int, pixelsPerTap width: Int) -> [[Int: Float]] {
+        let group = FilterTable.groupSize
+        let entryWords = 4 + table.taps * group * width
+        return (0..<outputs).map { output in
+            let base = output / group * entryWords
+            let first = Int(table.words[base]) * width
             var pixels: [Int: Float] = [:]
-            func add(_ pixel: Int, _ word: Int) {
-                let weight = Float(bitPattern: table.words[word])
-                if weight != 0 { pixels[pixel, default: 0] += weight }
-            }
-            if quads {
-                // Per group of quadGroup pixels: the first image quad, then per image quad a weight quad per pixel.
-                let group = FilterTable.quadGroup
-                let base = output / group * 4 * (1 + group * table.taps)
-                let first = Int(table.words[base]) * 4
-                for quad in 0..<table.taps {
-                    let weights = base + 4 + (quad * group + output % group) * 4
-                    for offset in 0..<4 { add(first + quad * 4 + offset, weights + offset) }
+            for tap in 0..<table.taps {
+                let weights = base + 4 + (tap * group + output % group) * width
+                for offset in 0..<width {
+                    let weight = Float(bitPattern: table.words[weights + offset])
+                    if weight != 0 { pixels[first + tap * width + offset, default: 0] += weight }
                 }
-            } else {
-                let base = output * (table.taps + 1)
-                for tap in 0..<table.taps { add(Int(table.words[base]) + tap, base + 1 + tap) }
             }
             return pixels
         }
@@ -38,20 +32,31 @@ import Testing
         AxisMapping(filter: .lanczos3, start: 100.5, length: 33, outputCount: 41, first: 100, last: 133),
     ]
 
+    @Test(arguments: mappings, [1, 4])
+    func groupsHoldEachPixelsWindow(_ mapping: AxisMapping, pixelsPerTap: Int) {
+        var grouped = mapping
+        grouped.pixelsPerTap = pixelsPerTap
+        let table = FilterTable(grouped)
+        let actual = Self.weightsByPixel(table, outputs: mapping.outputCount, pixelsPerTap: pixelsPerTap)
+        let paddedRowEnd = (mapping.last + pixelsPerTap) / pixelsPerTap * pixelsPerTap
+        for (output, window) in FilterTable.windows(mapping).enumerated() {
+            var expected: [Int: Float] = [:]
+            for (offset, weight) in window.weights.enumerated() where Float(weight) != 0 {
+                expected[window.start + offset] = Float(weight)
+            }
+            #expect(actual[output] == expected, "pixel \(output) of \(mapping)")
+            #expect(window.start >= mapping.first && window.start + window.weights.count - 1 <= mapping.last)
+            let entryWords = 4 + table.taps * FilterTable.groupSize * pixelsPerTap
+            let firstTap = Int(table.words[output / FilterTable.groupSize * entryWords])
+            #expect(firstTap >= 0 && (firstTap + table.taps) * pixelsPerTap <= paddedRowEnd,
+                    "pixel \(output) reads taps \(firstTap)..<\(firstTap + table.taps), past the row's padding")
+        }
+    }
+
     @Test(arguments: mappings)
-    func quadsHoldTheScalarWeights(_ mapping: AxisMapping) {
-        var quadMapping = mapping
-        quadMapping.quads = true
-        let scalar = FilterTable(mapping), quads = FilterTable(quadMapping)
-        let expected = Self.weightsByPixel(scalar, outputs: mapping.outputCount, quads: false)
-        let actual = Self.weightsByPixel(quads, outputs: mapping.outputCount, quads: true)
-        let paddedRowEnd = (mapping.last + 4) / 4 * 4
-        let entryWords = 4 * (1 + FilterTable.quadGroup * quads.taps)
-        for output in 0..<mapping.outputCount {
-            #expect(actual[output] == expected[output], "pixel \(output) of \(mapping)")
-            let firstQuad = Int(quads.words[output / FilterTable.quadGroup * entryWords])
-            #expect(firstQuad >= 0 && (firstQuad + quads.taps) * 4 <= paddedRowEnd,
-                    "pixel \(output) reads quads \(firstQuad)..<\(firstQuad + quads.taps), past the row's padding")
+    func windowsAreNormalized(_ mapping: AxisMapping) {
+        for window in FilterTable.windows(mapping) {
+            #expect(abs(window.weights.reduce(0, +) - 1) < 1e-9)
         }
     }
 }
