@@ -1,8 +1,9 @@
 import CVulkan
 
 /// A typed view of a whole buffer as 32-bit or four-float texels, read in shaders with `texelFetch` (uniform
-/// texel buffer). Texel fetches take the driver's texture path: on lavapipe that is a call holding AVX2 gathers
-/// per 8 invocations, where a storage-buffer load is a scalar loop over the invocations. Measured on Mesa 22.3
+/// texel buffer). Texel fetches take the driver's texture path: on lavapipe that is a call per 8 invocations
+/// holding one AVX2 gather (`vpgatherdd`) for 32-bit texels, or eight 16-byte loads and shuffles for four-float
+/// ones, where a storage-buffer load is a scalar loop over the invocations. Measured on Mesa 22.3
 /// lavapipe (AMD EPYC, AVX2): the fetch calls are where the resampling passes spend their time, so fewer fetches
 /// per output is what counts. A four-float texel is one call for four floats: the vertical pass reading its
 /// intermediate that way took 40% less time than with one-float fetches. Storage-buffer loads indexed by the
