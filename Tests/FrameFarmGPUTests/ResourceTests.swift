@@ -44,6 +44,29 @@ extension GPUTests {
             #expect(context.deviceMemory.peak > 0)
         }
 
+        /// A render's result ends at the next render, so renders one after another reuse one slot's buffers
+        /// (already grown, their pages touched) instead of growing a second set.
+        @Test func rendersInTurnReuseOneSlot() throws {
+            let context = try GPUContext()
+            let renderer = try Renderer(context: context, slotCount: 2)
+            let size = PixelSize(width: 1024, height: 768)
+            let job = RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 48, height: 28),
+                                destination: PixelRect(size: size), canvasIndex: 0)
+            let batch = RenderBatch(sources: [Self.smallFrame.sourceFrame], canvases: [CanvasSpec(size: size)],
+                                    jobs: [job])
+            _ = try renderer.render(batch)
+            let afterOne = renderer.deviceMemoryBytes
+            #expect(afterOne >= size.area * 4)
+            for _ in 0..<3 { _ = try renderer.render(batch) }
+            #expect(renderer.deviceMemoryBytes == afterOne)
+            // Submissions in flight together still take both slots.
+            let first = try renderer.submit(batch), second = try renderer.submit(batch)
+            #expect(first.slot != second.slot)
+            _ = try renderer.wait(second)
+            #expect(renderer.deviceMemoryBytes > afterOne)
+            #expect(context.validationMessages.isEmpty, "\(context.validationMessages)")
+        }
+
         static let smallFrame = SyntheticFrame(
             format: TestFormat.nv12.format(width: 48, height: 28, color: ColorDescription(matrix: .bt709, range: .limited)),
             luma: { x, y in (x + y) / 80 }, cb: { x, _ in x / 200 }, cr: { _, y in y / 100 })
