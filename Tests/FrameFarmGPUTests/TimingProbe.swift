@@ -13,9 +13,11 @@ extension GPUTests {
             luma: { x, y in 0.5 + 0.25 * sin(x / 13 + y / 29) + 0.2 * cos(x * y / 9000) },
             cb: { x, _ in 0.2 * sin(x / 40) }, cr: { _, y in 0.2 * cos(y / 30) })
 
-        /// FRAMEFARM_TIMING_ITERATIONS sets the count: thousands give a run long enough to attach `perf` to.
-        static func measure(_ name: String, _ batch: RenderBatch, iterations: Int = Int(
-            ProcessInfo.processInfo.environment["FRAMEFARM_TIMING_ITERATIONS"] ?? "") ?? 15) throws {
+        /// FRAMEFARM_TIMING_ITERATIONS overrides each workload's count: thousands give a run long enough to attach
+        /// `perf` or `gdb` to.
+        static func measure(_ name: String, _ batch: RenderBatch, iterations defaultIterations: Int = 15) throws {
+            let iterations = Int(ProcessInfo.processInfo.environment["FRAMEFARM_TIMING_ITERATIONS"] ?? "")
+                ?? defaultIterations
             try TestGPU.withRenderer { renderer in
                 for _ in 0..<3 { _ = try renderer.render(batch) }
                 var execute: [Double] = [], total: [Double] = []
@@ -33,7 +35,7 @@ extension GPUTests {
                     execute.append(renderer.lastTimings.executeMilliseconds)
                 }
                 let cpu = (cpuMilliseconds() - cpuStart) / Double(iterations)
-            let t = renderer.lastTimings
+                let t = renderer.lastTimings
                 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
                 print(String(format: "%@: execute median %.2f ms (min %.2f, max %.2f); render() median %.2f ms; "
                     + "process CPU %.2f ms per render [last: plan %.2f, upload %.2f, record %.2f]", name,
