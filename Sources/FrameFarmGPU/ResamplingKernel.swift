@@ -72,25 +72,25 @@ struct FilterTable {
     init(_ mapping: AxisMapping) {
         let windows = Self.windows(mapping)
         let width = mapping.pixelsPerTap
-        let groups = stride(from: 0, to: windows.count, by: Self.groupSize).map {
-            windows[$0..<min($0 + Self.groupSize, windows.count)]
+        // Each group's image span, and its windows padded with empty ones (pixels past the end weigh nothing).
+        let groups = stride(from: 0, to: windows.count, by: Self.groupSize).map { start in
+            let members = windows[start..<min(start + Self.groupSize, windows.count)]
+            let span = (first: members.map(\.start).min()!,
+                        last: members.map { $0.start + $0.weights.count - 1 }.max()!)
+            let empty: Window = (start: 0, weights: [])
+            return (span: span, members: Array(members) + repeatElement(empty, count: Self.groupSize - members.count))
         }
-        func span(_ group: ArraySlice<Window>) -> (first: Int, last: Int) {
-            (group.map(\.start).min()!, group.map { $0.start + $0.weights.count - 1 }.max()!)
-        }
-        let taps = groups.map { span($0).last / width - span($0).first / width + 1 }.max() ?? 1
+        let taps = groups.map { $0.span.last / width - $0.span.first / width + 1 }.max() ?? 1
         let rowEnd = (mapping.last + width) / width * width
         var words = [UInt32]()
         words.reserveCapacity(groups.count * (4 + taps * Self.groupSize * width))
         for group in groups {
             // Never below `first` rounded down to a tap: taps * width <= rowEnd - that, as every window ends at or
             // before `last`.
-            let first = min(span(group).first / width * width, rowEnd - width * taps)
+            let first = min(group.span.first / width * width, rowEnd - width * taps)
             words += [UInt32(first / width), 0, 0, 0]
             for tap in 0..<taps {
-                for member in 0..<Self.groupSize {
-                    let window = group.indices.contains(group.startIndex + member)
-                        ? group[group.startIndex + member] : (start: 0, weights: [])
+                for window in group.members {
                     for pixel in first + tap * width..<first + (tap + 1) * width {
                         let index = pixel - window.start
                         words.append(Float(window.weights.indices.contains(index) ? window.weights[index] : 0)
