@@ -73,8 +73,20 @@ void writePadding(uint outputIndex, uint planeSize, uint planeCount) {
     for (uint p = 0u; p < planeCount; ++p) planes[outputIndex + p * planeSize] = 0.0;
 }
 
-// Plane 0 of a group adds to .x; for planar chroma, plane 1 (Cr) adds to .y.
-uvec2 planeSum(uvec2 wordSum, uint plane) { return plane == 0u ? wordSum : uvec2(0u, wordSum.x); }
+// The bytes of a word (at byteAddress wordByte) that fall in [first, end), as a mask.
+uint byteMask(uint wordByte, uint first, uint end) {
+    uint low = uint(clamp(int(first) - int(wordByte), 0, 4)), high = uint(clamp(int(end) - int(wordByte), 0, 4));
+    return (high == 4u ? 0xFFFFFFFFu : (1u << (high * 8u)) - 1u) & ~(low == 4u ? 0xFFFFFFFFu : (1u << (low * 8u)) - 1u);
+}
+
+// Packed lane sums to 32-bit sums: 8-bit samples sit in two 16-bit lanes of each uint, 16-bit ones in one.
+uvec2 unpackLanes(uvec2 packed, uint bytes) { return bytes == 1u ? (packed & 0xFFFFu) + (packed >> 16) : packed; }
+
+// A box's sums from its even and odd samples per plane (x, y: first plane; z, w: second): one component per
+// element sums them all, plane 0 to .x and plane 1 (planar Cr) to .y; two (Cb Cr interleaved) are Cb even, Cr odd.
+uvec2 planeSums(uvec4 evenOdd, uint components) {
+    return components == 2u ? evenOdd.xy : uvec2(evenOdd.x + evenOdd.y, evenOdd.z + evenOdd.w);
+}
 
 void main() {
     PrefilterImage image = dispatchImage;
@@ -119,30 +131,48 @@ void main() {
     uint firstPlane = frameByte + (chroma ? source.cbOffset : source.lumaOffset);
     uint secondPlane = interleaved ? firstPlane : frameByte + source.crOffset;
     uint secondComponent = interleaved ? 1u : 0u;
-    // One flat loop over (row, plane, word): every fetched word serves all of its samples; words outside a box
-    // are masked off in sumWord. Integer sums are exact (shrink is capped so they cannot overflow). Fetching four
-    // words at once (an RGBA32UI view) halves the fetches but masks twice the words: 20% slower on lavapipe.
-    // Box B (with PAIRED) starts where box A ends.
+    // Every fetched word serves all of its samples; bytes outside a box are masked off. Rows start on 4-byte
+    // boundaries, so a word's masks are the same in every row: the loop runs down the rows word by word and works
+    // them out once per word, not once per fetch (6-8% less prefilter time on lavapipe). Planes are the outermost
+    // loop: a CPU driver runs both sides of a branch, so a "second plane?" test inside would fetch for luma too.
+    // Fetching four words at once (an RGBA32UI view) halves the fetches but masks twice the words: 20% slower on
+    // lavapipe when masks were per fetch. Box B (with PAIRED) starts where box A ends. Sums are exact integers
+    // (shrink is capped so they cannot overflow).
     uint lastX = uint(image.lastX);
     uint insideA = min(image.shrinkX, lastX + 1u - x0);
     uint insideB = hasB ? min(image.shrinkX, lastX + 1u - (x0 + image.shrinkX)) : 0u;
     uint elementBytes = bytes * components;
     uint words = image.wordsPerRow;
     uint planeCount = chroma && !interleaved ? 2u : 1u;
-    uint firstA = x0 * elementBytes, endA = firstA + insideA * elementBytes;
+    uint firstA = x0 * elementBytes, endA = firstA + insideA * elementBytes;  // bytes from the row's start
     uint firstB = firstA + image.shrinkX * elementBytes, endB = firstB + insideB * elementBytes;
-    uvec2 sumA = uvec2(0u), sumB = uvec2(0u);
-    uint j = 0u, w = 0u, p = 0u;
-    for (uint n = 0u; n < image.shrinkY * words * planeCount; ++n) {
-        uint rowByte = (p == 0u ? firstPlane : secondPlane) + min(y0 + j, uint(image.lastY)) * stride;
-        uint wordByte = (((rowByte + firstA) >> 2) + w) << 2;
-        uint word = uploadWord(wordByte >> 2);
-        sumA += planeSum(sumWord(word, wordByte, rowByte + firstA, rowByte + endA, bytes, components), p);
-        if (PAIRED) sumB += planeSum(sumWord(word, wordByte, rowByte + firstB, rowByte + endB, bytes, components), p);
-        ++w;
-        if (w == words) { w = 0u; ++p; }
-        if (p == planeCount) { p = 0u; ++j; }
+    // Even and odd samples (bytes, or 16-bit words) of a masked word, added lane-wise: 8-bit samples into two
+    // 16-bit lanes of one uint, which hold 257 words' worth before they must be unpacked into 32-bit sums.
+    uint lanes = bytes == 1u ? 0x00FF00FFu : 0x0000FFFFu, oddShift = bytes * 8u;
+    bool unpackEachWord = bytes == 1u && words * image.shrinkY > 257u;
+    uvec4 totalA = uvec4(0u), totalB = uvec4(0u);  // even and odd samples of the first plane, then of the second
+    for (uint p = 0u; p < planeCount; ++p) {
+        uint rowWord = ((p == 0u ? firstPlane : secondPlane) >> 2) + (firstA >> 2);
+        uvec2 packedA = uvec2(0u), packedB = uvec2(0u), planeA = uvec2(0u), planeB = uvec2(0u);
+        for (uint w = 0u; w < words; ++w) {
+            uint wordByte = (firstA & ~3u) + w * 4u;
+            uint keepA = byteMask(wordByte, firstA, endA), keepB = PAIRED ? byteMask(wordByte, firstB, endB) : 0u;
+            for (uint j = 0u; j < image.shrinkY; ++j) {
+                uint word = uploadWord(rowWord + min(y0 + j, uint(image.lastY)) * (stride >> 2) + w);
+                packedA += uvec2(word & keepA, (word & keepA) >> oddShift) & lanes;
+                if (PAIRED) packedB += uvec2(word & keepB, (word & keepB) >> oddShift) & lanes;
+            }
+            if (unpackEachWord || w + 1u == words) {
+                planeA += unpackLanes(packedA, bytes);
+                planeB += unpackLanes(packedB, bytes);
+                packedA = uvec2(0u);
+                packedB = uvec2(0u);
+            }
+        }
+        totalA = p == 0u ? uvec4(planeA, 0u, 0u) : uvec4(totalA.xy, planeA);
+        totalB = p == 0u ? uvec4(planeB, 0u, 0u) : uvec4(totalB.xy, planeB);
     }
+    uvec2 sumA = planeSums(totalA, components), sumB = planeSums(totalB, components);
     writeBox(image, outputIndex, planeSize, sumA, image.shrinkX - insideA, firstPlane, secondPlane, stride, y0,
              bytes, components, secondComponent, chroma, normalization);
     if (hasB) {

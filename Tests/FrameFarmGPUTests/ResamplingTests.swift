@@ -92,6 +92,14 @@ extension GPUTests {
             }
         }
 
+        /// The largest box (64 x 64 samples): its 8-bit sums outgrow the packed 16-bit lanes the prefilter adds
+        /// words in, so they are unpacked word by word; planar, interleaved and 16-bit samples.
+        @Test(arguments: [TestFormat.yuv420p, .nv12, .p010])
+        func largestBoxes(_ format: TestFormat) throws {
+            let frame = Self.frame(format, width: 3000, height: 1100)
+            try Self.check(frame, crop: Self.whole(frame), size: PixelSize(width: 18, height: 7))
+        }
+
         /// Content sharp enough that a pre-shrink would show, through the box path at large ratios.
         @Test func boxPrefilterKeepsQuality() throws {
             let frame = SyntheticFrame(format: TestFormat.yuv420p.format(width: 1280, height: 720,
