@@ -23,14 +23,21 @@ public enum ParallelBatch {
         return results.map { $0! }
     }
 
-    /// Runs `body` for 0..<count over all cores, each worker with its own encoder; rethrows the first error.
-    static func encode(count: Int, _ body: (Int, ImageEncoder) throws -> Void) throws {
+    /// One encoder per core, for `encode(count:with:_:)`; encoders kept across batches keep their scratch memory.
+    static func encoders() -> [ImageEncoder] {
+        (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in ImageEncoder() }
+    }
+
+    /// Runs `body` for 0..<count over all cores, each worker with its own encoder of `encoders`; rethrows the
+    /// first error.
+    static func encode(count: Int, with encoders: [ImageEncoder] = encoders(),
+                       _ body: (Int, ImageEncoder) throws -> Void) throws {
         let lock = NSLock()
         var firstError: Error?
         let next = SharedIndex()
-        let workers = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let encoder = ImageEncoder()
+        let workers = max(1, min(count, encoders.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let encoder = encoders[worker]
             while true {
                 let index = next.increment()
                 guard index < count, lock.withLock({ firstError == nil }) else { return }
@@ -42,6 +49,26 @@ public enum ParallelBatch {
             }
         }
         if let firstError { throw firstError }
+    }
+}
+
+/// Work started on a background thread; `finish` (from one thread) waits for it and rethrows its error.
+final class BackgroundWork: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var error: Error?
+    private var finished = false
+
+    init(_ body: @escaping () throws -> Void) {
+        DispatchQueue.global().async {
+            do { try body() } catch { self.error = error }
+            self.done.signal()
+        }
+    }
+
+    func finish() throws {
+        if !finished { done.wait() }
+        finished = true
+        if let error { throw error }
     }
 }
 

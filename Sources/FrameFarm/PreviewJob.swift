@@ -8,8 +8,8 @@ import FrameFarmMedia
 /// a time so memory stays flat however many are given.
 public enum PreviewJob {
     /// Readback memory one preview submission may fill: all 30 built-in renders of a video (about 450 MB at native
-    /// pixels) go in two submissions.
-    static let canvasBytesPerSubmission = 256 << 20
+    /// pixels) go in four submissions, whose canvases take turns in the renderer's two slots.
+    static let canvasBytesPerSubmission = 128 << 20
 
     /// - Parameters:
     ///   - force: redo inputs whose outputs are already complete and current (otherwise skipped).
@@ -41,28 +41,43 @@ public enum PreviewJob {
         let copies = identicalRenders(plans)
         let drawn = copies.map(\.[0])
         let gpuFrame = GPUFrame(frame)
+        let encoders = ParallelBatch.encoders()
+        if let largest = drawn.map({ plans[$0].canvas.size }).max(by: { $0.area < $1.area }) {
+            for encoder in encoders { encoder.reserve(width: largest.width, height: largest.height, format: options.format) }
+        }
         try gpu.withRenderer { renderer in
             // One submission per video, unless its canvases together pass `canvasBytesPerSubmission`; then one
-            // per group that fits, so the readback memory a video holds stays bounded.
+            // per group that fits, so the readback memory a video holds stays bounded. The cores encode a group
+            // while the GPU draws the next into the renderer's other slot. Each group is waited for before the
+            // next is submitted: lavapipe signals a submission's fence only once the queue behind it has drained.
+            var encoding: BackgroundWork?
+            // However the loop ends, no encoding may outlive the renderer whose memory it reads.
+            defer { try? encoding?.finish() }
             for group in groups(drawn.map { plans[$0] }, limit: canvasBytesPerSubmission) {
                 var jobs = group.map { gpuFrame.job(plans[drawn[$0]].job) }
                 for index in jobs.indices { jobs[index].canvasIndex = index }
                 let batch = RenderBatch(sources: [gpuFrame.source],
                                         canvases: group.map { plans[drawn[$0]].canvas }, jobs: jobs,
                                         resampling: options.resampling)
-                let rendered = try renderer.render(batch)
-                try ParallelBatch.encode(count: group.count) { index, encoder in
-                    let size = rendered.size(of: index)
-                    let data = try rendered.withUnsafeBytes(canvas: index) {
-                        try encoder.encode($0, width: size.width, height: size.height, bytesPerRow: size.width * 4,
-                                           format: options.format, quality: options.quality)
-                    }
-                    for plan in copies[group[index]] {
-                        try AtomicFile.write(data, to: videoFolder + "/" + plans[plan].record.file)
-                        counter.add(items: 1)
+                let rendered = try renderer.wait(try renderer.submit(batch))
+                // The previous group's slot is drawn into next: its encoding must be over.
+                try encoding?.finish()
+                encoding = BackgroundWork {
+                    try ParallelBatch.encode(count: group.count, with: encoders) { index, encoder in
+                        let size = rendered.size(of: index)
+                        let data = try rendered.withUnsafeBytes(canvas: index) {
+                            try encoder.encode($0, width: size.width, height: size.height,
+                                               bytesPerRow: size.width * 4, format: options.format,
+                                               quality: options.quality)
+                        }
+                        for plan in copies[group[index]] {
+                            try AtomicFile.write(data, to: videoFolder + "/" + plans[plan].record.file)
+                            counter.add(items: 1)
+                        }
                     }
                 }
             }
+            try encoding?.finish()
         }
         let section = PreviewSection(
             settings: options.settings, gpu: gpu.record, frameTimeSeconds: frame.timeSeconds,

@@ -8,12 +8,19 @@ import FrameFarmCore
 public final class ImageEncoder {
     private var jpegHandle: tjhandle?
     private var deflater: OpaquePointer?
+    /// PNG scratch (filtered rows, deflated bytes), kept from image to image and never cleared: a fresh buffer
+    /// costs a page fault per 4 KiB it touches, and zero-filled ones touch every page (deflate output rarely
+    /// fills its worst-case bound). Fresh zeroed buffers per image were a fifth of a preview's page faults.
+    private var filtered = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var compressed = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     public init() {}
 
     deinit {
         if let jpegHandle { tjDestroy(jpegHandle) }
         if let deflater { libdeflate_free_compressor(deflater) }
+        filtered.deallocate()
+        compressed.deallocate()
     }
 
     public func encode(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
@@ -25,6 +32,15 @@ public final class ImageEncoder {
         case .webp: return try WebPCodec.encode(pixels, width: width, height: height, bytesPerRow: bytesPerRow,
                                                 quality: quality)
         }
+    }
+
+    /// Sets aside the scratch memory an image of `width` x `height` needs, so that encoding images up to that size
+    /// in any order touches no fresh pages.
+    public func reserve(width: Int, height: Int, format: ImageFormat) {
+        guard format == .png else { return }
+        let filteredCount = (1 + width * 3) * height
+        Self.grow(&filtered, to: filteredCount)
+        Self.grow(&compressed, to: libdeflate_zlib_compress_bound(nil, filteredCount))
     }
 
     /// Whether this FFmpeg can write WebP (Debian's can: it is built with libwebp).
@@ -60,33 +76,31 @@ public final class ImageEncoder {
     /// letterbox bars into runs deflate finds quickly.
     private func encodePNG(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int) throws -> Data {
         let rowBytes = 1 + width * 3
-        var filtered = [UInt8](repeating: 0, count: rowBytes * height)
+        let filteredCount = rowBytes * height
+        Self.grow(&filtered, to: filteredCount)
         // Up on every row: the spec takes the row above the first as zeros, so the first is stored as is.
         let zeros = [UInt8](repeating: 0, count: width * 4)
         zeros.withUnsafeBufferPointer { zeroRow in
-            filtered.withUnsafeMutableBufferPointer { target in
-                let source = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                for y in 0..<height {
-                    let row = source + y * bytesPerRow
-                    let above = y == 0 ? zeroRow.baseAddress! : row - bytesPerRow
-                    let out = target.baseAddress! + y * rowBytes
-                    out[0] = 2  // Up
-                    for x in 0..<width {
-                        out[1 + 3 * x] = row[4 * x] &- above[4 * x]
-                        out[2 + 3 * x] = row[4 * x + 1] &- above[4 * x + 1]
-                        out[3 + 3 * x] = row[4 * x + 2] &- above[4 * x + 2]
-                    }
+            let source = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let target = filtered.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            for y in 0..<height {
+                let row = source + y * bytesPerRow
+                let above = y == 0 ? zeroRow.baseAddress! : row - bytesPerRow
+                let out = target + y * rowBytes
+                out[0] = 2  // Up
+                for x in 0..<width {
+                    out[1 + 3 * x] = row[4 * x] &- above[4 * x]
+                    out[2 + 3 * x] = row[4 * x + 1] &- above[4 * x + 1]
+                    out[3 + 3 * x] = row[4 * x + 2] &- above[4 * x + 2]
                 }
             }
         }
         if deflater == nil { deflater = libdeflate_alloc_compressor(1) }
         guard let deflater else { throw MediaError(call: "libdeflate_alloc_compressor", code: -1, message: "out of memory") }
-        var compressed = [UInt8](repeating: 0, count: libdeflate_zlib_compress_bound(deflater, filtered.count))
-        let compressedCount = filtered.withUnsafeBytes { input in
-            compressed.withUnsafeMutableBytes { output in
-                libdeflate_zlib_compress(deflater, input.baseAddress, input.count, output.baseAddress, output.count)
-            }
-        }
+        let bound = libdeflate_zlib_compress_bound(deflater, filteredCount)
+        Self.grow(&compressed, to: bound)
+        let compressedCount = libdeflate_zlib_compress(deflater, filtered.baseAddress, filteredCount,
+                                                       compressed.baseAddress, bound)
         guard compressedCount > 0 else {
             throw MediaError(call: "libdeflate_zlib_compress", code: -1, message: "output buffer too small")
         }
@@ -95,20 +109,26 @@ public final class ImageEncoder {
         var header = [UInt8]()
         for value in [UInt32(width), UInt32(height)] { withUnsafeBytes(of: value.bigEndian) { header += $0 } }
         header += [8, 2, 0, 0, 0]  // 8-bit, truecolour (RGB), deflate, adaptive filtering, no interlace
-        Self.appendChunk("IHDR", header[...], to: &png)
-        Self.appendChunk("IDAT", compressed[..<compressedCount], to: &png)
-        Self.appendChunk("IEND", [], to: &png)
+        header.withUnsafeBytes { Self.appendChunk("IHDR", $0, to: &png) }
+        Self.appendChunk("IDAT", UnsafeRawBufferPointer(rebasing: compressed[..<compressedCount]), to: &png)
+        Self.appendChunk("IEND", UnsafeRawBufferPointer(start: nil, count: 0), to: &png)
         return png
     }
 
+    private static func grow(_ buffer: inout UnsafeMutableRawBufferPointer, to count: Int) {
+        guard buffer.count < count else { return }
+        buffer.deallocate()
+        buffer = .allocate(byteCount: count, alignment: 64)
+    }
+
     /// Length, type, data and the CRC-32 of type and data (PNG spec, 5.3).
-    private static func appendChunk(_ type: String, _ data: ArraySlice<UInt8>, to png: inout Data) {
+    private static func appendChunk(_ type: String, _ data: UnsafeRawBufferPointer, to png: inout Data) {
         let typeBytes = Array(type.utf8)
         withUnsafeBytes(of: UInt32(data.count).bigEndian) { png.append(contentsOf: $0) }
         png.append(contentsOf: typeBytes)
         png.append(contentsOf: data)
         var crc = typeBytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
-        crc = data.withUnsafeBytes { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
+        crc = libdeflate_crc32(crc, data.baseAddress, data.count)
         withUnsafeBytes(of: crc.bigEndian) { png.append(contentsOf: $0) }
     }
 }
