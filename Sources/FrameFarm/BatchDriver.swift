@@ -29,6 +29,8 @@ struct BatchDriver {
                 return BatchSummary.Outcome.upToDate(input, folder)
             }
             do {
+                // Without a Vulkan device no input can be done: the rest fail at once, unprobed.
+                if gpu.hasFailedToStart { try gpu.ready() }
                 let result = try process(input, folder, counter)
                 return BatchSummary.Outcome(path: input, folder: folder, ok: true, error: nil, outputs: result.files,
                                             warnings: result.warnings)
@@ -42,7 +44,8 @@ struct BatchDriver {
             contactSheet = (try? ManifestStore.writeContactSheet(layout: layout)).map { layout.indexPath }
         }
         let succeeded = outcomes.filter(\.ok).count
-        return BatchSummary(command: command, outputRoot: layout.root, contactSheet: contactSheet, gpu: gpu.record,
+        return BatchSummary(command: command, outputRoot: layout.root, contactSheet: contactSheet,
+                            gpu: gpu.startFailure == nil ? gpu.record : nil,
                             peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds,
                             succeeded: succeeded, failed: outcomes.count - succeeded, inputs: outcomes)
     }

@@ -16,19 +16,68 @@ public final class GPUService: @unchecked Sendable {
     private var retiredValidationMessages: [String] = []
     private var retiredPeakMemory = 0
     private var pendingFault: VulkanError?
-    public let record: GPURecord
+    private var firstRecord: GPURecord?
+    /// Making the first context on a background thread (`starting(gpu:)`); nil when `init` made it.
+    private var startup: BackgroundWork?
 
+    private init(selection: GPUSelection) {
+        self.selection = selection
+    }
+
+    /// Makes the Vulkan context now; throws an `InputFailure` (path "vulkan") when there is none.
     /// - Parameter gpu: `--gpu` (an index or a name substring); nil falls back to `FRAMEFARM_GPU`, then the best
     ///   device.
-    public init(gpu: String?) throws {
-        selection = gpu.map(GPUSelection.init(argument:)) ?? .fromEnvironment()
+    public convenience init(gpu: String?) throws {
+        self.init(selection: Self.selection(gpu))
+        try makeFirstContext()
+    }
+
+    /// Starts making the Vulkan context on a background thread and returns at once, so that loading the driver
+    /// (60-90 ms for lavapipe and LLVM, more with several drivers installed) overlaps the batch's probing and
+    /// decoding. Renders wait for it; `ready()` and `startFailure` say whether it could be made.
+    public static func starting(gpu: String?) -> GPUService {
+        let service = GPUService(selection: selection(gpu))
+        service.startup = BackgroundWork { try service.makeFirstContext() }
+        return service
+    }
+
+    private static func selection(_ gpu: String?) -> GPUSelection {
+        gpu.map(GPUSelection.init(argument:)) ?? .fromEnvironment()
+    }
+
+    private func makeFirstContext() throws {
         do {
             let context = try GPUContext(selection: selection)
-            current = context
-            record = GPURecord(name: context.deviceName, type: context.deviceType)
+            lock.withLock {
+                current = context
+                firstRecord = GPURecord(name: context.deviceName, type: context.deviceType)
+            }
         } catch {
             throw InputFailure(path: "vulkan", reason: "\(error)")
         }
+    }
+
+    /// Waits until the first Vulkan context exists; throws the `InputFailure` that says why it could not be made.
+    /// Jobs call it before they create any output, so a machine without Vulkan is left with nothing half-made.
+    public func ready() throws { try startup?.finish() }
+
+    /// Whether making the first context has failed already (does not wait).
+    var hasFailedToStart: Bool { startup?.hasFailed ?? false }
+
+    /// Why the first Vulkan context could not be made (waits for it); nil when it was.
+    public var startFailure: InputFailure? {
+        do {
+            try ready()
+            return nil
+        } catch {
+            return error as? InputFailure ?? InputFailure(path: "vulkan", reason: "\(error)")
+        }
+    }
+
+    /// The device the first context was made on (waits for it).
+    public var record: GPURecord {
+        try? ready()
+        return lock.withLock { firstRecord } ?? GPURecord(name: "none", type: "none")
     }
 
     public var deviceName: String { record.name }
@@ -85,6 +134,7 @@ public final class GPUService: @unchecked Sendable {
     }
 
     private func checkOut() throws -> (Renderer, Int) {
+        try ready()
         let (reusable, context, checkedOut) = try lock.withLock { () throws -> (Renderer?, GPUContext, Int) in
             if let index = idle.lastIndex(where: { $0.generation == self.generation }) {
                 let renderer = idle.remove(at: index).renderer

@@ -52,24 +52,37 @@ public enum ParallelBatch {
     }
 }
 
-/// Work started on a background thread; `finish` (from one thread) waits for it and rethrows its error.
+/// Work started on a background thread; `finish` (from any thread, any number of times) waits for it and
+/// rethrows its error.
 final class BackgroundWork: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
     private var error: Error?
-    private var finished = false
+    private var failed = false
 
     init(_ body: @escaping () throws -> Void) {
         DispatchQueue.global().async {
-            do { try body() } catch { self.error = error }
+            do {
+                try body()
+            } catch {
+                self.lock.withLock {
+                    self.error = error
+                    self.failed = true
+                }
+            }
             self.done.signal()
         }
     }
 
     func finish() throws {
-        if !finished { done.wait() }
-        finished = true
-        if let error { throw error }
+        // A latch: each waiter passes the signal on to the next.
+        done.wait()
+        done.signal()
+        if let error = lock.withLock({ error }) { throw error }
     }
+
+    /// Whether the work has ended with an error (does not wait).
+    var hasFailed: Bool { lock.withLock { failed } }
 }
 
 /// Hands out 0, 1, 2 ... to concurrent workers (lock-protected).

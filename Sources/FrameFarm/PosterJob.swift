@@ -59,6 +59,7 @@ public enum PosterJob {
             files.append(PosterSection.File(file: "poster-\(width).\(options.format.fileExtension)", width: width, height: height))
         }
         let folderPath = layout.videoFolder(folder)
+        try gpu.ready()
         try layout.makeFolder(folderPath)
         let gpuFrame = GPUFrame(frame)
         let crop = gpuFrame.crop(SourceRect(codedContent))

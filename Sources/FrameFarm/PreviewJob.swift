@@ -35,6 +35,7 @@ public enum PreviewJob {
         let frame = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels).frame
         let plans = PreviewPlan.renders(options: options, geometry: facts.info.geometry, codedContent: codedContent)
         let videoFolder = layout.videoFolder(folder)
+        try gpu.ready()
         try layout.makeFolder(videoFolder + "/preview")
         // Renders that would come out identical (fit and fill on a screen of the picture's own shape) are drawn
         // and encoded once and written under each name.

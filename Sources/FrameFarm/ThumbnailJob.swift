@@ -38,6 +38,7 @@ public enum ThumbnailJob {
                                        tileSize: options.tileSize(for: contentSize), columns: options.columns,
                                        rows: options.rows, format: options.format)
         let directory = layout.videoFolder(folder) + "/thumbnails"
+        try gpu.ready()
         try layout.makeFolder(directory)
         let start = facts.info.startSeconds
         let cores = ProcessInfo.processInfo.activeProcessorCount

@@ -18,15 +18,14 @@ struct GPUOptions: ParsableArguments {
 
     var resampling: Resampling { Resampling(filter: filter, linearLight: linearLight) }
 
-    func service() throws -> GPUService {
-        do {
-            let service = try GPUService(gpu: gpu)
-            if verbose { Terminal.printError("using Vulkan device \(service.deviceName) (\(service.deviceType))") }
-            return service
-        } catch let failure as InputFailure {
-            Terminal.printError(failure.reason)
-            throw ExitCode(ExitStatus.someInputsFailed)
+    /// The Vulkan context starts on a background thread while the batch probes its inputs; `BatchOptions.run`
+    /// reports it in one line when it cannot be made.
+    func service() -> GPUService {
+        let service = GPUService.starting(gpu: gpu)
+        if verbose, service.startFailure == nil {
+            Terminal.printError("using Vulkan device \(service.deviceName) (\(service.deviceType))")
         }
+        return service
     }
 }
 
@@ -51,8 +50,8 @@ struct BatchOptions: ParsableArguments {
     var force = false
 
     /// Runs `job`, showing a progress bar on a terminal, then reports failures and the summary; exits 1 when
-    /// any input failed.
-    func run(unit: String, _ job: (((BatchProgress) -> Void)?) -> BatchSummary) throws {
+    /// any input failed. Without a Vulkan device every input fails for that one reason, said once.
+    func run(unit: String, gpu: GPUService, _ job: (((BatchProgress) -> Void)?) -> BatchSummary) throws {
         let signals = SignalHandler()
         signals.install()
         let bar = !quiet && Terminal.standardErrorIsTerminal ? ProgressLine(label: "framefarm") : nil
@@ -65,6 +64,10 @@ struct BatchOptions: ParsableArguments {
             }
         })
         bar?.finish()
+        if let failure = gpu.startFailure {
+            Terminal.printError(failure.reason)
+            throw ExitCode(ExitStatus.someInputsFailed)
+        }
         summary.failures.filter { !$0.reason.hasPrefix("not started") }.forEach(Terminal.report)
         if !quiet {
             for input in summary.inputs { input.warnings.forEach { Terminal.printError("\(input.path): \($0)") } }

@@ -47,8 +47,8 @@ struct PosterCommand: ParsableCommand {
 
     func run() throws {
         let options = try options()
-        let gpu = try gpuOptions.service()
-        try batch.run(unit: "posters") { progress in
+        let gpu = gpuOptions.service()
+        try batch.run(unit: "posters", gpu: gpu) { progress in
             PosterJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu,
                             force: batch.force, progress: progress)
         }

@@ -67,8 +67,8 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         let options = try options()
-        let gpu = try gpuOptions.service()
-        try batch.run(unit: "renders") { progress in
+        let gpu = gpuOptions.service()
+        try batch.run(unit: "renders", gpu: gpu) { progress in
             PreviewJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu,
                            force: batch.force, progress: progress)
         }

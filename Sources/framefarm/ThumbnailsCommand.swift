@@ -78,8 +78,8 @@ struct ThumbnailsCommand: ParsableCommand {
 
     func run() throws {
         let options = try options()
-        let gpu = try gpuOptions.service()
-        try batch.run(unit: "thumbnails") { progress in
+        let gpu = gpuOptions.service()
+        try batch.run(unit: "thumbnails", gpu: gpu) { progress in
             ThumbnailJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu,
                             force: batch.force, progress: progress)
         }

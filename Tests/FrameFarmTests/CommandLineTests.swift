@@ -60,17 +60,19 @@ import Testing
         #expect(!usage.stderr.contains("Fatal error") && !usage.stderr.contains("Backtrace"))
     }
 
-    /// The loader is opened at run time: without it the binary still starts, and says what to install.
+    /// The loader is opened at run time: without it the binary still starts, and says what to install, once
+    /// however many inputs there are (the context starts in the background while they are probed).
     @Test func aMissingVulkanLoaderIsOneClearError() throws {
         let directory = TemporaryDirectory()
         let good = try makeSample(in: directory)
-        let run = try Self.run(["thumbnails", good, "--out", directory.file("out")],
+        let run = try Self.run(["thumbnails", good, good, "--out", directory.file("out")],
                                environment: ["FRAMEFARM_VULKAN_LOADER": directory.file("no-libvulkan.so.1")])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("framefarm: cannot open the Vulkan loader ("))
         #expect(run.stderr.contains("libvulkan1") && run.stderr.contains("mesa-vulkan-drivers"))
         #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: directory.file("out") + "/sample/thumbnails/sheet-0001.jpg"))
+        let made = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []
+        #expect(made.isEmpty, "nothing written: \(made)")
         // Commands that need no GPU still work without the loader.
         let probe = try Self.run(["probe", good], environment: ["FRAMEFARM_VULKAN_LOADER": directory.file("none")])
         #expect(probe.status == 0)
