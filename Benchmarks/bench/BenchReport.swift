@@ -97,6 +97,8 @@ struct BenchReport: Codable {
     var floors: [FloorResult] = []
     var growth: GrowthResult?
     var pipeline: [PipelineResult] = []
+    /// Which stage bounds each thumbnail and preview scenario (StageBounds; needs the pipeline scenario).
+    var bounds: [String] = []
     /// Scenarios of the issue this run could not measure, and why.
     var notMeasured: [String] = []
     var notes: [String] = []

@@ -56,6 +56,7 @@ final class BenchRunner {
             case .pipeline: report.pipeline = clips.map { measurePipeline(clip: $0, gpu: gpu) }
             }
         }
+        report.bounds = StageBounds.lines(report)
         return report
     }
 

@@ -32,6 +32,12 @@ enum MarkdownReport {
         }
         if let growth = report.growth { lines += growthSection(growth) }
         lines += pipelineSection(report.pipeline)
+        if !report.bounds.isEmpty {
+            lines += ["", "## What bounds each scenario", "",
+                      "From the stages measured apart above, on the same clip: decoding the frames a scenario needs "
+                      + "(spread over every core) and the Vulkan stage for them."] + [""]
+                + report.bounds.map { "- " + $0 }
+        }
         if !report.notMeasured.isEmpty {
             lines += ["", "## Not measured", ""] + report.notMeasured.map { "- " + $0 }
         }
