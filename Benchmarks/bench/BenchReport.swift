@@ -91,6 +91,13 @@ struct ReportHeader: Codable {
     var clips: [String]
 }
 
+extension ReportHeader {
+    /// Whether FrameFarm's Vulkan stage ran on the CPU (lavapipe), sharing the cores with decoding.
+    var vulkanRunsOnCPU: Bool {
+        vulkanDeviceType.lowercased().contains("cpu") || vulkanDevice.lowercased().contains("llvmpipe")
+    }
+}
+
 struct BenchReport: Codable {
     var header: ReportHeader
     var scenarios: [ScenarioResult] = []

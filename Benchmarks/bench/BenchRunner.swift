@@ -38,7 +38,7 @@ final class BenchRunner {
             ffmpegVersion: ffmpeg?.versionLine ?? "not installed (every peer skipped)",
             ffmpegLibraries: ffmpeg?.libraryVersions ?? [], build: MachineInfo.buildConfiguration,
             command: settings.commandLine, repeats: settings.repeats, clips: clips.map(\.summary)))
-        if gpu.deviceType.lowercased().contains("cpu") || gpu.deviceName.lowercased().contains("llvmpipe") {
+        if report.header.vulkanRunsOnCPU {
             report.notes.append("The Vulkan device is lavapipe, Mesa's CPU driver: no GPU was used; FrameFarm's "
                                 + "GPU stage ran on the same CPU cores as decoding.")
         }

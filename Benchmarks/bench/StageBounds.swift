@@ -7,7 +7,7 @@ import Foundation
 enum StageBounds {
     static func lines(_ report: BenchReport) -> [String] {
         let cores = max(1, report.header.cores)
-        let sharedCores = report.header.vulkanDeviceType.lowercased().contains("cpu")
+        let sharedCores = report.header.vulkanRunsOnCPU
         return report.scenarios.compactMap { scenario in
             guard let ours = scenario.frameFarm.medianSeconds, ours > 0,
                   let pipeline = report.pipeline.first(where: { $0.clip == scenario.clip }) else { return nil }

@@ -58,17 +58,13 @@ final class BackgroundWork: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var error: Error?
-    private var failed = false
 
     init(_ body: @escaping () throws -> Void) {
         DispatchQueue.global().async {
             do {
                 try body()
             } catch {
-                self.lock.withLock {
-                    self.error = error
-                    self.failed = true
-                }
+                self.lock.withLock { self.error = error }
             }
             self.done.signal()
         }
@@ -82,7 +78,7 @@ final class BackgroundWork: @unchecked Sendable {
     }
 
     /// Whether the work has ended with an error (does not wait).
-    var hasFailed: Bool { lock.withLock { failed } }
+    var hasFailed: Bool { lock.withLock { error != nil } }
 }
 
 /// Hands out 0, 1, 2 ... to concurrent workers (lock-protected).
