@@ -3,9 +3,10 @@ import Foundation
 import FrameFarmGPU
 import FrameFarmMedia
 
-/// `framefarm preview`: every device x orientation x mode of each video, from one decoded frame, in one GPU
-/// submission per video; PNG/JPEG encoding fans out over the cores; videos run concurrently, a bounded number at
-/// a time so memory stays flat however many are given.
+/// `framefarm preview`: every device x orientation x mode of each video, from one decoded frame, in GPU
+/// submissions of bounded canvas memory; PNG/JPEG encoding of one submission fans out over the cores while the
+/// GPU draws the next; videos run concurrently, a bounded number at a time so memory stays flat however many are
+/// given.
 public enum PreviewJob {
     /// Readback memory one preview submission may fill: all 30 built-in renders of a video (about 450 MB at native
     /// pixels) go in four submissions, whose canvases take turns in the renderer's two slots.
