@@ -58,16 +58,31 @@ final class BackgroundWork: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var error: Error?
+    private var body: (() throws -> Void)?
 
     init(_ body: @escaping () throws -> Void) {
-        DispatchQueue.global().async {
-            do {
-                try body()
-            } catch {
-                self.lock.withLock { self.error = error }
-            }
-            self.done.signal()
+        self.body = body
+        DispatchQueue.global().async { self.run() }
+    }
+
+    private func run() {
+        do {
+            try runBody()
+        } catch {
+            lock.withLock { self.error = error }
         }
+        done.signal()
+    }
+
+    /// Drops the body, and what it captured, before the waiters go on. Otherwise the last reference to a captured
+    /// object could be released on this thread after `finish` returned: a GPUService released that way at exit
+    /// unloaded the Vulkan driver while the main thread ran the process's exit handlers, and the process crashed.
+    private func runBody() throws {
+        let body = lock.withLock { () -> (() throws -> Void)? in
+            defer { self.body = nil }
+            return self.body
+        }
+        try body?()
     }
 
     func finish() throws {
