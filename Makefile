@@ -31,7 +31,7 @@ run: build-release
 # The whole suite on the CPU Vulkan driver with the validation layer on (any validation message fails a test).
 test: deps-test
 	$(SWIFT) build --build-tests
-	FRAMEFARM_VALIDATION=1 $(SWIFT) test --skip-build
+	FRAMEFARM_VALIDATION=1 SWIFT=$(SWIFT) scripts/run-tests.sh
 
 # The suite under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its own scratch folder,
 # with the validation layer on. LSan suppressions cover third-party code only (Tests/Sanitizers/lsan.supp says why).

@@ -31,7 +31,9 @@ final class SignalHandler: @unchecked Sendable {
         } else {
             BatchCancellation.removeTemporaryFiles()
             Terminal.printError("quit at once; finished outputs are kept, partial ones removed")
-            exit(128 + signalNumber)
+            // _exit, not exit: other threads are still decoding and rendering, and exit's handlers would unload
+            // the Vulkan driver and FFmpeg under them. Nothing is buffered (stderr is written directly).
+            _exit(128 + signalNumber)
         }
     }
 

@@ -19,7 +19,8 @@ import Testing
         return directory.appendingPathComponent("framefarm").path
     }
 
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+    /// The CLI with `arguments`, not started yet.
+    static func process(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -28,6 +29,11 @@ import Testing
         // into the swift driver it would crash the linker).
         if let preload = environment["FRAMEFARM_TEST_CLI_PRELOAD"], !preload.isEmpty { environment["LD_PRELOAD"] = preload }
         process.environment = environment
+        return process
+    }
+
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+        let process = process(arguments, environment: extra)
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -76,6 +82,43 @@ import Testing
         // Commands that need no GPU still work without the loader.
         let probe = try Self.run(["probe", good], environment: ["FRAMEFARM_VULKAN_LOADER": directory.file("none")])
         #expect(probe.status == 0)
+    }
+
+    /// SIGINT once: the inputs in progress are finished and the rest are not started. Twice: quit at once. Either
+    /// way the exit status is 130 and no temporary file is left.
+    @Test(arguments: [1, 2]) func interruptingTheBatchStopsCleanly(signals: Int) throws {
+        let directory = TemporaryDirectory()
+        let inputs = try (1...4).map { index in
+            try makeSample(in: directory, name: "clip\(index).mp4") { $0.durationSeconds = 20 }
+        }
+        let out = directory.file("out")
+        let process = Self.process(["thumbnails"] + inputs + ["--out", out, "--interval", "0.1"])
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        // The handlers are in place once the batch has begun writing.
+        let deadline = Date().addingTimeInterval(60)
+        while ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).isEmpty, process.isRunning,
+              Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        for _ in 0..<signals {
+            kill(process.processIdentifier, SIGINT)
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        let left = FileManager.default.subpaths(atPath: out)?.filter { $0.hasSuffix(".tmp") } ?? []
+        #expect(left.isEmpty, "temporary files left: \(left)")
+        if signals == 1 {
+            #expect(stderr.contains("stopping after the inputs in progress"), "\(stderr)")
+            let done = try #require(stderr.firstMatch(of: #/interrupted: (\d+) of 4 inputs done/#), "\(stderr)")
+            #expect(Int(done.1)! < 4)
+        } else {
+            #expect(stderr.contains("quit at once"), "\(stderr)")
+        }
     }
 
     @Test func batchJSONSummaryNamesEveryInput() throws {

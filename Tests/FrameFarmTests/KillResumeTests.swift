@@ -55,10 +55,20 @@ import FrameFarmMedia
                 return point < durations[index]
             } ?? durations.count - 1
             point += durations[killed]
-            if FileManager.default.fileExists(atPath: snapshots[killed]) {
-                try FileManager.default.copyItem(atPath: snapshots[killed], toPath: out)
+            // A kill that lands after the command has finished tests nothing: this run was quicker than the
+            // reference one (the suite's parallel load comes and goes). Start again from the same state and kill
+            // earlier, up to five times.
+            for _ in 0..<5 {
+                try? FileManager.default.removeItem(atPath: out)
+                if FileManager.default.fileExists(atPath: snapshots[killed]) {
+                    try FileManager.default.copyItem(atPath: snapshots[killed], toPath: out)
+                }
+                if try Self.runAndKill(commands[killed], after: point) {
+                    killedWhileRunning += 1
+                    break
+                }
+                point /= 4
             }
-            if try Self.runAndKill(commands[killed], after: point) { killedWhileRunning += 1 }
             let label = "trial \(trial): \(commands[killed][0]) killed at \(String(format: "%.3f", point)) s"
             for command in commands[killed...] {
                 let run = try Self.run(command)
@@ -72,10 +82,9 @@ import FrameFarmMedia
             #expect(differing.isEmpty, "\(label): \(differing) differ from the uninterrupted run")
             try? FileManager.default.removeItem(atPath: out)
         }
-        // Kills must land while the process runs, or the test proves little. Not all do: kill points follow the
-        // reference run's durations, and under the suite's parallel load a trial's run can be much quicker (8 of
-        // 20 hit in one full-suite run; alone, at least half do).
-        #expect(killedWhileRunning >= trials / 4, "only \(killedWhileRunning) kills hit a running batch")
+        // Kills must land while the process runs, or the test proves little. With the retries above, a trial
+        // misses only when even a kill at 1/256 of the reference time comes too late.
+        #expect(killedWhileRunning >= trials * 3 / 4, "only \(killedWhileRunning) kills hit a running batch")
     }
 
     /// The CLI without the validation layer: a child process never reports validation messages, so the layer
