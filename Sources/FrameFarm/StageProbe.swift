@@ -13,8 +13,12 @@ public enum StageProbe {
     public struct RenderTiming: Sendable {
         /// Medians over the repeats, in milliseconds.
         public var uploadMilliseconds: Double
+        /// The passes' work after the upload: the host's prefilter where it ran there, then device execution.
         public var computeMilliseconds: Double
-        /// Device time of the prefilter and resampling passes, from timestamp queries (0 where unsupported).
+        /// Whether the host ran the prefilter (on a CPU Vulkan device, see `HostPrefilter`).
+        public var prefilterOnHost: Bool
+        /// Time of the prefilter (host time, or device time from timestamp queries) and of the resampling passes
+        /// (device time; 0 where the device has no timestamps).
         public var prefilterMilliseconds: Double
         public var resampleMilliseconds: Double
         /// Canvases are read straight from mapped memory, so readback is the encoders' reading; reported as 0.
@@ -68,6 +72,7 @@ public enum StageProbe {
         let batch = try makeBatch(frame: frame, facts: facts, work: work)
         var uploads: [Double] = [], computes: [Double] = [], encodes: [Double] = []
         var prefilters: [Double] = [], resamples: [Double] = []
+        var prefilterOnHost = false
         try gpu.withRenderer { renderer in
             for _ in 0..<(repeats + 1) {
                 let rendered = try renderer.render(batch)
@@ -79,10 +84,12 @@ public enum StageProbe {
                                            format: .jpeg, quality: 85)
                     }
                 }
-                uploads.append(renderer.lastTimings.uploadMilliseconds)
-                computes.append(renderer.lastTimings.executeMilliseconds)
-                prefilters.append(renderer.lastTimings.prefilterMilliseconds)
-                resamples.append(renderer.lastTimings.resampleMilliseconds)
+                let timings = renderer.lastTimings
+                uploads.append(timings.uploadMilliseconds)
+                computes.append(timings.passesMilliseconds - timings.uploadMilliseconds)
+                prefilters.append(timings.prefilterMilliseconds)
+                resamples.append(timings.resampleMilliseconds)
+                prefilterOnHost = timings.prefilterOnHost
                 encodes.append(Date().timeIntervalSince(encodeStart) * 1000)
             }
         }
@@ -93,7 +100,7 @@ public enum StageProbe {
         }
         let outputPixels = batch.canvases.reduce(0) { $0 + $1.size.area }
         return RenderTiming(uploadMilliseconds: median(uploads), computeMilliseconds: median(computes),
-                            prefilterMilliseconds: median(prefilters), resampleMilliseconds: median(resamples),
+                            prefilterOnHost: prefilterOnHost, prefilterMilliseconds: median(prefilters), resampleMilliseconds: median(resamples),
                             readbackMilliseconds: 0, encodeMilliseconds: median(encodes),
                             megapixelsIn: Double(frame.size.area) / 1e6, outputs: batch.jobs.count,
                             outputMegapixels: Double(outputPixels) / 1e6)

@@ -15,6 +15,8 @@ final class RenderSlot {
     private(set) var planes: GPUBuffer?
     private(set) var intermediate: GPUBuffer?
     private(set) var readback: GPUBuffer?
+    /// Whether the host wrote the current generation's plane images (`HostPrefilter`).
+    var prefilteredOnHost = false
     /// The canvases of the current generation, as laid out in `readback`.
     var canvases: [CanvasDescriptor] = []
 
@@ -57,16 +59,17 @@ final class RenderSlot {
     }
 
     /// Makes sure every buffer holds at least the given bytes, growing (never shrinking) as needed.
-    func reserve(upload uploadBytes: Int, planes planeBytes: Int, intermediate intermediateBytes: Int,
+    /// - Parameter planesOnHost: the host writes the plane images, so their buffer must be mapped.
+    func reserve(upload uploadBytes: Int, planes planeBytes: Int, planesOnHost: Bool, intermediate intermediateBytes: Int,
                  readback readbackBytes: Int) throws {
         upload = try grown(upload, to: uploadBytes, role: .upload)
-        planes = try grown(planes, to: planeBytes, role: .scratch)
+        planes = try grown(planes, to: planeBytes, role: planesOnHost ? .upload : .scratch)
         intermediate = try grown(intermediate, to: intermediateBytes, role: .scratch)
         readback = try grown(readback, to: readbackBytes, role: .readback)
     }
 
     private func grown(_ buffer: GPUBuffer?, to bytes: Int, role: GPUBuffer.Role) throws -> GPUBuffer {
-        if let buffer, buffer.size >= bytes { return buffer }
+        if let buffer, buffer.size >= bytes, role == .scratch || buffer.mapped != nil { return buffer }
         let size = GPUBuffer.grownCapacity(required: bytes, current: buffer?.size ?? 0)
         return try GPUBuffer(context: context, size: size, role: role)
     }

@@ -17,10 +17,18 @@ public struct RenderTimings: Sendable {
     public var recordMilliseconds = 0.0
     /// From submission until the fence signalled, as seen by `wait` (exact for `render`).
     public var executeMilliseconds = 0.0
-    /// Device time of each pass group, from timestamp queries (0 where the device has none).
+    /// Whether the host ran the prefilter (`Renderer.prefiltersOnHost`, in encoded values).
+    public var prefilterOnHost = false
+    /// The prefilter's host time when `prefilterOnHost`, else its device time.
     public var prefilterMilliseconds = 0.0
+    /// Device time of the other pass groups, from timestamp queries (0 where the device has none).
     public var resampleMilliseconds = 0.0
     public var overlayMilliseconds = 0.0
+
+    /// Everything the passes took from upload to results: the host's writing and prefiltering, then execution.
+    public var passesMilliseconds: Double {
+        uploadMilliseconds + (prefilterOnHost ? prefilterMilliseconds : 0) + executeMilliseconds
+    }
 }
 
 /// Renders batches of jobs (source crop -> canvas rect) on one `GPUContext`, one submission per batch.
@@ -31,6 +39,8 @@ public struct RenderTimings: Sendable {
 public final class Renderer {
     public let context: GPUContext
     public let slotCount: Int
+    /// Whether batches in encoded values are prefiltered by the host (`HostPrefilter`) rather than the device.
+    public let prefiltersOnHost: Bool
     /// Timings of the last batch waited for.
     public private(set) var lastTimings = RenderTimings()
 
@@ -61,11 +71,16 @@ public final class Renderer {
         var pipelineObjects: [AnyObject] { [prefilter.pipeline, horizontal.pipeline, vertical.pipeline, overlay.pipeline] }
     }
 
-    /// - Parameter slotCount: batches that may be in flight (2: upload of N+1 and readback of N-1 overlap N).
-    public init(context: GPUContext, slotCount: Int = 2) throws {
+    /// - Parameters:
+    ///   - slotCount: batches that may be in flight (2: upload of N+1 and readback of N-1 overlap N).
+    ///   - prefilterOnHost: nil (the default) prefilters on the host when the device is the CPU, unless
+    ///     `FRAMEFARM_PREFILTER=device`; tests pass true or false to check both.
+    public init(context: GPUContext, slotCount: Int = 2, prefilterOnHost: Bool? = nil) throws {
         precondition(slotCount >= 1)
         self.context = context
         self.slotCount = slotCount
+        prefiltersOnHost = prefilterOnHost
+            ?? (context.deviceType == "cpu" && ProcessInfo.processInfo.environment["FRAMEFARM_PREFILTER"] != "device")
         let setLayout = try DescriptorSetLayout(context: context, types: ShaderBinding.allCases.map(\.descriptorType))
         pipelineLayout = try PipelineLayout(setLayout: setLayout, pushConstantSize: MemoryLayout<PassConstants>.size)
         let pool = try DescriptorPool(layout: setLayout, setCount: slotCount)
@@ -154,16 +169,28 @@ public final class Renderer {
         let slot = slots[slotIndex]
         let generation = try slot.reuse()
         nextSlot = (nextSlot + 1) % slotCount
-        try slot.reserve(upload: layout.totalBytes, planes: plan.planeFloats * 4,
+        try slot.reserve(upload: layout.totalBytes, planes: plan.planeFloats * 4, planesOnHost: prefiltersOnHost,
                          intermediate: plan.intermediateFloats * 4,
                          // Every canvas is bound with the largest one's range, so the last needs that much room.
                          readback: (plan.canvasPixels + plan.largestCanvasPixels) * 4)
         slot.canvases = plan.canvases
         layout.write(plan: plan, sources: batch.sources, into: slot.upload!)
         timings.uploadMilliseconds = lap()
+        slot.prefilteredOnHost = prefiltersOnHost && !batch.linearLight
+        timings.prefilterOnHost = slot.prefilteredOnHost
+        if slot.prefilteredOnHost {
+            let planes = slot.planes!.mapped!.assumingMemoryBound(to: Float.self)
+            for image in plan.images {
+                let source = Int(image.sourceIndex)
+                HostPrefilter.run(image, source: plan.sources[source],
+                                  frame: layout.sourceBytes(of: source, plan: plan, in: slot.upload!), planes: planes)
+            }
+            timings.prefilterMilliseconds = lap()
+        }
 
         slot.descriptorSet.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: target?.buffer))
-        try record(plan, passes: passes, into: slot, strides: layout.strides, clearsCanvases: target == nil)
+        try record(plan, passes: passes, into: slot, strides: layout.strides, clearsCanvases: target == nil,
+                   prefilters: !slot.prefilteredOnHost)
         let retained: [AnyObject] = slot.resources + passes.pipelineObjects + (target.map { [$0.buffer] } ?? [])
         try slot.submission.submit(slot.commands, retaining: retained)
         timings.recordMilliseconds = lap()
@@ -182,7 +209,7 @@ public final class Renderer {
             // `record` writes four timestamps: before the prefilter, the resampling, the overlays, and after them.
             let passes = slot.commands.timestampIntervals()
             if passes.count == 3 {
-                lastTimings.prefilterMilliseconds = passes[0]
+                if !slot.prefilteredOnHost { lastTimings.prefilterMilliseconds = passes[0] }
                 lastTimings.resampleMilliseconds = passes[1]
                 lastTimings.overlayMilliseconds = passes[2]
             }
@@ -190,9 +217,10 @@ public final class Renderer {
                 let t = lastTimings
                 FileHandle.standardError.write(Data(String(
                     format: "framefarm-gpu: plan %.2f ms, upload %.2f ms, record %.2f ms, execute %.2f ms "
-                        + "(prefilter %.2f, resample %.2f, overlay %.2f)\n",
+                        + "(prefilter %.2f%@, resample %.2f, overlay %.2f)\n",
                     t.planMilliseconds, t.uploadMilliseconds, t.recordMilliseconds, t.executeMilliseconds,
-                    t.prefilterMilliseconds, t.resampleMilliseconds, t.overlayMilliseconds).utf8))
+                    t.prefilterMilliseconds, t.prefilterOnHost ? " on the host" : "", t.resampleMilliseconds,
+                    t.overlayMilliseconds).utf8))
             }
         }
         return RenderedCanvases(slot: slot, generation: ticket.generation)
@@ -212,10 +240,10 @@ public final class Renderer {
         return created
     }
 
-    /// Fill canvases, prefilter, then per chunk horizontal and vertical, then overlays; a barrier between
-    /// dependent steps and one before the host reads.
+    /// Fill canvases, prefilter (unless the host did), then per chunk horizontal and vertical, then overlays; a
+    /// barrier between dependent steps and one before the host reads.
     private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot, strides: TableStrides,
-                        clearsCanvases: Bool) throws {
+                        clearsCanvases: Bool, prefilters: Bool) throws {
         let commands = slot.commands
         try commands.begin()
         commands.bind(slot.descriptorSet, layout: pipelineLayout, strides: strides)
@@ -225,7 +253,7 @@ public final class Renderer {
         }
         commands.barrier(from: .transfer, to: .compute)
         commands.timestamp()
-        if !plan.images.isEmpty {
+        if prefilters && !plan.images.isEmpty {
             passes.prefilter.dispatches(for: plan.images).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
         }

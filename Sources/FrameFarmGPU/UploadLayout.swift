@@ -117,6 +117,11 @@ struct UploadLayout {
         copy(plan.canvases, to: .canvases, stride: strides.canvas)
     }
 
+    /// Where source `index`'s bytes were written in `buffer`.
+    func sourceBytes(of index: Int, plan: BatchPlan, in buffer: GPUBuffer) -> UnsafeRawPointer {
+        UnsafeRawPointer(buffer.mapped! + regions[.sourceBytes]!.offset + plan.sourceOffsets[index])
+    }
+
     /// What each binding points at, in binding order.
     /// - Parameter canvasBuffer: a persistent canvas to draw into instead of the slot's readback buffer.
     func bindings(slot: RenderSlot, plan: BatchPlan, canvasBuffer: GPUBuffer? = nil) throws -> [DescriptorResource] {

@@ -4,7 +4,8 @@ import Testing
 @testable import FrameFarmGPU
 
 extension GPUTests {
-    /// GPU output against the independent CPU reference: mean absolute error <= 1 LSB and PSNR >= 45 dB.
+    /// GPU output against the independent CPU reference: mean absolute error <= 1 LSB and PSNR >= 45 dB, with the
+    /// prefilter pass run by the device (the shader) and by the host (`HostPrefilter`, used on CPU devices).
     @Suite struct ResamplingTests {
         /// A picture with detail at several scales (what video has), in every plane.
         static func frame(_ format: TestFormat, width: Int, height: Int,
@@ -17,16 +18,21 @@ extension GPUTests {
 
         static func check(_ frame: SyntheticFrame, crop: SourceRect, size: PixelSize,
                           filter: ResamplingFilter = .lanczos3, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let pixels = try TestGPU.withRenderer { renderer in
-                try renderer.render(RenderBatch(
-                    sources: [frame.sourceFrame], canvases: [CanvasSpec(size: size)],
-                    jobs: [RenderJob(sourceIndex: 0, sourceCrop: crop, destination: PixelRect(size: size), canvasIndex: 0)],
-                    filter: filter)).pixels(canvas: 0)
+            let reference = ReferenceRenderer.render(frame, crop: crop, size: size, filter: filter)
+            for onHost in [false, true] {
+                let pixels = try TestGPU.withRenderer(prefilterOnHost: onHost) { renderer in
+                    try renderer.render(RenderBatch(
+                        sources: [frame.sourceFrame], canvases: [CanvasSpec(size: size)],
+                        jobs: [RenderJob(sourceIndex: 0, sourceCrop: crop, destination: PixelRect(size: size),
+                                         canvasIndex: 0)],
+                        filter: filter)).pixels(canvas: 0)
+                }
+                let comparison = ImageComparison(pixels, reference)
+                let prefilter = onHost ? "host" : "device"
+                #expect(comparison.meanAbsoluteError <= 1 && comparison.psnr >= 45,
+                        "\(frame.format.width)x\(frame.format.height) \(crop) -> \(size) \(filter), prefilter on the \(prefilter): \(comparison)",
+                        sourceLocation: sourceLocation)
             }
-            let comparison = ImageComparison(pixels, ReferenceRenderer.render(frame, crop: crop, size: size, filter: filter))
-            #expect(comparison.meanAbsoluteError <= 1 && comparison.psnr >= 45,
-                    "\(frame.format.width)x\(frame.format.height) \(crop) -> \(size) \(filter): \(comparison)",
-                    sourceLocation: sourceLocation)
         }
 
         static func whole(_ frame: SyntheticFrame) -> SourceRect {
