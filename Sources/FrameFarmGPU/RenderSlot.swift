@@ -60,8 +60,8 @@ final class RenderSlot {
 
     /// Makes sure every buffer holds at least the given bytes, growing (never shrinking) as needed.
     /// - Parameter planesOnHost: the host writes the plane images, so their buffer must be mapped.
-    func reserve(upload uploadBytes: Int, planes planeBytes: Int, planesOnHost: Bool, intermediate intermediateBytes: Int,
-                 readback readbackBytes: Int) throws {
+    func reserve(upload uploadBytes: Int, planes planeBytes: Int, planesOnHost: Bool,
+                 intermediate intermediateBytes: Int, readback readbackBytes: Int) throws {
         upload = try grown(upload, to: uploadBytes, role: .upload)
         planes = try grown(planes, to: planeBytes, role: planesOnHost ? .upload : .scratch)
         intermediate = try grown(intermediate, to: intermediateBytes, role: .scratch)

@@ -29,9 +29,9 @@ extension GPUTests {
                 }
                 let comparison = ImageComparison(pixels, reference)
                 let prefilter = onHost ? "host" : "device"
+                let job = "\(frame.format.width)x\(frame.format.height) \(crop) -> \(size) \(filter)"
                 #expect(comparison.meanAbsoluteError <= 1 && comparison.psnr >= 45,
-                        "\(frame.format.width)x\(frame.format.height) \(crop) -> \(size) \(filter), prefilter on the \(prefilter): \(comparison)",
-                        sourceLocation: sourceLocation)
+                        "\(job), prefilter on the \(prefilter): \(comparison)", sourceLocation: sourceLocation)
             }
         }
 

@@ -103,11 +103,16 @@ import Testing
               Date() < deadline {
             Thread.sleep(forTimeInterval: 0.005)
         }
-        for _ in 0..<signals {
+        var stderr = ""
+        for signal in 1...signals {
             kill(process.processIdentifier, SIGINT)
-            Thread.sleep(forTimeInterval: 0.1)
+            // The next signal only once this one was handled: signals that arrive together are seen as one.
+            while signal < signals, !stderr.contains("stopping after"),
+                  case let data = errors.fileHandleForReading.availableData, !data.isEmpty {
+                stderr += String(decoding: data, as: UTF8.self)
+            }
         }
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stderr += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130, "\(stderr)")
         let left = FileManager.default.subpaths(atPath: out)?.filter { $0.hasSuffix(".tmp") } ?? []
