@@ -19,6 +19,9 @@ struct PipelineResult: Codable {
         var resampleMilliseconds: Double
         var readbackMilliseconds: Double
         var encodeMilliseconds: Double
+
+        /// The Vulkan stage for this work: upload + compute.
+        var vulkanMilliseconds: Double { uploadMilliseconds + computeMilliseconds }
     }
 
     struct Decode: Codable {
@@ -80,7 +83,7 @@ extension MarkdownReport {
                      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for result in results {
             for render in result.renders {
-                let vulkanSeconds = (render.uploadMilliseconds + render.computeMilliseconds) / 1000
+                let vulkanSeconds = render.vulkanMilliseconds / 1000
                 lines.append("| \(result.clip) | \(render.work) | \(Format.number(render.megapixelsIn, digits: 2)) | "
                              + "\(render.outputs) (\(Format.number(render.outputMegapixels))) | "
                              + "\(Format.number(render.uploadMilliseconds)) ms | \(Format.number(render.computeMilliseconds)) ms "
@@ -115,7 +118,7 @@ extension MarkdownReport {
         for result in results {
             for peer in result.scalerPeers {
                 guard let ours = result.renders.first(where: { $0.work == peer.work }) else { continue }
-                let oursMilliseconds = ours.uploadMilliseconds + ours.computeMilliseconds
+                let oursMilliseconds = ours.vulkanMilliseconds
                 let time = peer.millisecondsPerJob.map { Format.number($0) + " ms" }
                 let speedup = peer.millisecondsPerJob.map { Format.number($0 / oursMilliseconds, digits: 2) + "x" } ?? "–"
                 lines.append("| \(result.clip) | \(peer.work) | \(Format.number(oursMilliseconds)) ms | \(peer.tool) | "

@@ -16,7 +16,7 @@ enum StageBounds {
                 let seek = scenario.scenario.replacingOccurrences(of: "thumbnails --seek ", with: "")
                 guard let decode = pipeline.decodes.first(where: { $0.seek == seek }),
                       let render = pipeline.renders.first(where: { $0.work == PipelineWork.thumbnail }) else { return nil }
-                let perFrame = (render.uploadMilliseconds + render.computeMilliseconds) / 1000
+                let perFrame = render.vulkanMilliseconds / 1000
                 stages = [
                     ("decoding", decode.seconds / Double(cores),
                      "\(decode.frames) frames, \(Format.seconds(decode.seconds)) on one thread / \(cores) cores"),
@@ -28,7 +28,7 @@ enum StageBounds {
                     return nil
                 }
                 stages = [
-                    ("the Vulkan stage", (render.uploadMilliseconds + render.computeMilliseconds) / 1000,
+                    ("the Vulkan stage", render.vulkanMilliseconds / 1000,
                      "\(render.outputs) renders, \(Format.number(render.outputMegapixels)) MP"),
                     ("encoding", render.encodeMilliseconds / 1000, "as JPEG; previews write PNG"),
                 ]

@@ -13,7 +13,7 @@ public enum StageProbe {
     public struct RenderTiming: Sendable {
         /// Medians over the repeats, in milliseconds.
         public var uploadMilliseconds: Double
-        /// The passes' work after the upload: the host's prefilter where it ran there, then device execution.
+        /// `RenderTimings.computeMilliseconds`: the host's prefilter where it ran there, then device execution.
         public var computeMilliseconds: Double
         /// Whether the host ran the prefilter (on a CPU Vulkan device, see `HostPrefilter`).
         public var prefilterOnHost: Bool
@@ -86,7 +86,7 @@ public enum StageProbe {
                 }
                 let timings = renderer.lastTimings
                 uploads.append(timings.uploadMilliseconds)
-                computes.append(timings.passesMilliseconds - timings.uploadMilliseconds)
+                computes.append(timings.computeMilliseconds)
                 prefilters.append(timings.prefilterMilliseconds)
                 resamples.append(timings.resampleMilliseconds)
                 prefilterOnHost = timings.prefilterOnHost
@@ -100,7 +100,8 @@ public enum StageProbe {
         }
         let outputPixels = batch.canvases.reduce(0) { $0 + $1.size.area }
         return RenderTiming(uploadMilliseconds: median(uploads), computeMilliseconds: median(computes),
-                            prefilterOnHost: prefilterOnHost, prefilterMilliseconds: median(prefilters), resampleMilliseconds: median(resamples),
+                            prefilterOnHost: prefilterOnHost, prefilterMilliseconds: median(prefilters),
+                            resampleMilliseconds: median(resamples),
                             readbackMilliseconds: 0, encodeMilliseconds: median(encodes),
                             megapixelsIn: Double(frame.size.area) / 1e6, outputs: batch.jobs.count,
                             outputMegapixels: Double(outputPixels) / 1e6)

@@ -14,14 +14,15 @@ enum HostPrefilter {
         let interleaved = chroma && source.planeLayout == 1
         let rowBytes = Int(chroma ? source.chromaStride : source.lumaStride)
         let first = Int(chroma ? source.cbOffset : source.lumaOffset)
-        // Each output plane: where its samples start and their step in samples (2 for interleaved Cb Cr).
+        // Each output plane: the byte offset of its plane and its component there (interleaved Cb Cr samples
+        // alternate, so each steps by 2).
         let inputs: [(offset: Int, component: Int)] = !chroma ? [(first, 0)]
             : interleaved ? [(first, 0), (first, 1)] : [(first, 0), (Int(source.crOffset), 0)]
+        let step = interleaved ? 2 : 1
         let planeSize = Int(image.stride * image.height)
         for (index, input) in inputs.enumerated() {
             let output = planes + Int(image.outputOffset) + index * planeSize
             let plane = frame + input.offset
-            let step = interleaved ? 2 : 1
             // 8-bit columns of at most 64 rows fit 16-bit sums, whose vectors hold twice the lanes.
             if source.bytesPerSample == 2 {
                 boxes(image, plane: plane.assumingMemoryBound(to: UInt16.self), rowSamples: rowBytes / 2,

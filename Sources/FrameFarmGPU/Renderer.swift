@@ -25,10 +25,8 @@ public struct RenderTimings: Sendable {
     public var resampleMilliseconds = 0.0
     public var overlayMilliseconds = 0.0
 
-    /// Everything the passes took from upload to results: the host's writing and prefiltering, then execution.
-    public var passesMilliseconds: Double {
-        uploadMilliseconds + (prefilterOnHost ? prefilterMilliseconds : 0) + executeMilliseconds
-    }
+    /// The passes' work after the upload: the host's prefilter where it ran there, then the device's execution.
+    public var computeMilliseconds: Double { (prefilterOnHost ? prefilterMilliseconds : 0) + executeMilliseconds }
 }
 
 /// Renders batches of jobs (source crop -> canvas rect) on one `GPUContext`, one submission per batch.
