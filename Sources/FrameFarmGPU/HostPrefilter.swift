@@ -1,34 +1,35 @@
 /// The prefilter pass (Shaders/prefilter.comp) run by the host instead of the device, for Vulkan devices that are
-/// the CPU (lavapipe). It reads the same uploaded bytes and writes the same plane images: box averages of
-/// shrinkX x shrinkY samples, samples past the crop's last row or column repeating it, rows padded with zeros.
+/// the CPU (lavapipe). It writes the same plane images from the same samples: box averages of shrinkX x shrinkY
+/// samples, samples past the crop's last row or column repeating it, rows padded with zeros. It reads the
+/// decoded frame in place where the caller lends its planes (`SourceFrame.planes`), so the frame is never
+/// copied into the upload buffer.
 ///
 /// Why: a CPU driver runs the shader eight invocations at a time and turns every texel fetch into a gather, about
 /// 60 cycles each; the prefilter, which reads every byte of the frame, was three quarters of a 1080p -> 160 px
 /// render. Here each row is read once, front to back, in loops the compiler vectorises. Linear light (colour
 /// conversion per sample) stays on the device.
 enum HostPrefilter {
-    /// Writes `image` of `source` (whose bytes start at `frame`) into `planes`, the slot's plane-image buffer.
-    static func run(_ image: PrefilterImage, source: SourceDescriptor, frame: UnsafeRawPointer,
+    /// Writes `image` of `source`, whose planes (in `FrameFormat.packedPlanes` order) are `frame`, into `planes`,
+    /// the slot's plane-image buffer.
+    static func run(_ image: PrefilterImage, source: SourceDescriptor, frame: [PlaneMemory],
                     planes: UnsafeMutablePointer<Float>) {
         let chroma = image.planeGroup == 1
         let interleaved = chroma && source.planeLayout == 1
-        let rowBytes = Int(chroma ? source.chromaStride : source.lumaStride)
-        let first = Int(chroma ? source.cbOffset : source.lumaOffset)
-        // Each output plane: the byte offset of its plane and its component there (interleaved Cb Cr samples
-        // alternate, so each steps by 2).
-        let inputs: [(offset: Int, component: Int)] = !chroma ? [(first, 0)]
-            : interleaved ? [(first, 0), (first, 1)] : [(first, 0), (Int(source.crOffset), 0)]
+        // Each output plane: its input plane and its component there (interleaved Cb Cr samples alternate, so
+        // each steps by 2).
+        let inputs: [(plane: PlaneMemory, component: Int)] = !chroma ? [(frame[0], 0)]
+            : interleaved ? [(frame[1], 0), (frame[1], 1)] : [(frame[1], 0), (frame[2], 0)]
         let step = interleaved ? 2 : 1
         let planeSize = Int(image.stride * image.height)
         for (index, input) in inputs.enumerated() {
             let output = planes + Int(image.outputOffset) + index * planeSize
-            let plane = frame + input.offset
+            let rowBytes = input.plane.bytesPerRow
             // 8-bit columns of at most 64 rows fit 16-bit sums, whose vectors hold twice the lanes.
             if source.bytesPerSample == 2 {
-                boxes(image, plane: plane.assumingMemoryBound(to: UInt16.self), rowSamples: rowBytes / 2,
+                boxes(image, plane: input.plane.firstRow.assumingMemoryBound(to: UInt16.self), rowSamples: rowBytes / 2,
                       step: step, component: input.component, sum: UInt32.self, into: output)
             } else {
-                boxes(image, plane: plane.assumingMemoryBound(to: UInt8.self), rowSamples: rowBytes,
+                boxes(image, plane: input.plane.firstRow.assumingMemoryBound(to: UInt8.self), rowSamples: rowBytes,
                       step: step, component: input.component, sum: UInt16.self, into: output)
             }
         }

@@ -35,10 +35,28 @@ public struct RGBA8: Sendable, Hashable, CustomStringConvertible {
 public struct SourceFrame {
     public var format: FrameFormat
     public var write: (UnsafeMutableRawBufferPointer) -> Void
+    /// The planes where they already lie in memory, in `format.packedPlanes`' order, when the frame can lend
+    /// them: a batch the host prefilters (`HostPrefilter`) reads them in place and uploads no source bytes. They
+    /// must stay valid as long as this value lives (a decoded frame's `write` closure keeps its memory).
+    public var planes: [PlaneMemory]?
 
-    public init(format: FrameFormat, write: @escaping (UnsafeMutableRawBufferPointer) -> Void) {
+    public init(format: FrameFormat, planes: [PlaneMemory]? = nil,
+                write: @escaping (UnsafeMutableRawBufferPointer) -> Void) {
         self.format = format
+        self.planes = planes
         self.write = write
+    }
+}
+
+/// A plane's samples in memory: the first row, and the bytes from one row to the next (negative for frames
+/// stored bottom-up; twice the frame's for one field of an interlaced frame).
+public struct PlaneMemory {
+    public var firstRow: UnsafeRawPointer
+    public var bytesPerRow: Int
+
+    public init(firstRow: UnsafeRawPointer, bytesPerRow: Int) {
+        self.firstRow = firstRow
+        self.bytesPerRow = bytesPerRow
     }
 }
 

@@ -61,12 +61,16 @@ public final class Renderer {
 
     /// The passes of one variant (pipelines differ by specialization constants).
     private struct PassPipelines {
-        var prefilter: PrefilterPass
+        /// nil where the host prefilters this variant: the pipeline is never compiled (on lavapipe, a sixth of
+        /// the renderer's start-up).
+        var prefilter: PrefilterPass?
         var horizontal: ResampleHorizontalPass
         var vertical: ResampleVerticalPass
         var overlay: OverlayPass
 
-        var pipelineObjects: [AnyObject] { [prefilter.pipeline, horizontal.pipeline, vertical.pipeline, overlay.pipeline] }
+        var pipelineObjects: [AnyObject] {
+            [prefilter?.pipeline, horizontal.pipeline, vertical.pipeline, overlay.pipeline].compactMap { $0 }
+        }
     }
 
     /// - Parameters:
@@ -160,7 +164,11 @@ public final class Renderer {
                                  canvasAlignment: Int(context.limits.minStorageBufferOffsetAlignment),
                                  filterTables: filterTables)
         let passes = try passes(PassVariant(linearLight: batch.linearLight, convertsColor: plan.convertsColor))
-        let layout = try UploadLayout(plan: plan, context: context)
+        let hostPrefilters = passes.prefilter == nil
+        // Frames the host prefilters in place never go into the upload buffer (a memcpy of each frame, and on a
+        // fresh buffer a page fault per 4 KB).
+        let readsInPlace = hostPrefilters && batch.sources.allSatisfy { $0.planes != nil }
+        let layout = try UploadLayout(plan: plan, context: context, copiesSources: !readsInPlace)
         timings.planMilliseconds = lap()
 
         let slotIndex = nextSlot
@@ -174,21 +182,21 @@ public final class Renderer {
         slot.canvases = plan.canvases
         layout.write(plan: plan, sources: batch.sources, into: slot.upload!)
         timings.uploadMilliseconds = lap()
-        slot.prefilteredOnHost = prefiltersOnHost && !batch.linearLight
-        timings.prefilterOnHost = slot.prefilteredOnHost
-        if slot.prefilteredOnHost {
+        slot.prefilteredOnHost = hostPrefilters
+        timings.prefilterOnHost = hostPrefilters
+        if hostPrefilters {
             let planes = slot.planes!.mapped!.assumingMemoryBound(to: Float.self)
             for image in plan.images {
                 let source = Int(image.sourceIndex)
-                HostPrefilter.run(image, source: plan.sources[source],
-                                  frame: layout.sourceBytes(of: source, plan: plan, in: slot.upload!), planes: planes)
+                let frame = readsInPlace ? batch.sources[source].planes!
+                    : layout.copiedPlanes(of: source, plan: plan, in: slot.upload!)
+                HostPrefilter.run(image, source: plan.sources[source], frame: frame, planes: planes)
             }
             timings.prefilterMilliseconds = lap()
         }
 
         slot.descriptorSet.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: target?.buffer))
-        try record(plan, passes: passes, into: slot, strides: layout.strides, clearsCanvases: target == nil,
-                   prefilters: !slot.prefilteredOnHost)
+        try record(plan, passes: passes, into: slot, strides: layout.strides, clearsCanvases: target == nil)
         let retained: [AnyObject] = slot.resources + passes.pipelineObjects + (target.map { [$0.buffer] } ?? [])
         try slot.submission.submit(slot.commands, retaining: retained)
         timings.recordMilliseconds = lap()
@@ -227,9 +235,11 @@ public final class Renderer {
     private func passes(_ variant: PassVariant) throws -> PassPipelines {
         if let existing = pipelines[variant] { return existing }
         let shared = pipelines.values.first
+        // The host prefilters in encoded values only (light needs the per-sample colour conversion).
+        let hostPrefilters = prefiltersOnHost && !variant.linearLight
         let created = PassPipelines(
-            prefilter: try PrefilterPass(layout: pipelineLayout, linearLight: variant.linearLight,
-                                         convertsColor: variant.convertsColor),
+            prefilter: hostPrefilters ? nil : try PrefilterPass(layout: pipelineLayout, linearLight: variant.linearLight,
+                                                                convertsColor: variant.convertsColor),
             horizontal: try shared?.horizontal ?? ResampleHorizontalPass(layout: pipelineLayout),
             vertical: try ResampleVerticalPass(layout: pipelineLayout, linearLight: variant.linearLight,
                                                convertsColor: variant.convertsColor),
@@ -241,7 +251,7 @@ public final class Renderer {
     /// Fill canvases, prefilter (unless the host did), then per chunk horizontal and vertical, then overlays; a
     /// barrier between dependent steps and one before the host reads.
     private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot, strides: TableStrides,
-                        clearsCanvases: Bool, prefilters: Bool) throws {
+                        clearsCanvases: Bool) throws {
         let commands = slot.commands
         try commands.begin()
         commands.bind(slot.descriptorSet, layout: pipelineLayout, strides: strides)
@@ -251,8 +261,8 @@ public final class Renderer {
         }
         commands.barrier(from: .transfer, to: .compute)
         commands.timestamp()
-        if prefilters && !plan.images.isEmpty {
-            passes.prefilter.dispatches(for: plan.images).forEach(commands.record)
+        if let prefilter = passes.prefilter, !plan.images.isEmpty {
+            prefilter.dispatches(for: plan.images).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
         }
         commands.timestamp()

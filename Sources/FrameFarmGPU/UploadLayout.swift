@@ -42,9 +42,13 @@ struct UploadLayout {
 
     private var regions: [Region: (offset: Int, size: Int)] = [:]
     private(set) var totalBytes = 0
+    let copiesSources: Bool
     let strides: TableStrides
 
-    init(plan: BatchPlan, context: GPUContext) throws {
+    /// - Parameter copiesSources: whether the sources' bytes go into the buffer; not when the host prefilters
+    ///   them in place, since no device pass then reads them.
+    init(plan: BatchPlan, context: GPUContext, copiesSources: Bool = true) throws {
+        self.copiesSources = copiesSources
         let alignment = max(16, Int(context.limits.minStorageBufferOffsetAlignment),
                             Int(context.limits.minTexelBufferOffsetAlignment),
                             Int(context.limits.minUniformBufferOffsetAlignment))
@@ -52,7 +56,7 @@ struct UploadLayout {
         self.strides = strides
         let maxRange = Int(context.limits.maxStorageBufferRange)
         let sizes: [(Region, Int)] = [
-            (.sourceBytes, plan.sourceBytes),
+            (.sourceBytes, copiesSources ? plan.sourceBytes : 0),
             (.filterTable, plan.filterWords.count * 4),
             // At least one entry each: every dispatch binds every block, at offset 0 where it reads none.
             (.sources, max(plan.sources.count, 1) * strides.source),
@@ -82,7 +86,7 @@ struct UploadLayout {
     func write(plan: BatchPlan, sources: [SourceFrame], into buffer: GPUBuffer) {
         let base = buffer.mapped!
         let sourceRegion = regions[.sourceBytes]!.offset
-        for (index, source) in sources.enumerated() {
+        for (index, source) in sources.enumerated() where copiesSources {
             source.write(UnsafeMutableRawBufferPointer(start: base + sourceRegion + plan.sourceOffsets[index],
                                                        count: source.format.byteCount))
         }
@@ -117,9 +121,20 @@ struct UploadLayout {
         copy(plan.canvases, to: .canvases, stride: strides.canvas)
     }
 
-    /// Where source `index`'s bytes were written in `buffer`.
-    func sourceBytes(of index: Int, plan: BatchPlan, in buffer: GPUBuffer) -> UnsafeRawPointer {
-        UnsafeRawPointer(buffer.mapped! + regions[.sourceBytes]!.offset + plan.sourceOffsets[index])
+    /// The planes of source `index` as written into `buffer`, in `FrameFormat.packedPlanes` order.
+    func copiedPlanes(of index: Int, plan: BatchPlan, in buffer: GPUBuffer) -> [PlaneMemory] {
+        precondition(copiesSources, "the sources were not copied")
+        let frame = UnsafeRawPointer(buffer.mapped! + regions[.sourceBytes]!.offset + plan.sourceOffsets[index])
+        let source = plan.sources[index]
+        let luma = PlaneMemory(firstRow: frame + Int(source.lumaOffset), bytesPerRow: Int(source.lumaStride))
+        func chroma(_ offset: UInt32) -> PlaneMemory {
+            PlaneMemory(firstRow: frame + Int(offset), bytesPerRow: Int(source.chromaStride))
+        }
+        return switch source.planeLayout {
+        case 0: [luma, chroma(source.cbOffset), chroma(source.crOffset)]
+        case 1: [luma, chroma(source.cbOffset)]
+        default: [luma]
+        }
     }
 
     /// What each binding points at, in binding order.

@@ -30,11 +30,28 @@ public final class DecodedFrame: @unchecked Sendable {
 
     /// The field shown first (the top one unless the frame is bottom field first), alone: every other row of
     /// every plane (4:2:0 interlaced video alternates fields by chroma row too), as a frame of half the height.
-    public var firstField: (format: FrameFormat, copy: (UnsafeMutableRawBufferPointer) -> Void) {
+    public var firstField: (format: FrameFormat, copy: (UnsafeMutableRawBufferPointer) -> Void, planes: [PlaneRows]?) {
         let firstRow = pointer.pointee.top_field_first != 0 ? 0 : 1
         var field = format
         field.height = (format.height - firstRow + 1) / 2
-        return (field, { [self] destination in copyPlanes(into: destination, as: field, firstRow: firstRow, rowStep: 2) })
+        return (field, { [self] destination in copyPlanes(into: destination, as: field, firstRow: firstRow, rowStep: 2) },
+                planeRows(firstRow: firstRow, rowStep: 2))
+    }
+
+    /// Where a plane's rows lie: the first one, and the bytes from one to the next.
+    public typealias PlaneRows = (firstRow: UnsafeRawPointer, bytesPerRow: Int)
+
+    /// The planes in memory, in `format.packedPlanes` order; valid while the frame lives.
+    public var planes: [PlaneRows]? { planeRows(firstRow: 0, rowStep: 1) }
+
+    /// Rows firstRow, firstRow + rowStep, ... of each plane; nil if a plane is missing.
+    private func planeRows(firstRow: Int, rowStep: Int) -> [PlaneRows]? {
+        var planes: [PlaneRows] = []
+        for index in format.packedPlanes.indices {
+            guard let data = planeData(index) else { return nil }
+            planes.append((UnsafeRawPointer(data + firstRow * stride(ofPlane: index)), stride(ofPlane: index) * rowStep))
+        }
+        return planes
     }
 
     /// Copies the planes into `destination` laid out as `format.packedPlanes` (one memcpy per row).
