@@ -45,12 +45,16 @@ public final class GPUService: @unchecked Sendable {
         gpu.map(GPUSelection.init(argument:)) ?? .fromEnvironment()
     }
 
+    /// Makes the first context and its first renderer: compiling the renderer's pipelines is, after loading
+    /// the driver, most of a CPU driver's start-up (50 ms on lavapipe), so it belongs off the batch's critical path.
     private func makeFirstContext() throws {
         do {
             let context = try GPUContext(selection: selection)
+            let renderer = try Renderer(context: context)
             lock.withLock {
                 current = context
                 firstRecord = GPURecord(name: context.deviceName, type: context.deviceType)
+                idle.append((renderer, generation))
             }
         } catch {
             throw InputFailure(path: "vulkan", reason: "\(error)")

@@ -29,47 +29,40 @@ public enum ThumbnailJob {
 
     private static func thumbnails(_ path: String, folder: String, layout: OutputLayout, options: ThumbnailOptions,
                                    gpu: GPUService, counter: ProgressCounter) throws -> (files: [String], warnings: [String]) {
-        let facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels)
-        let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
-        let probe = ProbeReport(path: path, facts: facts, policy: .hig)
-        let geometry = facts.info.geometry
-        let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
-        let track = try ThumbnailTrack(duration: facts.durationSeconds, spacing: options.spacing,
+        let directory = layout.videoFolder(folder) + "/thumbnails"
+        // Decoding starts as soon as the stream's duration is known, while the probe looks for padding: the
+        // target times don't depend on the tile size, and the frames wait in the feeder's queue.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var startedFeeder: ThumbnailFrameFeeder?
+        let facts: MediaFacts, track: ThumbnailTrack, sheetWriter: SheetWriter, feeder: ThumbnailFrameFeeder
+        do {
+            facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels) { info, duration in
+                // Skipped deblocking (on the way to a target, or of a keyframe shown) moves the frame by a few dB
+                // at full size: hidden by a 4x shrink.
+                let shrunkEnough = options.width * 4 <= info.geometry.displaySize.width
+                let times = try ThumbnailTrack.startTimes(duration: duration, spacing: options.spacing)
+                startedFeeder = ThumbnailFrameFeeder(path: path, targets: times.map { info.startSeconds + $0 },
+                                                     mode: options.seek, skipsDeblocking: shrunkEnough,
+                                                     workers: cores, capacity: framesPerBatch + 2 * cores,
+                                                     maxPixels: options.maxPixels)
+            }
+            feeder = startedFeeder!  // probe calls beforeDecoding before it returns
+            let geometry = facts.info.geometry
+            let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: geometry.codedSize)
+            let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
+            track = try ThumbnailTrack(duration: facts.durationSeconds, spacing: options.spacing,
                                        tileSize: options.tileSize(for: contentSize), columns: options.columns,
                                        rows: options.rows, format: options.format)
-        let directory = layout.videoFolder(folder) + "/thumbnails"
-        try gpu.ready()
-        try layout.makeFolder(directory)
-        let start = facts.info.startSeconds
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        // Skipped deblocking (on the way to a target, or of a keyframe shown) moves the frame by a few dB at full
-        // size: hidden by a 4x shrink.
-        let shrunkEnough = track.tileSize.width * 4 <= facts.info.geometry.displaySize.width
-        let feeder = ThumbnailFrameFeeder(path: path, targets: track.thumbnails.map { start + $0.startTime },
-                                          mode: options.seek, skipsDeblocking: shrunkEnough, workers: cores,
-                                          capacity: framesPerBatch + 2 * cores, maxPixels: options.maxPixels)
-        var sheetWriter = SheetWriter(track: track, directory: directory, options: options,
-                                      wantsTiles: options.manifests.contains(.iframes))
-        do {
-            try gpu.withRenderer { renderer in
-                var pending: [ThumbnailFrameFeeder.Item] = []
-                while true {
-                    let item = try feeder.next()
-                    if let item { pending.append(item) }
-                    guard pending.count >= framesPerBatch || (item == nil && !pending.isEmpty) else {
-                        if item == nil { break }
-                        continue
-                    }
-                    try sheetWriter.render(pending, renderer: renderer, geometry: geometry,
-                                           codedContent: codedContent, start: start)
-                    counter.add(items: pending.count)
-                    pending.removeAll()
-                }
-            }
+            try gpu.ready()
+            try layout.makeFolder(directory)
+            sheetWriter = try renderTrack(track, from: feeder, geometry: geometry, codedContent: codedContent,
+                                          start: facts.info.startSeconds, directory: directory, options: options,
+                                          gpu: gpu, counter: counter)
         } catch {
-            feeder.cancel()
+            startedFeeder?.cancel()
             throw error
         }
+        let start = facts.info.startSeconds
         var warnings: [String] = []
         // Seeks back re-read packets, and a damaged packet may also give a concealed frame: each time counts once
         // (unknown times, -1, together as one).
@@ -87,8 +80,34 @@ public enum ThumbnailJob {
             count: track.thumbnails.count, sheets: track.sheets.map { "thumbnails/" + $0.fileName },
             manifests: manifests.map { "thumbnails/" + $0 }, frameTimes: sheetWriter.frameTimes, warnings: warnings)
         try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
-                                 probe: probe) { $0.thumbnails = section }
+                                 probe: ProbeReport(path: path, facts: facts, policy: .hig)) { $0.thumbnails = section }
         return (section.sheets + section.manifests + ["manifest.json"], warnings)
+    }
+
+    /// Renders the feeder's frames into the track's sheets, a batch at a time; each sheet is encoded as soon as
+    /// its last tile is in.
+    private static func renderTrack(_ track: ThumbnailTrack, from feeder: ThumbnailFrameFeeder, geometry: DisplayGeometry,
+                                    codedContent: PixelRect, start: Double, directory: String,
+                                    options: ThumbnailOptions, gpu: GPUService,
+                                    counter: ProgressCounter) throws -> SheetWriter {
+        var sheetWriter = SheetWriter(track: track, directory: directory, options: options,
+                                      wantsTiles: options.manifests.contains(.iframes))
+        try gpu.withRenderer { renderer in
+            var pending: [ThumbnailFrameFeeder.Item] = []
+            while true {
+                let item = try feeder.next()
+                if let item { pending.append(item) }
+                guard pending.count >= framesPerBatch || (item == nil && !pending.isEmpty) else {
+                    if item == nil { break }
+                    continue
+                }
+                try sheetWriter.render(pending, renderer: renderer, geometry: geometry,
+                                       codedContent: codedContent, start: start)
+                counter.add(items: pending.count)
+                pending.removeAll()
+            }
+        }
+        return sheetWriter
     }
 }
 

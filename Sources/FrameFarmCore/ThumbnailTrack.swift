@@ -63,24 +63,10 @@ public struct ThumbnailTrack: Sendable, Equatable {
     /// duration 0) gets exactly one thumbnail; `--count` is lowered where it would space thumbnails under 1 ms.
     public init(duration: Double, spacing: ThumbnailSpacing, tileSize: PixelSize, columns: Int, rows: Int,
                 format: ImageFormat = .jpeg, naming: SheetNaming = .standard) throws {
-        guard duration.isFinite, duration >= 0 else { throw ThumbnailTrackError.invalidDuration(duration) }
         guard tileSize.width > 0, tileSize.height > 0 else { throw ThumbnailTrackError.invalidTileSize(tileSize) }
         guard columns > 0, rows > 0 else { throw ThumbnailTrackError.invalidGrid(columns: columns, rows: rows) }
-        let covered = max(duration, Self.minimumInterval)
-        let count: Int
-        switch spacing {
-        case .interval(let seconds):
-            guard seconds.isFinite, seconds >= Self.minimumInterval else {
-                throw ThumbnailTrackError.invalidInterval(seconds)
-            }
-            interval = seconds
-            // A tail under 1 ms joins the previous thumbnail rather than making an empty cue.
-            count = max(1, Int(((covered - Self.minimumInterval) / seconds).rounded(.up)))
-        case .count(let requested):
-            guard requested > 0 else { throw ThumbnailTrackError.invalidCount(requested) }
-            count = min(requested, max(1, Int((covered / Self.minimumInterval).rounded(.down))))
-            interval = covered / Double(count)
-        }
+        let (covered, interval, count) = try Self.timing(duration: duration, spacing: spacing)
+        self.interval = interval
         self.duration = covered
         self.tileSize = tileSize
         self.columns = columns
@@ -89,6 +75,30 @@ public struct ThumbnailTrack: Sendable, Equatable {
         self.naming = naming
         (thumbnails, sheets) = Self.layout(count: count, interval: interval, duration: covered, tileSize: tileSize,
                                            columns: columns, rows: rows, fileName: { naming.fileName($0, format) })
+    }
+
+    /// The thumbnails' start times (seconds from 0) for a video of `duration` seconds: what decoding needs,
+    /// known before the tile size is.
+    public static func startTimes(duration: Double, spacing: ThumbnailSpacing) throws -> [Double] {
+        let (_, interval, count) = try timing(duration: duration, spacing: spacing)
+        return (0..<count).map { Double($0) * interval }
+    }
+
+    /// Seconds covered, spacing and count of the thumbnails.
+    private static func timing(duration: Double, spacing: ThumbnailSpacing) throws
+        -> (covered: Double, interval: Double, count: Int) {
+        guard duration.isFinite, duration >= 0 else { throw ThumbnailTrackError.invalidDuration(duration) }
+        let covered = max(duration, minimumInterval)
+        switch spacing {
+        case .interval(let seconds):
+            guard seconds.isFinite, seconds >= minimumInterval else { throw ThumbnailTrackError.invalidInterval(seconds) }
+            // A tail under 1 ms joins the previous thumbnail rather than making an empty cue.
+            return (covered, seconds, max(1, Int(((covered - minimumInterval) / seconds).rounded(.up))))
+        case .count(let requested):
+            guard requested > 0 else { throw ThumbnailTrackError.invalidCount(requested) }
+            let count = min(requested, max(1, Int((covered / minimumInterval).rounded(.down))))
+            return (covered, covered / Double(count), count)
+        }
     }
 
     private static func layout(count: Int, interval: Double, duration: Double, tileSize: PixelSize, columns: Int,

@@ -15,12 +15,19 @@ public enum MediaProber {
     /// Demuxes (no decoding) up to this many packets to estimate the keyframe interval.
     static let keyframeScanPackets = 3000
 
+    /// - Parameter beforeDecoding: called with the stream's facts and duration once they are known (from the
+    ///   container and a demux-only scan), before any frame is decoded. A caller that decodes the same file
+    ///   anyway starts there, so its decoding overlaps padding detection instead of waiting for it; it must stop
+    ///   that work itself when `probe` then throws.
     public static func probe(path: String, detectPadding: Bool = true,
-                             maxPixels: Int = MediaFile.defaultMaxPixels) throws -> MediaFacts {
+                             maxPixels: Int = MediaFile.defaultMaxPixels,
+                             beforeDecoding: ((VideoStreamInfo, _ durationSeconds: Double) throws -> Void)? = nil)
+        throws -> MediaFacts {
         let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
         let info = reader.info
         let scan = try reader.scanKeyframeTimes(maxPackets: keyframeScanPackets)
         let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
+        try beforeDecoding?(info, duration)
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
         let codedSize = info.geometry.codedSize
         let content: PixelRect
