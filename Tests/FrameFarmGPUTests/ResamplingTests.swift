@@ -19,16 +19,17 @@ extension GPUTests {
         static func check(_ frame: SyntheticFrame, crop: SourceRect, size: PixelSize,
                           filter: ResamplingFilter = .lanczos3, sourceLocation: SourceLocation = #_sourceLocation) throws {
             let reference = ReferenceRenderer.render(frame, crop: crop, size: size, filter: filter)
-            for onHost in [false, true] {
+            // The device's prefilter, the host's from the upload copy, and the host's from lent (bottom-up) planes.
+            for (onHost, source, prefilter) in [(false, frame.sourceFrame, "device"), (true, frame.sourceFrame, "host"),
+                                                (true, frame.lentSourceFrame, "host, in place")] {
                 let pixels = try TestGPU.withRenderer(prefilterOnHost: onHost) { renderer in
                     try renderer.render(RenderBatch(
-                        sources: [frame.sourceFrame], canvases: [CanvasSpec(size: size)],
+                        sources: [source], canvases: [CanvasSpec(size: size)],
                         jobs: [RenderJob(sourceIndex: 0, sourceCrop: crop, destination: PixelRect(size: size),
                                          canvasIndex: 0)],
                         filter: filter)).pixels(canvas: 0)
                 }
                 let comparison = ImageComparison(pixels, reference)
-                let prefilter = onHost ? "host" : "device"
                 let job = "\(frame.format.width)x\(frame.format.height) \(crop) -> \(size) \(filter)"
                 #expect(comparison.meanAbsoluteError <= 1 && comparison.psnr >= 45,
                         "\(job), prefilter on the \(prefilter): \(comparison)", sourceLocation: sourceLocation)

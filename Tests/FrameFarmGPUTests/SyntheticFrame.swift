@@ -92,6 +92,40 @@ struct SyntheticFrame {
             bytes.withUnsafeBytes { destination.copyMemory(from: $0) }
         }
     }
+
+    /// The frame lending its planes (`SourceFrame.planes`) from memory that holds each plane's rows bottom-up,
+    /// with a negative row stride, as decoders may: a host prefilter reads them there.
+    var lentSourceFrame: SourceFrame {
+        let bytes = self.bytes
+        let memory = BottomUpPlanes(bytes, format: format)
+        return SourceFrame(format: format, planes: memory.planes) { destination in
+            withExtendedLifetime(memory) { bytes.withUnsafeBytes { destination.copyMemory(from: $0) } }
+        }
+    }
+}
+
+/// A frame's packed planes copied with their rows in reverse order.
+private final class BottomUpPlanes {
+    let storage: UnsafeMutableRawBufferPointer
+    let planes: [PlaneMemory]
+
+    init(_ bytes: [UInt8], format: FrameFormat) {
+        storage = .allocate(byteCount: bytes.count, alignment: 16)
+        var planes: [PlaneMemory] = []
+        for plane in format.packedPlanes {
+            let lastRow = plane.byteOffset + (plane.height - 1) * plane.bytesPerRow
+            for row in 0..<plane.height {
+                let from = plane.byteOffset + row * plane.bytesPerRow
+                let to = lastRow - row * plane.bytesPerRow
+                for offset in 0..<plane.bytesPerRow { storage[to + offset] = bytes[from + offset] }
+            }
+            planes.append(PlaneMemory(firstRow: UnsafeRawPointer(storage.baseAddress! + lastRow),
+                                      bytesPerRow: -plane.bytesPerRow))
+        }
+        self.planes = planes
+    }
+
+    deinit { storage.deallocate() }
 }
 
 /// Formats by their FFmpeg names.
