@@ -42,7 +42,7 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
             return (choice.frame, choice.score)
         }
         // One frame, maybe a whole GOP into the stream: frame threads use every core on the way.
-        let reader = try FrameReader(path: path, threads: 0, maxPixels: maxPixels)
+        let reader = try FrameReader(path: path, analysis: facts.analysis, threads: 0, maxPixels: maxPixels)
         guard let frame = try reader.frame(at: start + offset, lastTime: nil) else { throw InputError.noDecodableFrames }
         return (frame, nil)
     }
@@ -56,13 +56,14 @@ extension PosterPicker {
         let start = facts.info.startSeconds, duration = facts.durationSeconds
         if let choice = try pickFromKeyframes(path: path, durationSeconds: duration, startSeconds: start,
                                               keyframeIntervalSeconds: facts.keyframeIntervalSeconds,
-                                              maxPixels: maxPixels) {
+                                              analysis: facts.analysis, maxPixels: maxPixels) {
             return choice
         }
         let targets = candidateTimes(durationSeconds: duration, startSeconds: start, count: exactCandidates)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // The winner is shown at full size: candidates are decoded exactly.
-        let feeder = ThumbnailFrameFeeder(path: path, targets: targets, mode: .exact, skipsDeblocking: false,
+        let feeder = ThumbnailFrameFeeder(path: path, analysis: facts.analysis, targets: targets, mode: .exact,
+                                          skipsDeblocking: false,
                                           workers: cores, capacity: 2 * cores, maxPixels: maxPixels)
         var tally = Tally()
         do {
@@ -70,6 +71,7 @@ extension PosterPicker {
         } catch InputError.noDecodableFrames {
             feeder.cancel()
         }
-        return try tally.choice ?? firstFrame(path: path, startSeconds: start, maxPixels: maxPixels)
+        return try tally.choice ?? firstFrame(path: path, startSeconds: start, analysis: facts.analysis,
+                                              maxPixels: maxPixels)
     }
 }

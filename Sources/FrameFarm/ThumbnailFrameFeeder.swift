@@ -39,14 +39,14 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     /// Starts decoding `targets` (stream times, ascending) of `path` in the background. With
     /// `skipsDeblocking` the decoders skip deblocking on the way to each target and on keyframes shown (see
     /// `FrameReader`): invisible once shrunk to a thumbnail.
-    init(path: String, targets: [Double], mode: SeekMode, skipsDeblocking: Bool, workers requested: Int,
-         capacity: Int, maxPixels: Int) {
+    init(path: String, analysis: StreamAnalysis?, targets: [Double], mode: SeekMode, skipsDeblocking: Bool,
+         workers requested: Int, capacity: Int, maxPixels: Int) {
         workers = max(1, min(requested, targets.count))
         self.capacity = max(capacity, workers)
         remaining = targets.indices.split(into: workers)
         for worker in 0..<workers {
             Thread.detachNewThread { [self] in
-                decode(path: path, targets: targets, worker: worker, mode: mode,
+                decode(path: path, analysis: analysis, targets: targets, worker: worker, mode: mode,
                        skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             }
         }
@@ -110,12 +110,12 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         return split
     }
 
-    private func decode(path: String, targets: [Double], worker: Int, mode: SeekMode,
+    private func decode(path: String, analysis: StreamAnalysis?, targets: [Double], worker: Int, mode: SeekMode,
                         skipsDeblocking: Bool, maxPixels: Int) {
         var error: Error?
         var corrupt: [Double] = []
         do {
-            let reader = try FrameReader(path: path, threads: 1, keyframesOnly: mode == .keyframe,
+            let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: mode == .keyframe,
                                          skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             var lastFrame: DecodedFrame?
             var lastKeyframe: Double?

@@ -36,12 +36,14 @@ public enum ThumbnailJob {
         var startedFeeder: ThumbnailFrameFeeder?
         let facts: MediaFacts, track: ThumbnailTrack, sheetWriter: SheetWriter, feeder: ThumbnailFrameFeeder
         do {
-            facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels) { info, duration in
+            facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels) { analysis, duration in
+                let info = analysis.info
                 // Skipped deblocking (on the way to a target, or of a keyframe shown) moves the frame by a few dB
                 // at full size: hidden by a 4x shrink.
                 let shrunkEnough = options.width * 4 <= info.geometry.displaySize.width
                 let times = try ThumbnailTrack.startTimes(duration: duration, spacing: options.spacing)
-                startedFeeder = ThumbnailFrameFeeder(path: path, targets: times.map { info.startSeconds + $0 },
+                startedFeeder = ThumbnailFrameFeeder(path: path, analysis: analysis,
+                                                     targets: times.map { info.startSeconds + $0 },
                                                      mode: options.seek, skipsDeblocking: shrunkEnough,
                                                      workers: cores, capacity: framesPerBatch + 2 * cores,
                                                      maxPixels: options.maxPixels)
@@ -86,8 +88,8 @@ public enum ThumbnailJob {
 
     /// Renders the feeder's frames into the track's sheets, a batch at a time; each sheet is encoded as soon as
     /// its last tile is in.
-    private static func renderTrack(_ track: ThumbnailTrack, from feeder: ThumbnailFrameFeeder, geometry: DisplayGeometry,
-                                    codedContent: PixelRect, start: Double, directory: String,
+    private static func renderTrack(_ track: ThumbnailTrack, from feeder: ThumbnailFrameFeeder,
+                                    geometry: DisplayGeometry, codedContent: PixelRect, start: Double, directory: String,
                                     options: ThumbnailOptions, gpu: GPUService,
                                     counter: ProgressCounter) throws -> SheetWriter {
         var sheetWriter = SheetWriter(track: track, directory: directory, options: options,

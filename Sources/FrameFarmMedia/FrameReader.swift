@@ -28,19 +28,24 @@ public final class FrameReader {
     /// - Parameter skipsDeblocking: skip deblocking on the way to an exact target, and on the keyframes of a
     ///   keyframe-only reader. Faster, but the frame shown drifts by a few dB (`VideoDecoder`): for outputs
     ///   shrunk 4x or more only.
-    public init(path: String, threads: Int = 0, keyframesOnly: Bool = false, skipsDeblocking: Bool = false,
-                maxPixels: Int = MediaFile.defaultMaxPixels) throws {
+    /// - Parameter analysis: an earlier reader's (or `MediaFacts`') analysis of this file, so opening it doesn't
+    ///   decode its first frames again (see `StreamAnalysis`).
+    public init(path: String, analysis: StreamAnalysis? = nil, threads: Int = 0, keyframesOnly: Bool = false,
+                skipsDeblocking: Bool = false, maxPixels: Int = MediaFile.defaultMaxPixels) throws {
         self.path = path
         self.keyframesOnly = keyframesOnly
         self.skipsDeblocking = skipsDeblocking
         self.maxPixels = maxPixels
         self.threads = threads
-        file = try MediaFile(path: path, maxPixels: maxPixels)
+        file = try MediaFile(path: path, maxPixels: maxPixels, analysis: analysis)
         info = file.info
         normalizer = FrameNormalizer(streamPeakLuminance: info.color.peakLuminance)
         decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
                                    skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
     }
+
+    /// How this reader's file was analysed, for other readers of it.
+    public var analysis: StreamAnalysis { file.analysis }
 
     /// The next frame in presentation order, or nil at the end of the stream.
     public func nextFrame() throws -> DecodedFrame? {
@@ -122,7 +127,7 @@ public final class FrameReader {
             try file.seek(toSeconds: seconds)
             decoder.flush()
         } catch is MediaError {
-            file = try MediaFile(path: path, maxPixels: maxPixels)
+            file = try MediaFile(path: path, maxPixels: maxPixels, analysis: file.analysis)
             decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
                                        skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
         }

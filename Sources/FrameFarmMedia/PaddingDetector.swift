@@ -57,7 +57,8 @@ public enum PaddingDetector {
     /// The samples are split into contiguous runs, one per worker, each decoded by its own reader: decoding them
     /// one after another on one core was most of `probe`'s time on 4K video (9 keyframes of 4K HEVC, 0.5 s).
     /// Throws `InputError.noDecodableFrames` when not one frame decodes.
-    public static func detect(path: String, durationSeconds: Double, startSeconds: Double, count: Int = 9,
+    public static func detect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
+                              startSeconds: Double, count: Int = 9,
                               maxPixels: Int = MediaFile.defaultMaxPixels,
                               workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> PixelRect {
         let targets = (0..<count).map { index in
@@ -68,7 +69,8 @@ public enum PaddingDetector {
         let lock = NSLock()
         DispatchQueue.concurrentPerform(iterations: runs.count) { run in
             let result = Result { () throws -> SampledRun in
-                let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
+                let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
+                                             maxPixels: maxPixels)
                 let frames = try targets[runs[run]].compactMap { target in
                     try reader.keyframe(atOrBefore: target).map { (time: $0.timeSeconds, bars: bars(in: $0)) }
                 }
@@ -83,7 +85,8 @@ public enum PaddingDetector {
             for frame in try result.get().frames where seen.insert(frame.time).inserted { perFrame.append(frame.bars) }
         }
         if perFrame.isEmpty {
-            let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
+            let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
+                                         maxPixels: maxPixels)
             guard let first = try reader.keyframe(atOrBefore: startSeconds) else { throw InputError.noDecodableFrames }
             perFrame.append(bars(in: first))
         }

@@ -119,13 +119,14 @@ public enum PosterPicker {
     /// The best keyframe candidate, or nil when the video has too few keyframes to choose from. The probe's
     /// keyframe interval, when known, says so before anything is decoded.
     public static func pickFromKeyframes(path: String, durationSeconds: Double, startSeconds: Double,
-                                         keyframeIntervalSeconds: Double?,
+                                         keyframeIntervalSeconds: Double?, analysis: StreamAnalysis? = nil,
                                          maxPixels: Int = MediaFile.defaultMaxPixels) throws -> Choice? {
         if let interval = keyframeIntervalSeconds, interval > 0,
            durationSeconds * 0.9 / interval + 1 < Double(fewestKeyframes) {
             return nil
         }
-        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
+        let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
+                                     maxPixels: maxPixels)
         var tally = Tally()
         for target in candidateTimes(durationSeconds: durationSeconds, startSeconds: startSeconds,
                                      count: keyframeCandidates) {
@@ -136,9 +137,9 @@ public enum PosterPicker {
     }
 
     /// The video's first frame, for one where no candidate decoded.
-    public static func firstFrame(path: String, startSeconds: Double,
+    public static func firstFrame(path: String, startSeconds: Double, analysis: StreamAnalysis? = nil,
                                   maxPixels: Int = MediaFile.defaultMaxPixels) throws -> Choice {
-        let reader = try FrameReader(path: path, threads: 1, maxPixels: maxPixels)
+        let reader = try FrameReader(path: path, analysis: analysis, threads: 1, maxPixels: maxPixels)
         try reader.seek(toSeconds: startSeconds)
         guard let first = try reader.nextFrame() else { throw InputError.noDecodableFrames }
         var tally = Tally()

@@ -16,8 +16,8 @@ import Testing
         // The first chunk is ten looks at the first frame (instant); the second is ten targets near the end of
         // ten GOPs (47 frames decoded each), so the first worker is done long before the second.
         let targets = Array(repeating: 0.0, count: 10) + (0..<10).map { 1.9 + 2 * Double($0) }
-        let feeder = ThumbnailFrameFeeder(path: path, targets: targets, mode: .exact, skipsDeblocking: false,
-                                          workers: 2, capacity: 4, maxPixels: 1 << 26)
+        let feeder = ThumbnailFrameFeeder(path: path, analysis: nil, targets: targets, mode: .exact,
+                                          skipsDeblocking: false, workers: 2, capacity: 4, maxPixels: 1 << 26)
         var delivered = [Int: Int]()
         while let item = try feeder.next() {
             delivered[item.index, default: 0] += 1
