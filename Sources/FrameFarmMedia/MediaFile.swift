@@ -76,14 +76,13 @@ public final class MediaFile {
         guard openCode >= 0, let opened else {
             throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
         }
+        context = opened
         if let known, let parameters = MediaFile.stream(known, in: opened, path: path) {
-            context = opened
             videoStreamIndex = known.streamIndex
             // Every stored property is set, so deinit closes the context when this throws.
             try check("avcodec_parameters_copy", avcodec_parameters_copy(parameters, known.parameters))
             analysis = known
         } else {
-            context = opened
             let infoCode = MediaFile.findStreamInfo(opened, maxPixels: maxPixels)
             let bestStream = av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
             guard bestStream >= 0 else {
