@@ -63,8 +63,8 @@ extension PosterPicker {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // The winner is shown at full size: candidates are decoded exactly.
         let feeder = ThumbnailFrameFeeder(path: path, analysis: facts.analysis, targets: targets, mode: .exact,
-                                          skipsDeblocking: false,
-                                          workers: cores, capacity: 2 * cores, maxPixels: maxPixels)
+                                          skipsDeblocking: false, workers: cores, capacity: 2 * cores,
+                                          maxPixels: maxPixels)
         var tally = Tally()
         do {
             while let item = try feeder.next() { tally.consider(item.frame) }

@@ -11,16 +11,13 @@ struct GPUFrame {
     private let rowScale: Double
 
     init(_ frame: DecodedFrame) {
-        func lent(_ planes: [DecodedFrame.PlaneRows]?) -> [PlaneMemory]? {
-            planes?.map { PlaneMemory(firstRow: $0.firstRow, bytesPerRow: $0.bytesPerRow) }
-        }
         // The write closures keep the frame, and so the lent planes, alive.
         if frame.isInterlaced, frame.format.height >= 2 {
             let field = frame.firstField
-            source = SourceFrame(format: field.format, planes: lent(field.planes), write: field.copy)
+            source = SourceFrame(format: field.format, planes: field.planes, write: field.copy)
             rowScale = Double(field.format.height) / Double(frame.format.height)
         } else {
-            source = SourceFrame(format: frame.format, planes: lent(frame.planes), write: frame.copyPlanes)
+            source = SourceFrame(format: frame.format, planes: frame.planes, write: frame.copyPlanes)
             rowScale = 1
         }
     }

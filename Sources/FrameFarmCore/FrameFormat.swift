@@ -114,6 +114,18 @@ public struct PlaneGeometry: Codable, Sendable, Equatable {
     }
 }
 
+/// Where a plane's samples lie in memory: the first row, and the bytes from one row to the next (negative for
+/// frames stored bottom-up; twice the frame's for one field of an interlaced frame). Owns nothing.
+public struct PlaneMemory {
+    public var firstRow: UnsafeRawPointer
+    public var bytesPerRow: Int
+
+    public init(firstRow: UnsafeRawPointer, bytesPerRow: Int) {
+        self.firstRow = firstRow
+        self.bytesPerRow = bytesPerRow
+    }
+}
+
 /// Everything the GPU needs to read a frame's bytes: the layout, sample size, subsampling and colour.
 public struct FrameFormat: Codable, Sendable, Equatable {
     public var layout: PlaneLayout

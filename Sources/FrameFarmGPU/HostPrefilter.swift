@@ -1,3 +1,5 @@
+import FrameFarmCore
+
 /// The prefilter pass (Shaders/prefilter.comp) run by the host instead of the device, for Vulkan devices that are
 /// the CPU (lavapipe). It writes the same plane images from the same samples: box averages of shrinkX x shrinkY
 /// samples, samples past the crop's last row or column repeating it, rows padded with zeros. It reads the

@@ -48,18 +48,6 @@ public struct SourceFrame {
     }
 }
 
-/// A plane's samples in memory: the first row, and the bytes from one row to the next (negative for frames
-/// stored bottom-up; twice the frame's for one field of an interlaced frame).
-public struct PlaneMemory {
-    public var firstRow: UnsafeRawPointer
-    public var bytesPerRow: Int
-
-    public init(firstRow: UnsafeRawPointer, bytesPerRow: Int) {
-        self.firstRow = firstRow
-        self.bytesPerRow = bytesPerRow
-    }
-}
-
 /// Something drawn over a canvas after the video, in the order given.
 public enum Overlay: Sendable, Hashable {
     /// A stroke of `thickness` pixels just inside `rect` (the safe area), alpha-blended.

@@ -175,7 +175,7 @@ public final class Renderer {
         let slot = slots[slotIndex]
         let generation = try slot.reuse()
         nextSlot = (nextSlot + 1) % slotCount
-        try slot.reserve(upload: layout.totalBytes, planes: plan.planeFloats * 4, planesOnHost: prefiltersOnHost,
+        try slot.reserve(upload: layout.totalBytes, planes: plan.planeFloats * 4, planesOnHost: hostPrefilters,
                          intermediate: plan.intermediateFloats * 4,
                          // Every canvas is bound with the largest one's range, so the last needs that much room.
                          readback: (plan.canvasPixels + plan.largestCanvasPixels) * 4)

@@ -1,4 +1,5 @@
 import Foundation
+import FrameFarmCore
 
 /// Byte distance between consecutive entries of the tables bound as uniform blocks, one entry per dispatch at a
 /// dynamic offset: each struct rounded up to the device's uniform-buffer offset alignment.

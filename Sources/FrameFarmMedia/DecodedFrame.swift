@@ -30,7 +30,8 @@ public final class DecodedFrame: @unchecked Sendable {
 
     /// The field shown first (the top one unless the frame is bottom field first), alone: every other row of
     /// every plane (4:2:0 interlaced video alternates fields by chroma row too), as a frame of half the height.
-    public var firstField: (format: FrameFormat, copy: (UnsafeMutableRawBufferPointer) -> Void, planes: [PlaneRows]?) {
+    public var firstField: (format: FrameFormat, copy: (UnsafeMutableRawBufferPointer) -> Void,
+                            planes: [PlaneMemory]?) {
         let firstRow = pointer.pointee.top_field_first != 0 ? 0 : 1
         var field = format
         field.height = (format.height - firstRow + 1) / 2
@@ -38,18 +39,17 @@ public final class DecodedFrame: @unchecked Sendable {
                 planeRows(firstRow: firstRow, rowStep: 2))
     }
 
-    /// Where a plane's rows lie: the first one, and the bytes from one to the next.
-    public typealias PlaneRows = (firstRow: UnsafeRawPointer, bytesPerRow: Int)
-
     /// The planes in memory, in `format.packedPlanes` order; valid while the frame lives.
-    public var planes: [PlaneRows]? { planeRows(firstRow: 0, rowStep: 1) }
+    public var planes: [PlaneMemory]? { planeRows(firstRow: 0, rowStep: 1) }
 
     /// Rows firstRow, firstRow + rowStep, ... of each plane; nil if a plane is missing.
-    private func planeRows(firstRow: Int, rowStep: Int) -> [PlaneRows]? {
-        var planes: [PlaneRows] = []
+    private func planeRows(firstRow: Int, rowStep: Int) -> [PlaneMemory]? {
+        var planes: [PlaneMemory] = []
         for index in format.packedPlanes.indices {
             guard let data = planeData(index) else { return nil }
-            planes.append((UnsafeRawPointer(data + firstRow * stride(ofPlane: index)), stride(ofPlane: index) * rowStep))
+            let stride = stride(ofPlane: index)
+            planes.append(PlaneMemory(firstRow: UnsafeRawPointer(data + firstRow * stride),
+                                      bytesPerRow: stride * rowStep))
         }
         return planes
     }
@@ -64,13 +64,12 @@ public final class DecodedFrame: @unchecked Sendable {
     private func copyPlanes(into destination: UnsafeMutableRawBufferPointer, as layout: FrameFormat, firstRow: Int,
                             rowStep: Int) {
         precondition(destination.count >= layout.byteCount, "destination smaller than the frame")
-        for (index, plane) in layout.packedPlanes.enumerated() {
-            let sourceStride = stride(ofPlane: index)
-            guard let source = planeData(index) else { continue }
-            let rowBytes = min(plane.bytesPerRow, abs(sourceStride))
+        guard let sources = planeRows(firstRow: firstRow, rowStep: rowStep) else { return }
+        for (plane, source) in zip(layout.packedPlanes, sources) {
+            let rowBytes = min(plane.bytesPerRow, abs(source.bytesPerRow))
             for row in 0..<plane.height {
                 let target = destination.baseAddress! + plane.byteOffset + row * plane.bytesPerRow
-                target.copyMemory(from: source + (firstRow + row * rowStep) * sourceStride, byteCount: rowBytes)
+                target.copyMemory(from: source.firstRow + row * source.bytesPerRow, byteCount: rowBytes)
             }
         }
     }
