@@ -31,6 +31,9 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     private let workers: Int
     /// Targets each worker has yet to start (under `condition`'s lock).
     private var remaining: [Range<Int>]
+    /// Targets any worker takes before its own (`leading`), and which targets a worker has taken.
+    private var leading: ArraySlice<Int>
+    private var taken: [Bool]
     /// How many times a worker took targets from another.
     private(set) var takeovers = 0
     /// Corrupt-packet times seen by any worker.
@@ -38,12 +41,15 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
 
     /// Starts decoding `targets` (stream times, ascending) of `path` in the background. With
     /// `skipsDeblocking` the decoders skip deblocking on the way to each target and on keyframes shown (see
-    /// `FrameReader`): invisible once shrunk to a thumbnail.
-    init(path: String, analysis: StreamAnalysis?, targets: [Double], mode: SeekMode, skipsDeblocking: Bool,
-         workers requested: Int, capacity: Int, maxPixels: Int) {
+    /// `FrameReader`): invisible once shrunk to a thumbnail. The targets listed in `leading` are decoded first,
+    /// by whichever worker is free (in keyframe mode, where each target is a seek of its own, order costs nothing).
+    init(path: String, analysis: StreamAnalysis?, targets: [Double], leading: [Int] = [], mode: SeekMode,
+         skipsDeblocking: Bool, workers requested: Int, capacity: Int, maxPixels: Int) {
         workers = max(1, min(requested, targets.count))
         self.capacity = max(capacity, workers)
         remaining = targets.indices.split(into: workers)
+        self.leading = leading[...]
+        taken = [Bool](repeating: false, count: targets.count)
         for worker in 0..<workers {
             Thread.detachNewThread { [self] in
                 decode(path: path, analysis: analysis, targets: targets, worker: worker, mode: mode,
@@ -84,12 +90,23 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         return true
     }
 
-    /// The next target for `worker`: its own next one, else one taken from the worker with the most left, from
-    /// the first target past its half that starts a new GOP (by `reader`'s index). Nil when nothing is left that
-    /// is worth taking.
+    /// The next target for `worker` that no worker has taken yet: a leading one, else its own next one, else one
+    /// taken from the worker with the most left. Nil when nothing is left that is worth taking.
     private func nextTarget(worker: Int, targets: [Double], reader: FrameReader) -> Int? {
         condition.lock()
         defer { condition.unlock() }
+        while let index = leading.popFirst() ?? candidate(worker: worker, targets: targets, reader: reader) {
+            if !taken[index] {
+                taken[index] = true
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// `worker`'s own next target, else the first target past the half of the worker with the most left that
+    /// starts a new GOP (by `reader`'s index). Call with `condition`'s lock held.
+    private func candidate(worker: Int, targets: [Double], reader: FrameReader) -> Int? {
         if let index = remaining[worker].first {
             remaining[worker].removeFirst()
             return index

@@ -34,6 +34,8 @@ public enum ThumbnailJob {
         // target times don't depend on the tile size, and the frames wait in the feeder's queue.
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var startedFeeder: ThumbnailFrameFeeder?
+        // Frames the padding search took from the feeder, rendered first.
+        var heldFrames: [ThumbnailFrameFeeder.Item] = []
         let facts: MediaFacts, track: ThumbnailTrack, sheetWriter: SheetWriter, feeder: ThumbnailFrameFeeder
         do {
             facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels) { analysis, duration in
@@ -41,12 +43,18 @@ public enum ThumbnailJob {
                 // Skipped deblocking (on the way to a target, or of a keyframe shown) moves the frame by a few dB
                 // at full size: hidden by a 4x shrink.
                 let shrunkEnough = options.width * 4 <= info.geometry.displaySize.width
-                let times = try ThumbnailTrack.startTimes(duration: duration, spacing: options.spacing)
-                startedFeeder = ThumbnailFrameFeeder(path: path, analysis: analysis,
-                                                     targets: times.map { info.startSeconds + $0 },
-                                                     mode: options.seek, skipsDeblocking: shrunkEnough,
-                                                     workers: cores, capacity: framesPerBatch + 2 * cores,
-                                                     maxPixels: options.maxPixels)
+                let targets = try ThumbnailTrack.startTimes(duration: duration, spacing: options.spacing)
+                    .map { info.startSeconds + $0 }
+                let samples = options.seek == .keyframe
+                    ? paddingSamples(targets: targets, durationSeconds: duration, startSeconds: info.startSeconds) : nil
+                let started = ThumbnailFrameFeeder(path: path, analysis: analysis, targets: targets,
+                                                   leading: samples ?? [], mode: options.seek,
+                                                   skipsDeblocking: shrunkEnough, workers: cores,
+                                                   capacity: framesPerBatch + 2 * cores, maxPixels: options.maxPixels)
+                startedFeeder = started
+                return samples.map { samples in
+                    { try findPadding(in: started, samples: samples, codedSize: info.geometry.codedSize, held: &heldFrames) }
+                }
             }
             feeder = startedFeeder!  // probe calls beforeDecoding before it returns
             let geometry = facts.info.geometry
@@ -57,7 +65,7 @@ public enum ThumbnailJob {
                                        rows: options.rows, format: options.format)
             try gpu.ready()
             try layout.makeFolder(directory)
-            sheetWriter = try renderTrack(track, from: feeder, geometry: geometry, codedContent: codedContent,
+            sheetWriter = try renderTrack(track, from: feeder, held: heldFrames, geometry: geometry, codedContent: codedContent,
                                           start: facts.info.startSeconds, directory: directory, options: options,
                                           gpu: gpu, counter: counter)
         } catch {
@@ -86,18 +94,42 @@ public enum ThumbnailJob {
         return (section.sheets + section.manifests + ["manifest.json"], warnings)
     }
 
-    /// Renders the feeder's frames into the track's sheets, a batch at a time; each sheet is encoded as soon as
-    /// its last tile is in.
+    /// In keyframe mode the padding is found from the track's own frames, not from keyframes decoded for it alone
+    /// (nine more of a sixty-keyframe track): the targets nearest the times `PaddingDetector` samples, which the
+    /// feeder decodes first. Nil when the track has fewer targets than the detector samples; its own spread is then
+    /// worth its few extra decodes.
+    static func paddingSamples(targets: [Double], durationSeconds: Double, startSeconds: Double) -> [Int]? {
+        let times = PaddingDetector.sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds)
+        let nearest = times.map { time in targets.indices.min { abs(targets[$0] - time) < abs(targets[$1] - time) }! }
+        return Set(nearest).count == times.count ? nearest : nil
+    }
+
+    /// The content rect from the feeder's frames for `samples`, which come first; every frame taken on the way
+    /// is kept in `held` (the samples and at most a frame per worker more).
+    private static func findPadding(in feeder: ThumbnailFrameFeeder, samples: [Int], codedSize: PixelSize,
+                                    held: inout [ThumbnailFrameFeeder.Item]) throws -> PixelRect {
+        var bars: [Int: PaddingDetector.Bars?] = [:]
+        while bars.count < samples.count, let item = try feeder.next() {
+            held.append(item)
+            if samples.contains(item.index) { bars.updateValue(PaddingDetector.bars(in: item.frame), forKey: item.index) }
+        }
+        return PaddingDetector.contentRect(codedSize: codedSize, bars: Array(bars.values))
+    }
+
+    /// Renders the `held` frames, then the feeder's, into the track's sheets, a batch at a time; each sheet is
+    /// encoded as soon as its last tile is in.
     private static func renderTrack(_ track: ThumbnailTrack, from feeder: ThumbnailFrameFeeder,
-                                    geometry: DisplayGeometry, codedContent: PixelRect, start: Double, directory: String,
+                                    held: [ThumbnailFrameFeeder.Item], geometry: DisplayGeometry,
+                                    codedContent: PixelRect, start: Double, directory: String,
                                     options: ThumbnailOptions, gpu: GPUService,
                                     counter: ProgressCounter) throws -> SheetWriter {
         var sheetWriter = SheetWriter(track: track, directory: directory, options: options,
                                       wantsTiles: options.manifests.contains(.iframes))
         try gpu.withRenderer { renderer in
             var pending: [ThumbnailFrameFeeder.Item] = []
+            var held = held[...]
             while true {
-                let item = try feeder.next()
+                let item = try held.popFirst() ?? feeder.next()
                 if let item { pending.append(item) }
                 guard pending.count >= framesPerBatch || (item == nil && !pending.isEmpty) else {
                     if item == nil { break }

@@ -13,6 +13,9 @@ public struct MediaFacts: Sendable {
     public var analysis: StreamAnalysis
 }
 
+/// Finds a video's content rect (coded pixels) from frames its caller decodes anyway (see `MediaProber.probe`).
+public typealias PaddingFinder = () throws -> PixelRect
+
 public enum MediaProber {
     /// Demuxes (no decoding) up to this many packets to estimate the keyframe interval.
     static let keyframeScanPackets = 3000
@@ -20,26 +23,20 @@ public enum MediaProber {
     /// - Parameter beforeDecoding: called with the stream's analysis and duration once they are known (from the
     ///   container and a demux-only scan), before any frame is decoded. A caller that decodes the same file
     ///   anyway starts there, so its decoding overlaps padding detection instead of waiting for it; it must stop
-    ///   that work itself when `probe` then throws.
-    public static func probe(path: String, detectPadding: Bool = true,
-                             maxPixels: Int = MediaFile.defaultMaxPixels,
-                             beforeDecoding: ((StreamAnalysis, _ durationSeconds: Double) throws -> Void)? = nil)
+    ///   that work itself when `probe` then throws. It may return a way to find the padding from the frames it
+    ///   decodes: `probe` then decodes nothing itself.
+    public static func probe(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
+                             beforeDecoding: ((StreamAnalysis, _ durationSeconds: Double) throws -> PaddingFinder?)? = nil)
         throws -> MediaFacts {
         let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
         let info = reader.info
         let scan = try reader.scanKeyframeTimes(maxPackets: keyframeScanPackets)
         let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
-        try beforeDecoding?(reader.analysis, duration)
+        let findPadding = try beforeDecoding?(reader.analysis, duration)
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
-        let codedSize = info.geometry.codedSize
-        let content: PixelRect
-        if detectPadding {
-            content = try PaddingDetector.detect(path: path, analysis: reader.analysis, durationSeconds: duration,
-                                                 startSeconds: info.startSeconds, maxPixels: maxPixels)
-        } else {
-            guard try reader.keyframe(atOrBefore: info.startSeconds) != nil else { throw InputError.noDecodableFrames }
-            content = PixelRect(size: codedSize)
-        }
+        let content = try findPadding?()
+            ?? PaddingDetector.detect(path: path, analysis: reader.analysis, durationSeconds: duration,
+                                      startSeconds: info.startSeconds, maxPixels: maxPixels)
         return MediaFacts(info: info, durationSeconds: duration,
                           keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
                           codedContentRect: content, analysis: reader.analysis)

@@ -53,17 +53,26 @@ public enum PaddingDetector {
         return rect.isEmpty ? PixelRect(size: codedSize) : rect
     }
 
+    /// How many frames `detect` samples by default.
+    public static let defaultSampleCount = 9
+
+    /// The stream times `detect` samples: `count` spread from 5% to 95% of the video (its middle for one).
+    public static func sampleTimes(durationSeconds: Double, startSeconds: Double,
+                                   count: Int = defaultSampleCount) -> [Double] {
+        (0..<count).map { index in
+            startSeconds + durationSeconds * (count == 1 ? 0.5 : 0.05 + 0.9 * Double(index) / Double(count - 1))
+        }
+    }
+
     /// Samples `count` frames spread over the video (keyframes near 5% ... 95% of it) and finds the content rect.
     /// The samples are split into contiguous runs, one per worker, each decoded by its own reader: decoding them
     /// one after another on one core was most of `probe`'s time on 4K video (9 keyframes of 4K HEVC, 0.5 s).
     /// Throws `InputError.noDecodableFrames` when not one frame decodes.
     public static func detect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
-                              startSeconds: Double, count: Int = 9,
+                              startSeconds: Double, count: Int = defaultSampleCount,
                               maxPixels: Int = MediaFile.defaultMaxPixels,
                               workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> PixelRect {
-        let targets = (0..<count).map { index in
-            startSeconds + durationSeconds * (count == 1 ? 0.5 : 0.05 + 0.9 * Double(index) / Double(count - 1))
-        }
+        let targets = sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds, count: count)
         let runs = targets.indices.split(into: max(1, min(workers, count)))
         var sampled = [Result<SampledRun, Error>](repeating: .failure(CancellationError()), count: runs.count)
         let lock = NSLock()

@@ -28,6 +28,42 @@ import Testing
         #expect(feeder.takeovers > 0)
     }
 
+    /// Leading targets (keyframe mode's padding samples) are taken before any other, wherever they lie; every
+    /// target still comes out once, as the keyframe at or before its time.
+    @Test func leadingTargetsComeFirst() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 8
+            $0.keyframeIntervalSeconds = 0.4
+        }
+        // Keyframes every 10 frames (25 fps); target i lies between keyframes i and i + 1.
+        let targets = (0..<20).map { 0.4 * Double($0) + 0.2 }
+        let leading = [17, 2, 11, 6]
+        let feeder = ThumbnailFrameFeeder(path: path, analysis: nil, targets: targets, leading: leading,
+                                          mode: .keyframe, skipsDeblocking: false, workers: 2, capacity: 4,
+                                          maxPixels: 1 << 26)
+        var order: [Int] = []
+        while let item = try feeder.next() {
+            order.append(item.index)
+            #expect(frameCode(item.frame) == 10 * item.index, "target \(item.index) at \(targets[item.index]) s")
+        }
+        #expect(order.sorted() == Array(targets.indices))
+        // A worker may deliver its next target before the other delivers its last leading one.
+        #expect(Set(leading).isSubset(of: order.prefix(leading.count + 1)), "\(order)")
+    }
+
+    /// The padding samples are the targets nearest the detector's own sample times, all different; a track with
+    /// fewer targets than samples keeps the detector's spread.
+    @Test func paddingSamplesAreTheTargetsNearestTheDetectorsTimes() {
+        let targets = (0..<60).map { 5 + 10 * Double($0) }
+        let samples = ThumbnailJob.paddingSamples(targets: targets, durationSeconds: 600, startSeconds: 5)
+        let times = PaddingDetector.sampleTimes(durationSeconds: 600, startSeconds: 5)
+        #expect(samples?.count == times.count)
+        for (index, time) in zip(samples ?? [], times) { #expect(abs(targets[index] - time) <= 5) }
+        #expect(ThumbnailJob.paddingSamples(targets: [0, 10, 20, 30, 40, 50, 60, 70], durationSeconds: 80,
+                                            startSeconds: 0) == nil)
+    }
+
     private func frameCode(_ frame: DecodedFrame) -> Int? {
         frame.withLumaPlane { base, bytesPerRow in
             FrameCode.read(width: frame.format.width, height: frame.format.height) { x, y in

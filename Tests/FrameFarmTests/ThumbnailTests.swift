@@ -129,6 +129,37 @@ import Testing
         #expect(try Self.frameNumbers(cues, folder: out + "/sample/thumbnails/") == expected.map { Optional($0) })
     }
 
+    /// Keyframe tracks find the bars from their own frames (with twenty targets) or, with fewer targets than the
+    /// detector samples (four), from the detector's spread; either way the black opening and the fade don't hide
+    /// the bars, the tiles are the picture's own shape, and each shows its keyframe.
+    @Test(arguments: [0.4, 2.0])
+    func keyframeTracksOfLetterboxedVideoDropTheBars(interval: Double) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 8
+            $0.keyframeIntervalSeconds = 0.4
+            $0.letterbox = true
+            $0.blackLeadSeconds = 1
+            $0.fadeInSeconds = 1
+        }
+        var sample = SampleOptions()
+        sample.size = PixelSize(width: 320, height: 180)
+        sample.letterbox = true
+        let out = directory.file("out")
+        let cues = try thumbnails(path, out: out) {
+            $0.spacing = .interval(interval)
+            $0.seek = .keyframe
+        }
+        let manifest = try #require(ManifestStore.read(out + "/sample/manifest.json"))
+        #expect(manifest.probe.contentRect.pixelRect == sample.contentRect)
+        let height = Int((160 * Double(sample.contentRect.height) / 320 / 2).rounded()) * 2
+        #expect(cues.allSatisfy { $0.rect.width == 160 && $0.rect.height == height }, "\(cues.map(\.rect))")
+        // Keyframes every 10 frames; the opening's frames are black, so their codes can't be read.
+        let expected = cues.map { cue in cue.start < 2 ? nil : Optional(Int((cue.start / 0.4 + 1e-9).rounded(.down)) * 10) }
+        let read = try Self.frameNumbers(cues, folder: out + "/sample/thumbnails/")
+        for (got, wanted) in zip(read, expected) where wanted != nil { #expect(got == wanted) }
+    }
+
     @Test func anamorphicAndOffsetTimestampsStillLandOnTheRightFrame() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory, name: "offset.ts") {
