@@ -40,8 +40,8 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     private(set) var corruptTimes: [Double] = []
 
     /// Starts decoding `targets` (stream times, ascending) of `path` in the background. With
-    /// `skipsDeblocking` the decoders skip deblocking on the way to each target and on keyframes shown (see
-    /// `FrameReader`): invisible once shrunk to a thumbnail. The targets listed in `leading` are decoded first,
+    /// `skipsDeblocking` the decoders skip deblocking (see `FrameReader`): invisible once shrunk to a
+    /// thumbnail. The targets listed in `leading` are decoded first,
     /// by whichever worker is free (in keyframe mode, where each target is a seek of its own, order costs nothing).
     init(path: String, analysis: StreamAnalysis?, targets: [Double], leading: [Int] = [], mode: SeekMode,
          skipsDeblocking: Bool, workers requested: Int, capacity: Int, maxPixels: Int) {

@@ -40,8 +40,7 @@ public enum ThumbnailJob {
         do {
             facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels) { analysis, duration in
                 let info = analysis.info
-                // Skipped deblocking (on the way to a target, or of a keyframe shown) moves the frame by a few dB
-                // at full size: hidden by a 4x shrink.
+                // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink.
                 let shrunkEnough = options.width * 4 <= info.geometry.displaySize.width
                 let targets = try ThumbnailTrack.startTimes(duration: duration, spacing: options.spacing)
                     .map { info.startSeconds + $0 }

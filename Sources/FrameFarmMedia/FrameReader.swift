@@ -25,9 +25,8 @@ public final class FrameReader {
     /// Frame decoded past a target while seeking exactly; returned first by the next read.
     private var pending: DecodedFrame?
 
-    /// - Parameter skipsDeblocking: skip deblocking on the way to an exact target, and on the keyframes of a
-    ///   keyframe-only reader. Faster, but the frame shown drifts by a few dB (`VideoDecoder`): for outputs
-    ///   shrunk 4x or more only.
+    /// - Parameter skipsDeblocking: skip deblocking on every frame decoded. Faster, but the frame shown drifts
+    ///   by a few dB (`VideoDecoder`): for outputs shrunk 4x or more only.
     /// - Parameter analysis: an earlier reader's (or `MediaFacts`') analysis of this file, so opening it doesn't
     ///   decode its first frames again (see `StreamAnalysis`).
     public init(path: String, analysis: StreamAnalysis? = nil, threads: Int = 0, keyframesOnly: Bool = false,

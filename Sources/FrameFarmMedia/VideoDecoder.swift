@@ -4,15 +4,15 @@ import CFFmpeg
 final class VideoDecoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
     private let keyframesOnly: Bool
-    private let skipsDeblocking: Bool
 
     /// - Parameters:
     ///   - threads: decoder threads; 0 lets FFmpeg choose (all cores), 1 when the caller parallelises itself.
     ///   - keyframesOnly: discard every non-key frame before decoding it (the fast `--seek keyframe` path).
     ///   - skipsDeblocking: the frames are for outputs shrunk far enough to hide skipped deblocking (4x and
-    ///     more): skip it on the frames decoded on the way to a target (see `fastForwarding`) and, in a
-    ///     keyframe-only decoder, on the keyframes themselves (a fifth of an H.264 keyframe's decoding; the 160-px
-    ///     result moves by about 57 dB PSNR, far below the JPEG's own error).
+    ///     more): skip the in-loop deblocking filter on every frame (a fifth to a third of H.264 decoding). A
+    ///     keyframe shown moves by about 57 dB PSNR at 160 px; a frame deep in a GOP, predicted from unfiltered
+    ///     references, drifts further (44 dB at full size, 46 dB shrunk 4x in the tests): both below the JPEG's
+    ///     own error. At full size (posters, previews) the drift can be plainly visible, so they decode exactly.
     init(file: MediaFile, threads: Int, keyframesOnly: Bool, skipsDeblocking: Bool, maxPixels: Int) throws {
         let parameters = file.stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -24,16 +24,13 @@ final class VideoDecoder {
         }
         self.context = context
         self.keyframesOnly = keyframesOnly
-        self.skipsDeblocking = skipsDeblocking
         try check("avcodec_parameters_to_context", avcodec_parameters_to_context(context, parameters))
         context.pointee.pkt_timebase = file.timeBase
         context.pointee.thread_count = Int32(threads)
         // Refuses frames whose bitstream claims more pixels than the container said (a crafted header).
         context.pointee.max_pixels = Int64(maxPixels)
-        if keyframesOnly {
-            context.pointee.skip_frame = AVDISCARD_NONKEY
-            if skipsDeblocking { context.pointee.skip_loop_filter = AVDISCARD_ALL }
-        }
+        if keyframesOnly { context.pointee.skip_frame = AVDISCARD_NONKEY }
+        if skipsDeblocking { context.pointee.skip_loop_filter = AVDISCARD_ALL }
         try check("avcodec_open2", avcodec_open2(context, codec, nil))
     }
 
@@ -65,19 +62,12 @@ final class VideoDecoder {
     }
 
     /// While set, frames are decoded only as far as later frames need them, on the way to a seek target: frames
-    /// no other frame refers to are discarded (AVDISCARD_NONREF), which changes nothing shown. With
-    /// `skipsDeblocking`, the in-loop deblocking filter is skipped too (a quarter to a third of H.264
-    /// decoding): the frame shown is then predicted from unfiltered references, and its blocking drifts. Shrunk to
-    /// a thumbnail that is below the encoder's own error (the bench's PSNR column measures it); at full size
-    /// (posters, previews) it is plainly visible, about 31 dB from the true frame, so they decode exactly.
-    /// Keyframe-only decoders keep discarding every non-key frame.
+    /// no other frame refers to are discarded (AVDISCARD_NONREF), which changes nothing shown. Keyframe-only
+    /// decoders keep discarding every non-key frame.
     var fastForwarding = false {
         didSet {
             guard !keyframesOnly, fastForwarding != oldValue else { return }
             context.pointee.skip_frame = fastForwarding ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
-            if skipsDeblocking {
-                context.pointee.skip_loop_filter = fastForwarding ? AVDISCARD_ALL : AVDISCARD_DEFAULT
-            }
         }
     }
 

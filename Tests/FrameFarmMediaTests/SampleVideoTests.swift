@@ -102,11 +102,31 @@ import Testing
         #expect(readFrameCode(clean) == 25)
         let full = (luma(clean), luma(fast))
         #expect(full.0 != full.1, "the keyframe's deblocking should change pixels: is the test's sample deblocked?")
-        let shrunk = (boxShrink(full.0, width: 640, by: 4), boxShrink(full.1, width: 640, by: 4))
-        let meanSquare = zip(shrunk.0, shrunk.1).map { ($0 - $1) * ($0 - $1) }.reduce(0, +) / Double(shrunk.0.count)
-        let psnr = 10 * log10(255 * 255 / max(meanSquare, 1e-12))
+        let psnr = shrunkPSNR(full.0, full.1, width: 640)
         // A JPEG at quality 85 is 35-40 dB from its input; what deblocking changes must stay well below that.
         #expect(psnr >= 45, "4x shrunk keyframe without deblocking is \(psnr) dB from the clean one")
+    }
+
+    /// Exact thumbnails skip deblocking on every frame decoded, the one shown included: the drift it builds up
+    /// deep in a GOP (frame 87 of its only one) stays below what the thumbnail's JPEG changes.
+    @Test func exactFrameWithoutDeblockingIsHiddenByAFourTimesShrink() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 640, height: 360)
+            $0.durationSeconds = 4
+            $0.preset = "veryfast"  // deblocking on (ultrafast turns it off)
+            $0.bFrames = 3
+        }
+        let target = 3.5
+        let clean = try #require(try FrameReader(path: path, threads: 1).frame(at: target, lastTime: nil))
+        let fast = try #require(try FrameReader(path: path, threads: 1, skipsDeblocking: true)
+            .frame(at: target, lastTime: nil))
+        #expect(readFrameCode(fast) == 87 && readFrameCode(clean) == 87)
+        let full = (luma(clean), luma(fast))
+        #expect(full.0 != full.1, "skipped deblocking should change pixels: is the test's sample deblocked?")
+        let psnr = shrunkPSNR(full.0, full.1, width: 640)
+        // Below a quality-85 JPEG's own 35-40 dB.
+        #expect(psnr >= 42, "4x shrunk exact frame without deblocking is \(psnr) dB from the clean one")
     }
 
     @Test func exactSeekOnVariableFrameRateFindsTheFrameOnScreen() throws {
@@ -163,6 +183,13 @@ private func luma(_ frame: DecodedFrame) -> [UInt8] {
             Array(UnsafeRawBufferPointer(start: base + y * bytesPerRow, count: frame.format.width))
         }
     }
+}
+
+/// PSNR between two 8-bit planes `width` wide, each shrunk `factor` x `factor` first.
+private func shrunkPSNR(_ a: [UInt8], _ b: [UInt8], width: Int, by factor: Int = 4) -> Double {
+    let shrunk = (boxShrink(a, width: width, by: factor), boxShrink(b, width: width, by: factor))
+    let meanSquare = zip(shrunk.0, shrunk.1).map { ($0 - $1) * ($0 - $1) }.reduce(0, +) / Double(shrunk.0.count)
+    return 10 * log10(255 * 255 / max(meanSquare, 1e-12))
 }
 
 /// Means of `factor` x `factor` blocks of an 8-bit plane `width` wide.
