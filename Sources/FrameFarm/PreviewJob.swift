@@ -8,9 +8,11 @@ import FrameFarmMedia
 /// GPU draws the next; videos run concurrently, a bounded number at a time so memory stays flat however many are
 /// given.
 public enum PreviewJob {
-    /// Readback memory one preview submission may fill: all 30 built-in renders of a video (about 450 MB at native
-    /// pixels) go in four submissions, whose canvases take turns in the renderer's two slots.
-    static let canvasBytesPerSubmission = 128 << 20
+    /// Readback memory one preview submission may fill (a larger canvas goes alone): the different renders of a
+    /// 16:9 video on the built-in devices (about 340 MB at native pixels) go in about a dozen submissions,
+    /// whose canvases take turns in the renderer's two slots. Smaller slots touch fewer fresh pages: against
+    /// 128 MB, a preview's page faults fell from 138k to 100k and its peak RSS from 610 to 430 MB.
+    static let canvasBytesPerSubmission = 32 << 20
 
     /// - Parameters:
     ///   - force: redo inputs whose outputs are already complete and current (otherwise skipped).
@@ -40,7 +42,8 @@ public enum PreviewJob {
         try layout.makeFolder(videoFolder + "/preview")
         // Renders that would come out identical (fit and fill on a screen of the picture's own shape) are drawn
         // and encoded once and written under each name.
-        let copies = identicalRenders(plans)
+        // Largest first, so each slot's buffers grow on its first submission only.
+        let copies = identicalRenders(plans).sorted { plans[$0[0]].canvas.size.area > plans[$1[0]].canvas.size.area }
         let drawn = copies.map(\.[0])
         let gpuFrame = GPUFrame(frame)
         let encoders = ParallelBatch.encoders()

@@ -26,6 +26,10 @@ struct BatchPlan {
     /// Pixels of the canvas buffer (canvases aligned for binding), and the largest canvas's.
     var canvasPixels = 0
     var largestCanvasPixels = 0
+    /// Pixel ranges of the canvases buffer that keep the background, with its packed colour: every row of a
+    /// canvas but those its jobs draw from edge to edge (a full-screen render fills nothing; a letterboxed one,
+    /// its bars). Filling what the passes overwrite anyway was a single-threaded memset of every canvas.
+    var backgroundFills: [(pixels: Range<Int>, color: UInt32)] = []
     var overlayCells: [UInt32] = []
     var overlayRanges: [(canvas: Int, first: Int, count: Int)] = []
 
@@ -46,6 +50,13 @@ struct BatchPlan {
                                 filterTables: filterTables))
         }
         assignChunks(budget: intermediateBudget)
+        for (index, canvas) in batch.canvases.enumerated() {
+            let drawn = batch.jobs.filter { $0.canvasIndex == index }.map(\.destination)
+            let offset = Int(canvases[index].pixelOffset), width = canvas.size.width
+            backgroundFills += Self.rowsNotDrawnAcross(canvas.size, by: drawn).map {
+                ((offset + $0.lowerBound * width)..<(offset + $0.upperBound * width), canvases[index].background)
+            }
+        }
         (overlayCells, overlayRanges) = OverlayPass.cells(for: batch.canvases)
     }
 
@@ -98,6 +109,29 @@ struct BatchPlan {
         canvases.append(descriptor)
         canvasPixels += canvas.size.area
         largestCanvasPixels = max(largestCanvasPixels, canvas.size.area)
+    }
+
+    /// Runs of rows of a canvas of `size` that the `drawn` rects (clipped to it) do not cover from edge to
+    /// edge: those are filled with the background, the rest the resampling passes write whole.
+    static func rowsNotDrawnAcross(_ size: PixelSize, by drawn: [PixelRect]) -> [Range<Int>] {
+        let rects = drawn.map { $0.intersection(PixelRect(size: size)) }.filter { !$0.isEmpty }
+        let edges = Set([0, size.height] + rects.flatMap { [$0.y, $0.maxY] }).sorted()
+        var runs: [Range<Int>] = []
+        for (top, bottom) in zip(edges, edges.dropFirst()) {
+            // The band's rects as column spans, merged left to right: covered when they reach the right edge.
+            var reach = 0
+            for rect in rects.filter({ $0.y <= top && $0.maxY >= bottom }).sorted(by: { $0.x < $1.x }) {
+                guard rect.x <= reach else { break }
+                reach = max(reach, rect.maxX)
+            }
+            guard reach < size.width else { continue }
+            if let last = runs.last, last.upperBound == top {
+                runs[runs.count - 1] = last.lowerBound..<bottom
+            } else {
+                runs.append(top..<bottom)
+            }
+        }
+        return runs
     }
 
     // MARK: - Jobs

@@ -255,9 +255,9 @@ public final class Renderer {
         let commands = slot.commands
         try commands.begin()
         commands.bind(slot.descriptorSet, layout: pipelineLayout, strides: strides)
-        for canvas in plan.canvases where clearsCanvases {
-            commands.fill(slot.readback!, offset: Int(canvas.pixelOffset) * 4,
-                          size: Int(canvas.width * canvas.height) * 4, value: canvas.background)
+        for fill in plan.backgroundFills where clearsCanvases {
+            commands.fill(slot.readback!, offset: fill.pixels.lowerBound * 4, size: fill.pixels.count * 4,
+                          value: fill.color)
         }
         commands.barrier(from: .transfer, to: .compute)
         commands.timestamp()

@@ -68,6 +68,48 @@ extension GPUTests {
             }
         }
 
+        /// Only rows no job draws from edge to edge are filled with the background first; the bars of a
+        /// letterboxed or pillarboxed render are still background in a slot whose memory holds the last picture.
+        @Test func barsAreBackgroundInAReusedSlot() throws {
+            let canvas = PixelSize(width: 48, height: 30)
+            let background = RGBA8(red: 10, green: 20, blue: 30, alpha: 255)
+            let white = Self.solid((235, 128, 128)).sourceFrame
+            let destinations = [PixelRect(x: 0, y: 8, width: 48, height: 14), PixelRect(x: 10, y: 0, width: 28, height: 30),
+                                PixelRect(x: 0, y: 0, width: 48, height: 30)]
+            try TestGPU.withRenderer { renderer in
+                for destination in destinations {
+                    for target in [PixelRect(size: canvas), destination] {
+                        let result = try renderer.render(RenderBatch(
+                            sources: [white], canvases: [CanvasSpec(size: canvas, background: background)],
+                            jobs: [RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 40, height: 24),
+                                             destination: target, canvasIndex: 0)]))
+                        var wrong = 0
+                        for y in 0..<canvas.height {
+                            for x in 0..<canvas.width {
+                                let inside = target.contains(PixelRect(x: x, y: y, width: 1, height: 1))
+                                if result.pixel(canvas: 0, x: x, y: y) != (inside ? .white : background) { wrong += 1 }
+                            }
+                        }
+                        #expect(wrong == 0, "\(wrong) pixels wrong drawing \(target)")
+                    }
+                }
+            }
+        }
+
+        @Test func onlyRowsNotDrawnAcrossAreFilled() {
+            let size = PixelSize(width: 30, height: 20)
+            func rows(_ rects: [PixelRect]) -> [Range<Int>] { BatchPlan.rowsNotDrawnAcross(size, by: rects) }
+            #expect(rows([PixelRect(size: size)]) == [])
+            #expect(rows([PixelRect(x: 0, y: 4, width: 30, height: 12)]) == [0..<4, 16..<20])
+            #expect(rows([PixelRect(x: 1, y: 0, width: 29, height: 20)]) == [0..<20])
+            #expect(rows([]) == [0..<20])
+            // Sheet tiles: two full rows of three, then one tile; overhanging and abutting rects count.
+            let tiles = (0..<7).map { PixelRect(x: $0 % 3 * 10, y: $0 / 3 * 6, width: 10, height: 6) }
+            #expect(rows(tiles) == [12..<20])
+            #expect(rows([PixelRect(x: -5, y: -3, width: 20, height: 30), PixelRect(x: 15, y: 2, width: 40, height: 30)])
+                    == [0..<2])
+        }
+
         @Test func destinationPartlyOutsideTheCanvasIsClipped() throws {
             let canvas = PixelSize(width: 20, height: 10)
             let result = try TestGPU.withRenderer { renderer in
