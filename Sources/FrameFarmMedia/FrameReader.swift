@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import FrameFarmCore
 
 /// Decodes a file's video frames in presentation order, with exact and keyframe seeking. Owns its demuxer and
@@ -192,6 +193,27 @@ public final class FrameReader {
             onScreen = frame
         }
         return onScreen
+    }
+
+    /// Splits `targets` into contiguous runs, one per worker (at most one per target), and calls `body` on each
+    /// run at once, each with its own keyframe-only reader; returns the runs' results in order, or rethrows the
+    /// first run's error. For samples spread over a video (padding, poster candidates): decoded one after
+    /// another they kept one core busy and the others idle.
+    public static func inKeyframeRuns<Result>(path: String, analysis: StreamAnalysis?, targets: [Double], workers: Int,
+                                              maxPixels: Int,
+                                              _ body: (FrameReader, ArraySlice<Double>) throws -> Result) throws -> [Result] {
+        let runs = targets.indices.split(into: max(1, min(workers, targets.count)))
+        var results = [Swift.Result<Result, Error>](repeating: .failure(CancellationError()), count: runs.count)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: runs.count) { run in
+            let result = Swift.Result { () throws -> Result in
+                let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
+                                             maxPixels: maxPixels)
+                return try body(reader, targets[runs[run]])
+            }
+            lock.withLock { results[run] = result }
+        }
+        return try results.map { try $0.get() }
     }
 
     /// Keyframe times and the last packet time of the first `maxPackets` packets: from the container's index when

@@ -73,25 +73,17 @@ public enum PaddingDetector {
                               maxPixels: Int = MediaFile.defaultMaxPixels,
                               workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> PixelRect {
         let targets = sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds, count: count)
-        let runs = targets.indices.split(into: max(1, min(workers, count)))
-        var sampled = [Result<SampledRun, Error>](repeating: .failure(CancellationError()), count: runs.count)
-        let lock = NSLock()
-        DispatchQueue.concurrentPerform(iterations: runs.count) { run in
-            let result = Result { () throws -> SampledRun in
-                let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
-                                             maxPixels: maxPixels)
-                let frames = try targets[runs[run]].compactMap { target in
-                    try reader.keyframe(atOrBefore: target).map { (time: $0.timeSeconds, bars: bars(in: $0)) }
-                }
-                return SampledRun(codedSize: reader.info.geometry.codedSize, frames: frames)
-            }
-            lock.withLock { sampled[run] = result }
+        let sampled = try FrameReader.inKeyframeRuns(path: path, analysis: analysis, targets: targets, workers: workers,
+                                                     maxPixels: maxPixels) { reader, run in
+            SampledRun(codedSize: reader.info.geometry.codedSize, frames: try run.compactMap { target in
+                try reader.keyframe(atOrBefore: target).map { (time: $0.timeSeconds, bars: bars(in: $0)) }
+            })
         }
         // Nearby targets can land on the same keyframe; each frame counts once.
         var seen = Set<Double>()
         var perFrame: [Bars?] = []
-        for result in sampled {
-            for frame in try result.get().frames where seen.insert(frame.time).inserted { perFrame.append(frame.bars) }
+        for run in sampled {
+            for frame in run.frames where seen.insert(frame.time).inserted { perFrame.append(frame.bars) }
         }
         if perFrame.isEmpty {
             let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
@@ -99,7 +91,7 @@ public enum PaddingDetector {
             guard let first = try reader.keyframe(atOrBefore: startSeconds) else { throw InputError.noDecodableFrames }
             perFrame.append(bars(in: first))
         }
-        return contentRect(codedSize: try sampled[0].get().codedSize, bars: perFrame)
+        return contentRect(codedSize: sampled[0].codedSize, bars: perFrame)
     }
 
     private struct SampledRun {

@@ -114,24 +114,38 @@ public enum PosterPicker {
             }
             choice!.candidates = seen.count
         }
+
+        /// Takes in what another tally saw (another run of the same candidates).
+        public mutating func merge(_ other: Tally) {
+            seen.formUnion(other.seen)
+            if let theirs = other.choice, choice == nil || theirs.score > choice!.score { choice = theirs }
+            choice?.candidates = seen.count
+        }
     }
 
     /// The best keyframe candidate, or nil when the video has too few keyframes to choose from. The probe's
-    /// keyframe interval, when known, says so before anything is decoded.
+    /// keyframe interval, when known, says so before anything is decoded. The candidates are decoded in runs, one
+    /// per worker, each keeping only its best frame.
     public static func pickFromKeyframes(path: String, durationSeconds: Double, startSeconds: Double,
                                          keyframeIntervalSeconds: Double?, analysis: StreamAnalysis? = nil,
-                                         maxPixels: Int = MediaFile.defaultMaxPixels) throws -> Choice? {
+                                         maxPixels: Int = MediaFile.defaultMaxPixels,
+                                         workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Choice? {
         if let interval = keyframeIntervalSeconds, interval > 0,
            durationSeconds * 0.9 / interval + 1 < Double(fewestKeyframes) {
             return nil
         }
-        let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
-                                     maxPixels: maxPixels)
-        var tally = Tally()
-        for target in candidateTimes(durationSeconds: durationSeconds, startSeconds: startSeconds,
-                                     count: keyframeCandidates) {
-            if let frame = try reader.keyframe(atOrBefore: target) { tally.consider(frame) }
+        let targets = candidateTimes(durationSeconds: durationSeconds, startSeconds: startSeconds,
+                                     count: keyframeCandidates)
+        let runs = try FrameReader.inKeyframeRuns(path: path, analysis: analysis, targets: targets, workers: workers,
+                                                  maxPixels: maxPixels) { reader, run in
+            var tally = Tally()
+            for target in run {
+                if let frame = try reader.keyframe(atOrBefore: target) { tally.consider(frame) }
+            }
+            return tally
         }
+        var tally = Tally()
+        for run in runs { tally.merge(run) }
         guard let choice = tally.choice, choice.candidates >= fewestKeyframes else { return nil }
         return choice
     }

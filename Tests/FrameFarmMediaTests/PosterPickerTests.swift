@@ -22,6 +22,29 @@ import Testing
         #expect(choice.candidates >= 15)
     }
 
+    /// However the candidates are split among parallel readers, the pick and its candidate count are those of
+    /// one reader going through them all.
+    @Test func parallelRunsPickWhatOneReaderPicks() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 12
+            $0.frameRate = (10, 1)
+            $0.keyframeIntervalSeconds = 0.5
+            $0.blackLeadSeconds = 1
+            $0.blurredRange = 6...12  // the best frames are in the first runs
+        }
+        func pick(_ workers: Int) throws -> PosterPicker.Choice? {
+            try PosterPicker.pickFromKeyframes(path: path, durationSeconds: 12, startSeconds: 0,
+                                               keyframeIntervalSeconds: 0.5, workers: workers)
+        }
+        let one = try #require(try pick(1))
+        for workers in [2, 3, 5] {
+            let split = try #require(try pick(workers))
+            #expect(split.timeSeconds == one.timeSeconds && split.candidates == one.candidates, "\(workers) workers")
+            #expect(split.score == one.score)
+        }
+    }
+
     @Test func scoresOrderBlackBelowFlatBelowDetailed() {
         let size = 32
         let black = PosterScore(luma: [Double](repeating: 0.02, count: size * size), width: size, height: size)
