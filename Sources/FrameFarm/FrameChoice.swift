@@ -28,17 +28,37 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Decodes the chosen frame of the video `facts` describe; for `.poster`, the picker's winner and its score.
-    /// A time past the end is clamped to the last frame (documented in the README), so `--at 999` on a short clip
-    /// shows its end rather than failing.
-    func decode(path: String, facts: MediaFacts, maxPixels: Int) throws -> (frame: DecodedFrame, score: PosterScore?) {
+    /// Probes `path` for this choice. For the auto poster the keyframe candidates are decoded while probing and
+    /// their bars give the padding, so each keyframe serves both (the padding search decoded nine more); their
+    /// pick is returned for `decode`. Nil when the video has too few keyframes for it.
+    func probe(path: String, maxPixels: Int) throws -> (facts: MediaFacts, keyframePick: PosterPicker.Choice?) {
+        var pick: PosterPicker.Choice?
+        let facts = try MediaProber.probe(path: path, maxPixels: maxPixels) { early in
+            guard self == .poster else { return nil }
+            return {
+                let found = try PosterPicker.pickFromKeyframesFindingPadding(
+                    path: path, durationSeconds: early.durationSeconds, startSeconds: early.info.startSeconds,
+                    keyframeIntervalSeconds: early.keyframeIntervalSeconds, analysis: early.analysis,
+                    maxPixels: maxPixels)
+                pick = found?.choice
+                return found?.content
+            }
+        }
+        return (facts, pick)
+    }
+
+    /// Decodes the chosen frame of the video `facts` describe; for `.poster`, the picker's winner (`keyframePick`
+    /// when `probe` made one) and its score. A time past the end is clamped to the last frame (documented in the
+    /// README), so `--at 999` on a short clip shows its end rather than failing.
+    func decode(path: String, facts: MediaFacts, maxPixels: Int,
+                keyframePick: PosterPicker.Choice? = nil) throws -> (frame: DecodedFrame, score: PosterScore?) {
         let start = facts.info.startSeconds, duration = facts.durationSeconds
         let offset: Double
         switch self {
         case .seconds(let seconds): offset = min(seconds, max(0, duration))
         case .percent(let percent): offset = duration * percent / 100
         case .poster:
-            let choice = try PosterPicker.pick(path: path, facts: facts, maxPixels: maxPixels)
+            let choice = try keyframePick ?? PosterPicker.pick(path: path, facts: facts, maxPixels: maxPixels)
             return (choice.frame, choice.score)
         }
         // One frame, maybe a whole GOP into the stream: frame threads use every core on the way.

@@ -46,10 +46,11 @@ public enum PosterJob {
 
     private static func poster(_ path: String, folder: String, layout: OutputLayout, options: PosterOptions,
                                gpu: GPUService) throws -> [String] {
-        let facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels)
+        let (facts, keyframePick) = try options.frame.probe(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: .hig)
-        let (frame, picked) = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels)
+        let (frame, picked) = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels,
+                                                       keyframePick: keyframePick)
         let score = picked.map { ["brightness": $0.brightness, "contrast": $0.contrast, "sharpness": $0.sharpness,
                                   "value": $0.value] }
         let full = facts.info.geometry.displayPixelRect(ofCoded: codedContent).size

@@ -32,10 +32,11 @@ public enum PreviewJob {
 
     private static func preview(_ path: String, folder: String, layout: OutputLayout, options: PreviewOptions,
                                 gpu: GPUService, counter: ProgressCounter) throws -> [String] {
-        let facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels)
+        let (facts, keyframePick) = try options.frame.probe(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: options.policy)
-        let frame = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels).frame
+        let frame = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels,
+                                             keyframePick: keyframePick).frame
         let plans = PreviewPlan.renders(options: options, geometry: facts.info.geometry, codedContent: codedContent)
         let videoFolder = layout.videoFolder(folder)
         try gpu.ready()

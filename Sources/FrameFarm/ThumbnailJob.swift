@@ -38,15 +38,15 @@ public enum ThumbnailJob {
         var heldFrames: [ThumbnailFrameFeeder.Item] = []
         let facts: MediaFacts, track: ThumbnailTrack, sheetWriter: SheetWriter, feeder: ThumbnailFrameFeeder
         do {
-            facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels) { analysis, duration in
-                let info = analysis.info
+            facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels) { early in
+                let info = early.info, duration = early.durationSeconds
                 // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink.
                 let shrunkEnough = options.width * 4 <= info.geometry.displaySize.width
                 let targets = try ThumbnailTrack.startTimes(duration: duration, spacing: options.spacing)
                     .map { info.startSeconds + $0 }
                 let samples = options.seek == .keyframe
                     ? paddingSamples(targets: targets, durationSeconds: duration, startSeconds: info.startSeconds) : nil
-                let started = ThumbnailFrameFeeder(path: path, analysis: analysis, targets: targets,
+                let started = ThumbnailFrameFeeder(path: path, analysis: early.analysis, targets: targets,
                                                    leading: samples ?? [], mode: options.seek,
                                                    skipsDeblocking: shrunkEnough, workers: cores,
                                                    capacity: framesPerBatch + 2 * cores, maxPixels: options.maxPixels)

@@ -13,32 +13,33 @@ public struct MediaFacts: Sendable {
     public var analysis: StreamAnalysis
 }
 
-/// Finds a video's content rect (coded pixels) from frames its caller decodes anyway (see `MediaProber.probe`).
-public typealias PaddingFinder = () throws -> PixelRect
+/// Finds a video's content rect (coded pixels) from frames its caller decodes anyway (see `MediaProber.probe`);
+/// nil leaves it to `PaddingDetector`.
+public typealias PaddingFinder = () throws -> PixelRect?
 
 public enum MediaProber {
     /// Demuxes (no decoding) up to this many packets to estimate the keyframe interval.
     static let keyframeScanPackets = 3000
 
-    /// - Parameter beforeDecoding: called with the stream's analysis and duration once they are known (from the
-    ///   container and a demux-only scan), before any frame is decoded. A caller that decodes the same file
-    ///   anyway starts there, so its decoding overlaps padding detection instead of waiting for it; it must stop
-    ///   that work itself when `probe` then throws. It may return a way to find the padding from the frames it
-    ///   decodes: `probe` then decodes nothing itself.
+    /// - Parameter beforeDecoding: called with every fact but the content rect (the whole frame until then) once
+    ///   they are known from the container and a demux-only scan, before any frame is decoded. A caller that
+    ///   decodes the same file anyway starts there, so its decoding overlaps padding detection instead of waiting
+    ///   for it; it must stop that work itself when `probe` then throws. It may return a way to find the padding
+    ///   from the frames it decodes: `probe` then decodes nothing itself.
     public static func probe(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
-                             beforeDecoding: ((StreamAnalysis, _ durationSeconds: Double) throws -> PaddingFinder?)? = nil)
-        throws -> MediaFacts {
+                             beforeDecoding: ((MediaFacts) throws -> PaddingFinder?)? = nil) throws -> MediaFacts {
         let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
         let info = reader.info
         let scan = try reader.scanKeyframeTimes(maxPackets: keyframeScanPackets)
-        let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
-        let findPadding = try beforeDecoding?(reader.analysis, duration)
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
-        let content = try findPadding?()
-            ?? PaddingDetector.detect(path: path, analysis: reader.analysis, durationSeconds: duration,
+        var facts = MediaFacts(info: info,
+                               durationSeconds: info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0,
+                               keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
+                               codedContentRect: PixelRect(size: info.geometry.codedSize), analysis: reader.analysis)
+        let findPadding = try beforeDecoding?(facts)
+        facts.codedContentRect = try findPadding?()
+            ?? PaddingDetector.detect(path: path, analysis: reader.analysis, durationSeconds: facts.durationSeconds,
                                       startSeconds: info.startSeconds, maxPixels: maxPixels)
-        return MediaFacts(info: info, durationSeconds: duration,
-                          keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
-                          codedContentRect: content, analysis: reader.analysis)
+        return facts
     }
 }

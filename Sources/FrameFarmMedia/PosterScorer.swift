@@ -130,6 +130,24 @@ public enum PosterPicker {
                                          keyframeIntervalSeconds: Double?, analysis: StreamAnalysis? = nil,
                                          maxPixels: Int = MediaFile.defaultMaxPixels,
                                          workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Choice? {
+        try keyframePick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
+                         keyframeIntervalSeconds: keyframeIntervalSeconds, analysis: analysis, maxPixels: maxPixels,
+                         workers: workers, readsBars: false)?.choice
+    }
+
+    /// `pickFromKeyframes`, also finding the content rect from the bars of the same candidates (as
+    /// `PaddingDetector` does from its own samples): one decode of each keyframe serves both.
+    public static func pickFromKeyframesFindingPadding(path: String, durationSeconds: Double, startSeconds: Double,
+                                                       keyframeIntervalSeconds: Double?, analysis: StreamAnalysis?,
+                                                       maxPixels: Int) throws -> (choice: Choice, content: PixelRect)? {
+        try keyframePick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
+                         keyframeIntervalSeconds: keyframeIntervalSeconds, analysis: analysis, maxPixels: maxPixels,
+                         workers: ProcessInfo.processInfo.activeProcessorCount, readsBars: true)
+    }
+
+    private static func keyframePick(path: String, durationSeconds: Double, startSeconds: Double,
+                                     keyframeIntervalSeconds: Double?, analysis: StreamAnalysis?, maxPixels: Int,
+                                     workers: Int, readsBars: Bool) throws -> (choice: Choice, content: PixelRect)? {
         if let interval = keyframeIntervalSeconds, interval > 0,
            durationSeconds * 0.9 / interval + 1 < Double(fewestKeyframes) {
             return nil
@@ -139,15 +157,22 @@ public enum PosterPicker {
         let runs = try FrameReader.inKeyframeRuns(path: path, analysis: analysis, targets: targets, workers: workers,
                                                   maxPixels: maxPixels) { reader, run in
             var tally = Tally()
+            var bars: [Double: PaddingDetector.Bars?] = [:]
             for target in run {
-                if let frame = try reader.keyframe(atOrBefore: target) { tally.consider(frame) }
+                guard let frame = try reader.keyframe(atOrBefore: target) else { continue }
+                if readsBars { bars.updateValue(PaddingDetector.bars(in: frame), forKey: frame.timeSeconds) }
+                tally.consider(frame)
             }
-            return tally
+            return (tally: tally, bars: bars, codedSize: reader.info.geometry.codedSize)
         }
         var tally = Tally()
-        for run in runs { tally.merge(run) }
+        var bars: [Double: PaddingDetector.Bars?] = [:]
+        for run in runs {
+            tally.merge(run.tally)
+            bars.merge(run.bars) { first, _ in first }
+        }
         guard let choice = tally.choice, choice.candidates >= fewestKeyframes else { return nil }
-        return choice
+        return (choice, PaddingDetector.contentRect(codedSize: runs[0].codedSize, bars: Array(bars.values)))
     }
 
     /// The video's first frame, for one where no candidate decoded.

@@ -1,4 +1,5 @@
 import Foundation
+import FrameFarmMedia
 import Testing
 @testable import FrameFarm
 
@@ -26,6 +27,11 @@ import Testing
         #expect(poster.timeSeconds >= 7 && !(8...12).contains(poster.timeSeconds), "picked \(poster.timeSeconds) s")
         // Full display resolution without the baked-in bars, and 160 wide; 1920 is wider than the video.
         #expect(poster.files.map(\.file) == ["poster.png", "poster-160.png"])
+        // The bars are found from the poster's own keyframe candidates, past the black opening and the fade.
+        var drawn = SampleOptions()
+        drawn.size = PixelSize(width: 320, height: 180)
+        drawn.letterbox = true
+        #expect(manifest.probe.contentRect.pixelRect == drawn.contentRect)
         let full = try readImage(out + "/sample/poster.png")
         #expect(full.size == manifest.probe.contentRect.pixelRect.size)
         #expect(full.frameCode() == Int((poster.timeSeconds * 10).rounded()))
