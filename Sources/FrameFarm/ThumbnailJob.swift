@@ -51,9 +51,9 @@ public enum ThumbnailJob {
                                                    skipsDeblocking: shrunkEnough, workers: cores,
                                                    capacity: framesPerBatch + 2 * cores, maxPixels: options.maxPixels)
                 startedFeeder = started
-                return samples.map { samples in
-                    { try findPadding(in: started, samples: samples, codedSize: info.geometry.codedSize, held: &heldFrames) }
-                }
+                guard let samples else { return nil }
+                return { try findPadding(in: started, samples: samples, codedSize: info.geometry.codedSize,
+                                         held: &heldFrames) }
             }
             feeder = startedFeeder!  // probe calls beforeDecoding before it returns
             let geometry = facts.info.geometry
@@ -64,9 +64,9 @@ public enum ThumbnailJob {
                                        rows: options.rows, format: options.format)
             try gpu.ready()
             try layout.makeFolder(directory)
-            sheetWriter = try renderTrack(track, from: feeder, held: heldFrames, geometry: geometry, codedContent: codedContent,
-                                          start: facts.info.startSeconds, directory: directory, options: options,
-                                          gpu: gpu, counter: counter)
+            sheetWriter = try renderTrack(track, from: feeder, held: heldFrames, geometry: geometry,
+                                          codedContent: codedContent, start: facts.info.startSeconds,
+                                          directory: directory, options: options, gpu: gpu, counter: counter)
         } catch {
             startedFeeder?.cancel()
             throw error
@@ -103,14 +103,16 @@ public enum ThumbnailJob {
         return Set(nearest).count == times.count ? nearest : nil
     }
 
-    /// The content rect from the feeder's frames for `samples`, which come first; every frame taken on the way
-    /// is kept in `held` (the samples and at most a frame per worker more).
+    /// The content rect from the feeder's frames for `samples`, which the workers take first; every frame taken
+    /// on the way is kept in `held` (the samples and the few decoded meanwhile).
     private static func findPadding(in feeder: ThumbnailFrameFeeder, samples: [Int], codedSize: PixelSize,
                                     held: inout [ThumbnailFrameFeeder.Item]) throws -> PixelRect {
         var bars: [Int: PaddingDetector.Bars?] = [:]
         while bars.count < samples.count, let item = try feeder.next() {
             held.append(item)
-            if samples.contains(item.index) { bars.updateValue(PaddingDetector.bars(in: item.frame), forKey: item.index) }
+            if samples.contains(item.index) {
+                bars.updateValue(PaddingDetector.bars(in: item.frame), forKey: item.index)
+            }
         }
         return PaddingDetector.contentRect(codedSize: codedSize, bars: Array(bars.values))
     }

@@ -199,9 +199,10 @@ public final class FrameReader {
     /// run at once, each with its own keyframe-only reader; returns the runs' results in order, or rethrows the
     /// first run's error. For samples spread over a video (padding, poster candidates): decoded one after
     /// another they kept one core busy and the others idle.
-    public static func inKeyframeRuns<Result>(path: String, analysis: StreamAnalysis?, targets: [Double], workers: Int,
-                                              maxPixels: Int,
-                                              _ body: (FrameReader, ArraySlice<Double>) throws -> Result) throws -> [Result] {
+    public static func inKeyframeRuns<Result>(
+        path: String, analysis: StreamAnalysis?, targets: [Double], workers: Int, maxPixels: Int,
+        _ body: (FrameReader, ArraySlice<Double>) throws -> Result
+    ) throws -> [Result] {
         let runs = targets.indices.split(into: max(1, min(workers, targets.count)))
         var results = [Swift.Result<Result, Error>](repeating: .failure(CancellationError()), count: runs.count)
         let lock = NSLock()

@@ -32,8 +32,8 @@ public enum MediaProber {
         let info = reader.info
         let scan = try reader.scanKeyframeTimes(maxPackets: keyframeScanPackets)
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
-        var facts = MediaFacts(info: info,
-                               durationSeconds: info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0,
+        let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
+        var facts = MediaFacts(info: info, durationSeconds: duration,
                                keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
                                codedContentRect: PixelRect(size: info.geometry.codedSize), analysis: reader.analysis)
         let findPadding = try beforeDecoding?(facts)

@@ -129,7 +129,8 @@ public enum PosterPicker {
     public static func pickFromKeyframes(path: String, durationSeconds: Double, startSeconds: Double,
                                          keyframeIntervalSeconds: Double?, analysis: StreamAnalysis? = nil,
                                          maxPixels: Int = MediaFile.defaultMaxPixels,
-                                         workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Choice? {
+                                         workers: Int = ProcessInfo.processInfo.activeProcessorCount)
+        throws -> Choice? {
         try keyframePick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
                          keyframeIntervalSeconds: keyframeIntervalSeconds, analysis: analysis, maxPixels: maxPixels,
                          workers: workers, readsBars: false)?.choice
