@@ -12,9 +12,12 @@ public enum SeekMode: String, Sendable, CaseIterable {
 
 /// Decodes the frames of a list of target times on several threads at once: the targets are split into
 /// contiguous chunks, each decoded by its own demuxer and decoder (single-threaded, so chunks, not slices,
-/// use the cores). A worker done with its chunk takes the later half of the largest one left, split where a new
-/// GOP starts so that no GOP is decoded twice: a target's cost varies with its distance from the keyframe before
-/// it, and fixed chunks left one core idle for the last tenth of a long-GOP track. Frames go through a bounded
+/// use the cores). The first worker starts with every target; every other one, and any worker done with its
+/// chunk, takes the later part of the largest chunk left, split at the GOP start nearest its middle so that no GOP
+/// is decoded twice: a target's cost varies with its distance from the keyframe before it, fixed chunks left one
+/// core idle for the last tenth of a long-GOP track, and chunks cut inside a GOP decoded its start twice (all of
+/// it, for the exact poster candidates of a one-GOP clip). Where the container has no index to find GOPs by,
+/// chunks are cut at their middle. Frames go through a bounded
 /// queue, so memory holds at most `capacity` decoded frames however long the video. Frames no target needs are
 /// never kept; in keyframe mode non-key frames are never decoded.
 final class ThumbnailFrameFeeder: @unchecked Sendable {
@@ -34,8 +37,10 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     /// Targets any worker takes before its own (`leading`), and which targets a worker has taken.
     private var leading: ArraySlice<Int>
     private var taken: [Bool]
-    /// How many times a worker took targets from another.
+    /// How many times a worker took targets from another (the first chunks of workers after the first included).
     private(set) var takeovers = 0
+    /// Frames the workers' decoders put out (frames discarded before decoding are not counted).
+    private(set) var framesDecoded = 0
     /// Corrupt-packet times seen by any worker.
     private(set) var corruptTimes: [Double] = []
 
@@ -47,7 +52,7 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
          skipsDeblocking: Bool, workers requested: Int, capacity: Int, maxPixels: Int) {
         workers = max(1, min(requested, targets.count))
         self.capacity = max(capacity, workers)
-        remaining = targets.indices.split(into: workers)
+        remaining = [targets.indices] + Array(repeating: 0..<0, count: workers - 1)
         self.leading = leading[...]
         taken = [Bool](repeating: false, count: targets.count)
         for worker in 0..<workers {
@@ -104,8 +109,9 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         return nil
     }
 
-    /// `worker`'s own next target, else the first target past the half of the worker with the most left that
-    /// starts a new GOP (by `reader`'s index). Call with `condition`'s lock held.
+    /// `worker`'s own next target, else the first of those it takes from the worker with the most left: from the
+    /// GOP start nearest the middle of that chunk (by `reader`'s index), or from its middle without an index.
+    /// Call with `condition`'s lock held.
     private func candidate(worker: Int, targets: [Double], reader: FrameReader) -> Int? {
         if let index = remaining[worker].first {
             remaining[worker].removeFirst()
@@ -115,12 +121,17 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
               remaining[victim].count >= 2 else { return nil }
         let left = remaining[victim]
         func gop(_ index: Int) -> Double? { reader.keyframeTime(atOrBefore: targets[index]) }
-        var split = left.lowerBound + left.count / 2
-        while split < left.upperBound {
-            if let before = gop(split - 1), let here = gop(split), before != here { break }
-            split += 1
+        let middle = left.lowerBound + left.count / 2
+        let split: Int
+        if gop(left.lowerBound) == nil {
+            split = middle
+        } else {
+            // Nearest the middle, a later start first; never the victim's next target.
+            let nearest = (0..<left.count).lazy.flatMap { [middle + $0, middle - $0] }
+                .first { $0 > left.lowerBound && $0 < left.upperBound && gop($0 - 1) != gop($0) }
+            guard let nearest else { return nil }
+            split = nearest
         }
-        guard split < left.upperBound else { return nil }
         remaining[victim] = left.lowerBound..<split
         remaining[worker] = (split + 1)..<left.upperBound
         takeovers += 1
@@ -131,6 +142,7 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
                         skipsDeblocking: Bool, maxPixels: Int) {
         var error: Error?
         var corrupt: [Double] = []
+        var decoded = 0
         do {
             let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: mode == .keyframe,
                                          skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
@@ -156,11 +168,13 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
                 guard push(Item(index: index, frame: frame)) else { break }
             }
             corrupt = reader.corruptPacketTimes
+            decoded = reader.framesDecoded
         } catch let thrown {
             error = thrown
         }
         condition.lock()
         corruptTimes += corrupt
+        framesDecoded += decoded
         if let error, failure == nil { failure = error }
         finishedWorkers += 1
         condition.broadcast()

@@ -21,6 +21,8 @@ public final class FrameReader {
     private var finished = false
     /// Whether the demuxer has run out of packets (a drain that follows is the end of the stream, not a keyframe's).
     private var demuxerFinished = false
+    /// Frames the decoder has put out (frames discarded before decoding are not counted).
+    public private(set) var framesDecoded = 0
     /// Presentation times (seconds) of packets the decoder rejected as corrupt; the caller warns about them.
     public private(set) var corruptPacketTimes: [Double] = []
     /// Frame decoded past a target while seeking exactly; returned first by the next read.
@@ -56,6 +58,7 @@ public final class FrameReader {
         while !finished {
             let (frame, step) = try decoder.receive()
             if let frame {
+                framesDecoded += 1
                 let timestamp = frame.pointee.best_effort_timestamp
                 let seconds = timestamp == framefarm_av_nopts_value() ? 0 : file.seconds(timestamp)
                 // The decoder concealed damage in this frame (missing or broken slices).

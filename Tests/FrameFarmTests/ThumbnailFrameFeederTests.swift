@@ -25,7 +25,30 @@ import Testing
             #expect(frameCode(item.frame) == onScreen, "target \(item.index) at \(targets[item.index]) s")
         }
         #expect(delivered.count == targets.count && delivered.values.allSatisfy { $0 == 1 })
-        #expect(feeder.takeovers > 0)
+        // The second worker's first chunk is one takeover; the first worker, done early, takes over again.
+        #expect(feeder.takeovers >= 2)
+    }
+
+    /// Targets that all lie in one GOP are decoded by one worker from its keyframe on: a second chunk cut among
+    /// them would decode the GOP's start a second time, for nothing (the cut-by-count split decoded 250 frames
+    /// here instead of 176).
+    @Test func oneGOPIsDecodedOnce() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 8
+            $0.keyframeIntervalSeconds = 8  // one keyframe; no B-frames, so no frame is skipped on the way
+        }
+        let targets = (1...7).map(Double.init)
+        let feeder = ThumbnailFrameFeeder(path: path, analysis: nil, targets: targets, mode: .exact,
+                                          skipsDeblocking: false, workers: 2, capacity: 4, maxPixels: 1 << 26)
+        var delivered = 0
+        while let item = try feeder.next() {
+            delivered += 1
+            #expect(frameCode(item.frame) == Int(targets[item.index] * 25), "target \(item.index)")
+        }
+        #expect(delivered == targets.count)
+        // Frames 0 ... 175, and the first past the last target, which tells where it ends.
+        #expect(feeder.framesDecoded <= 177, "\(feeder.framesDecoded) frames decoded")
     }
 
     /// Leading targets (keyframe mode's padding samples) are taken before any other, wherever they lie: one
