@@ -63,7 +63,9 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
         }
         // One frame, maybe a whole GOP into the stream: frame threads use every core on the way.
         let reader = try FrameReader(path: path, analysis: facts.analysis, threads: 0, maxPixels: maxPixels)
-        guard let frame = try reader.frame(at: start + offset, lastTime: nil) else { throw InputError.noDecodableFrames }
+        guard let frame = try reader.frame(at: start + offset, lastTime: nil, then: .nothing) else {
+            throw InputError.noDecodableFrames
+        }
         return (frame, nil)
     }
 }

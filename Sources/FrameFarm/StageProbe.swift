@@ -45,12 +45,13 @@ public enum StageProbe {
         let origin = reader.info.startSeconds
         var last: Double?
         var frames = 0
-        for time in times {
+        for (index, time) in times.enumerated() {
             let frame: DecodedFrame?
             if seek == .keyframe {
                 frame = try reader.keyframe(atOrBefore: origin + time)
             } else {
-                frame = try reader.frame(at: origin + time, lastTime: last)
+                let next = index + 1 < times.count ? NextRead.time(origin + times[index + 1]) : .nothing
+                frame = try reader.frame(at: origin + time, lastTime: last, then: next)
             }
             if let frame {
                 frames += 1
@@ -66,7 +67,7 @@ public enum StageProbe {
                                    repeats: Int = 5) throws -> RenderTiming {
         let facts = try MediaProber.probe(path: path)
         let reader = try FrameReader(path: path, threads: 0)
-        guard let frame = try reader.frame(at: facts.info.startSeconds + time, lastTime: nil) else {
+        guard let frame = try reader.frame(at: facts.info.startSeconds + time, lastTime: nil, then: .nothing) else {
             throw InputError.noDecodableFrames
         }
         let batch = try makeBatch(frame: frame, facts: facts, work: work)

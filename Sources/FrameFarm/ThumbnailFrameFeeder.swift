@@ -109,6 +109,16 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         return nil
     }
 
+    /// What `worker` will most likely read after its current target: a leading target, else its own next one.
+    /// With none left it takes targets from another worker's chunk, which start at a later GOP (or, without an
+    /// index, are sought anyway), so nothing read so far is reused. A wrong guess costs time, never the frame.
+    private func nextRead(worker: Int, targets: [Double]) -> NextRead {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let index = leading.first ?? remaining[worker].first else { return .nothing }
+        return .time(targets[index])
+    }
+
     /// `worker`'s own next target, else the first of those it takes from the worker with the most left: from the
     /// GOP start nearest the middle of that chunk (by `reader`'s index), or from its middle without an index.
     /// Call with `condition`'s lock held.
@@ -153,7 +163,8 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
                 let frame: DecodedFrame?
                 switch mode {
                 case .exact:
-                    frame = try reader.frame(at: target, lastTime: lastFrame?.timeSeconds) ?? lastFrame
+                    frame = try reader.frame(at: target, lastTime: lastFrame?.timeSeconds,
+                                             then: nextRead(worker: worker, targets: targets)) ?? lastFrame
                 case .keyframe:
                     let keyframe = reader.keyframeTime(atOrBefore: target)
                     if let keyframe, keyframe == lastKeyframe, let lastFrame {

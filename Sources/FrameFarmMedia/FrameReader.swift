@@ -2,6 +2,16 @@ import CFFmpeg
 import Foundation
 import FrameFarmCore
 
+/// What a reader's caller reads after an exact target (`FrameReader.frame(at:lastTime:then:)`).
+public enum NextRead: Sendable {
+    /// Not known: read on as if anything might follow.
+    case unknown
+    /// Nothing.
+    case nothing
+    /// The frame at this stream time.
+    case time(Double)
+}
+
 /// Decodes a file's video frames in presentation order, with exact and keyframe seeking. Owns its demuxer and
 /// decoder; not thread-safe (parallel work opens one reader per chunk).
 public final class FrameReader {
@@ -16,6 +26,12 @@ public final class FrameReader {
     /// While seeking exactly: packets presented before this stream time cannot be the frame on screen at the
     /// target, so the decoder fast-forwards through them (`VideoDecoder.fastForwarding`).
     private var fastForwardBefore: Double?
+    /// While seeking exactly to a target the next read will not continue from: a packet decoded after this stream
+    /// time cannot hold a frame presented at or before it, nor can any packet after it (decode times only grow,
+    /// and a frame is decoded no later than it is shown), so instead of sending it the decoder is drained.
+    private var drainAfter: Double?
+    /// Whether the decoder was drained that way since the last seek: reading on needs a seek.
+    private var drainedEarly = false
     private let normalizer: FrameNormalizer
     private var draining = false
     private var finished = false
@@ -23,6 +39,8 @@ public final class FrameReader {
     private var demuxerFinished = false
     /// Frames the decoder has put out (frames discarded before decoding are not counted).
     public private(set) var framesDecoded = 0
+    /// Packets sent to the decoder: what decoding cost, frames it held back or skipped included.
+    public private(set) var packetsSent = 0
     /// Presentation times (seconds) of packets the decoder rejected as corrupt; the caller warns about them.
     public private(set) var corruptPacketTimes: [Double] = []
     /// Frame decoded past a target while seeking exactly; returned first by the next read.
@@ -91,6 +109,15 @@ public final class FrameReader {
             _ = try decoder.send(nil)
             return
         }
+        // Only a decode time below the presentation time is taken as real: a demuxer that copies presentation
+        // times into decode times (they then jump back and forth with B-frames) could cut off a reference frame.
+        if let limit = drainAfter, let decodeTime = packet.decodeTimestamp.map(file.seconds), decodeTime > limit,
+           let presentationTime = packet.presentationTimestamp.map(file.seconds), decodeTime < presentationTime {
+            draining = true
+            drainedEarly = true
+            _ = try decoder.send(nil)
+            return
+        }
         if let limit = fastForwardBefore {
             let time = packet.presentationTimestamp.map(file.seconds)
             decoder.fastForwarding = time.map { $0 < limit } ?? false
@@ -98,6 +125,7 @@ public final class FrameReader {
         // The demuxer flags packets it knows are damaged (an MPEG-TS continuity error, say).
         if packet.isCorrupt { corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }
         do {
+            packetsSent += 1
             _ = try decoder.send(packet)
             if keyframesOnly && packet.isKeyFrame {
                 draining = true
@@ -136,6 +164,7 @@ public final class FrameReader {
         }
         pending = nil
         draining = false
+        drainedEarly = false
         demuxerFinished = false
         finished = false
     }
@@ -151,9 +180,22 @@ public final class FrameReader {
     /// (the first frame when `seconds` precedes the stream). `lastTime` is the time of the frame this reader
     /// returned last, if any: when the target lies ahead of it with no keyframe between, decoding simply goes on
     /// instead of seeking back to the same keyframe.
-    public func frame(at seconds: Double, lastTime: Double?) throws -> DecodedFrame? {
+    ///
+    /// `then` is what the caller reads next. When that read will seek anyway (a keyframe lies after this target,
+    /// or nothing follows), the decoder is drained once every frame shown by the target is in, instead of
+    /// decoding the frame after it, and the stream's reordering delay more, to learn where the target's frame ends.
+    public func frame(at seconds: Double, lastTime: Double?, then next: NextRead = .unknown) throws -> DecodedFrame? {
         let keyframe = keyframeTime(atOrBefore: seconds)
-        if let last = lastTime, last <= seconds, let keyframe, keyframe <= last {
+        // The next read goes on from here only when it lies ahead with no keyframe between (see `lastTime`).
+        let readsOn: Bool
+        switch next {
+        case .unknown: readsOn = true
+        case .nothing: readsOn = false
+        case .time(let time): readsOn = time >= seconds && keyframeTime(atOrBefore: time).map { $0 <= seconds } == true
+        }
+        drainAfter = readsOn || keyframesOnly ? nil : seconds + 5e-7
+        defer { drainAfter = nil }
+        if let last = lastTime, last <= seconds, let keyframe, keyframe <= last, !drainedEarly {
             return try decode(until: seconds)
         }
         // Containers without an index (MPEG-TS) may seek past the keyframe the target needs, so the first frame
