@@ -23,9 +23,12 @@ public final class FrameReader {
     private let skipsDeblocking: Bool
     private let maxPixels: Int
     private let threads: Int
-    /// While seeking exactly: packets presented before this stream time cannot be the frame on screen at the
-    /// target, so the decoder fast-forwards through them (`VideoDecoder.fastForwarding`).
-    private var fastForwardBefore: Double?
+    /// While seeking exactly to `target` (stream time): the latest presentation time, at or before it, of the
+    /// packets sent to be decoded in full. A packet presented before that cannot be the frame on screen at the
+    /// target (that later frame, or one after it, will be), so the decoder fast-forwards through it
+    /// (`VideoDecoder.fastForwarding`). With B-frames, each group's anchor comes before the frames shown ahead
+    /// of it, so all but the target's last few frames are passed this way, whatever the frame durations.
+    private var fastForward: (target: Double, covered: Double)?
     /// While seeking exactly to a target the next read will not continue from: a packet decoded after this stream
     /// time cannot hold a frame presented at or before it, nor can any packet after it (decode times only grow,
     /// and a frame is decoded no later than it is shown), so instead of sending it the decoder is drained.
@@ -118,9 +121,11 @@ public final class FrameReader {
             _ = try decoder.send(nil)
             return
         }
-        if let limit = fastForwardBefore {
+        if let (target, covered) = fastForward {
             let time = packet.presentationTimestamp.map(file.seconds)
-            decoder.fastForwarding = time.map { $0 < limit } ?? false
+            let passes = time.map { $0 < covered } ?? false
+            decoder.fastForwarding = passes
+            if !passes, let time, time <= target { fastForward = (target, max(covered, time)) }
         }
         // The demuxer flags packets it knows are damaged (an MPEG-TS continuity error, say).
         if packet.isCorrupt { corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }
@@ -219,14 +224,10 @@ public final class FrameReader {
     private func decode(until seconds: Double) throws -> DecodedFrame? {
         // Half a microsecond of slack absorbs the rounding of the container's time base.
         let target = seconds + 5e-7
-        // Fast-forwarding needs a single-threaded decoder (the settings are read per frame) and a margin of several
-        // frame durations (at least 0.25 s) so variable frame rates never skip the frame still on screen.
-        if threads == 1, !keyframesOnly {
-            let frameDuration = 1 / max(1, info.frameRate ?? 25)
-            fastForwardBefore = seconds - max(0.25, 4 * frameDuration)
-        }
+        // Fast-forwarding needs a single-threaded decoder: the setting is read per frame.
+        if threads == 1, !keyframesOnly { fastForward = (target, -.infinity) }
         defer {
-            fastForwardBefore = nil
+            fastForward = nil
             decoder.fastForwarding = false
         }
         var onScreen: DecodedFrame?
