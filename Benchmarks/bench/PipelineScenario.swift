@@ -48,7 +48,7 @@ extension BenchRunner {
         for (label, work) in works {
             do {
                 let timing = try StageProbe.renderAlone(path: clip.path, at: clip.durationSeconds / 2, work: work, gpu: gpu,
-                                                        repeats: max(3, settings.repeats))
+                                                        repeats: max(3, settings.repeats), minimumSeconds: 1)
                 result.renders.append(PipelineResult.Render(
                     work: label, megapixelsIn: timing.megapixelsIn, outputs: timing.outputs,
                     outputMegapixels: timing.outputMegapixels, uploadMilliseconds: timing.uploadMilliseconds,
@@ -75,7 +75,9 @@ extension MarkdownReport {
     static func pipelineSection(_ results: [PipelineResult]) -> [String] {
         guard !results.isEmpty else { return [] }
         var lines = ["", "## Pipeline: stages apart", "",
-                     "The Vulkan stage on a frame decoded beforehand (medians; readback is 0 because canvases are read "
+                     "The Vulkan stage on a frame decoded beforehand (medians of back-to-back rounds, at least a "
+                     + "second of them, so a job of a millisecond is timed in the steady state the peers' slopes "
+                     + "measure; readback is 0 because canvases are read "
                      + "from mapped memory by the encoders, whose time is the encode column), and decoding alone for a "
                      + "thumbnail every 10 s on one thread. On a CPU Vulkan device the host runs the box prefilter "
                      + "(marked \"host\"); compute then includes its time.", "",
