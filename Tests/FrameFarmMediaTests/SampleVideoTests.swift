@@ -66,9 +66,10 @@ import Testing
 
     /// Told what it reads next, a reader drains its decoder once a target's frame is in when that read seeks
     /// anyway (a keyframe between, a step back, nothing more), instead of decoding on past the target: the
-    /// same frames, fewer decoded. MP4 and Matroska have an index; MPEG-TS has none, so every read seeks.
-    @Test(arguments: ["sample.mp4", "sample.mkv", "sample.ts"])
-    func drainingWhenTheNextReadSeeksKeepsTheFrameAndDecodesLess(name: String) throws {
+    /// same frames, fewer decoded, with one decoding thread (which also fast-forwards) or frame threads. MP4 and
+    /// Matroska have an index; MPEG-TS has none, so every read seeks.
+    @Test(arguments: ["sample.mp4", "sample.mkv", "sample.ts"], [0, 1])
+    func drainingWhenTheNextReadSeeksKeepsTheFrameAndDecodesLess(name: String, threads: Int) throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory, name: name) {
             $0.durationSeconds = 4
@@ -80,19 +81,21 @@ import Testing
         let frames = [6, 15, 43, 87, 99, 36]
         var decoded: [Bool: Int] = [:]
         for told in [false, true] {
-            let reader = try FrameReader(path: path, threads: 1)
+            let reader = try FrameReader(path: path, threads: threads)
             let targets = frames.map { reader.info.startSeconds + (Double($0) + 0.5) * 1001 / 30000 }
             var last: Double?
             for (index, target) in targets.enumerated() {
                 let next: NextRead = !told ? .unknown : index + 1 < targets.count ? .time(targets[index + 1]) : .nothing
                 let frame = try #require(try reader.frame(at: target, lastTime: last, then: next))
                 last = frame.timeSeconds
-                #expect(readFrameCode(frame) == frames[index], "\(name), frame \(frames[index]), told what follows: \(told)")
+                #expect(readFrameCode(frame) == frames[index],
+                        "\(name), \(threads) threads, frame \(frames[index]), told what follows: \(told)")
             }
             decoded[told] = reader.packetsSent
         }
         let (before, after) = (try #require(decoded[false]), try #require(decoded[true]))
-        #expect(after < before, "\(name): \(after) packets decoded when told what follows, \(before) when not")
+        #expect(after < before,
+                "\(name), \(threads) threads: \(after) packets sent when told what follows, \(before) when not")
     }
 
     /// An exact seek decodes the very pixels of a decode from the start: fast-forwarding discards only frames no
