@@ -17,9 +17,9 @@ public enum SeekMode: String, Sendable, CaseIterable {
 /// is decoded twice: a target's cost varies with its distance from the keyframe before it, fixed chunks left one
 /// core idle for the last tenth of a long-GOP track, and chunks cut inside a GOP decoded its start twice (all of
 /// it, for the exact poster candidates of a one-GOP clip). Where the container has no index to find GOPs by,
-/// chunks are cut at their middle. Frames go through a bounded
-/// queue, so memory holds at most `capacity` decoded frames however long the video. Frames no target needs are
-/// never kept; in keyframe mode non-key frames are never decoded.
+/// chunks are cut at their middle. Frames go through a bounded queue, so memory holds at most `capacity` decoded
+/// frames however long the video. Frames no target needs are never kept; in keyframe mode non-key frames are
+/// never decoded.
 final class ThumbnailFrameFeeder: @unchecked Sendable {
     struct Item {
         var index: Int
@@ -46,8 +46,8 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
 
     /// Starts decoding `targets` (stream times, ascending) of `path` in the background. With
     /// `skipsDeblocking` the decoders skip deblocking (see `FrameReader`): invisible once shrunk to a
-    /// thumbnail. The targets listed in `leading` are decoded first,
-    /// by whichever worker is free (in keyframe mode, where each target is a seek of its own, order costs nothing).
+    /// thumbnail. The targets listed in `leading` are decoded first, by whichever worker is free (in keyframe
+    /// mode, where each target is a seek of its own, order costs nothing).
     init(path: String, analysis: StreamAnalysis?, targets: [Double], leading: [Int] = [], mode: SeekMode,
          skipsDeblocking: Bool, workers requested: Int, capacity: Int, maxPixels: Int) {
         workers = max(1, min(requested, targets.count))
