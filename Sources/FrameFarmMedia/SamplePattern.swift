@@ -73,25 +73,37 @@ struct SamplePattern {
         return planes
     }
 
+    /// Every term of the field depends on the row or on the column alone, so each is computed once per row or
+    /// column (the same expressions, so the same bytes): per pixel, the trigonometry took half of the time a
+    /// 1080p bench input took to make.
     private func drawBackground(into planes: inout Planes, time: Double, chromaWidth: Int, chromaHeight: Int) {
         let codeTop = content.y + Int(Double(content.height) * FrameCode.bandTop)
+        let horizontal = (content.x..<content.maxX).map { x in
+            cos(Double(x - content.x) / Double(content.width) * 2 * .pi - time * 0.5)
+        }
         for y in content.y..<codeTop {
             let vertical = sin(Double(y - content.y) / Double(content.height) * 2 * .pi + time * 0.7)
-            for x in content.x..<content.maxX {
-                let horizontal = cos(Double(x - content.x) / Double(content.width) * 2 * .pi - time * 0.5)
-                planes.luma[y * size.width + x] = UInt8(110 + 35 * vertical * horizontal)
+            let row = y * size.width + content.x
+            for (column, horizontal) in horizontal.enumerated() {
+                planes.luma[row + column] = UInt8(110 + 35 * vertical * horizontal)
             }
         }
         let chromaContent = PixelRect(x: content.x / chromaSubsamplingX, y: content.y / chromaSubsamplingY,
                                       width: content.width / chromaSubsamplingX, height: content.height / chromaSubsamplingY)
         // The frame-code band keeps neutral chroma so its cells read as pure black and white.
         let chromaBandTop = (content.y + Int(Double(content.height) * FrameCode.bandTop)) / chromaSubsamplingY
+        let columns = chromaContent.x..<min(chromaWidth, chromaContent.maxX)
+        let cbOfColumn = columns.map { x in
+            let u = Double(x - chromaContent.x) / Double(max(1, chromaContent.width))
+            return UInt8(128 + 45 * cos(2 * .pi * (u + time / 10)))
+        }
         for y in chromaContent.y..<min(chromaHeight, chromaBandTop) {
             let v = Double(y - chromaContent.y) / Double(max(1, chromaContent.height))
-            for x in chromaContent.x..<min(chromaWidth, chromaContent.maxX) {
-                let u = Double(x - chromaContent.x) / Double(max(1, chromaContent.width))
-                planes.cb[y * chromaWidth + x] = UInt8(128 + 45 * cos(2 * .pi * (u + time / 10)))
-                planes.cr[y * chromaWidth + x] = UInt8(128 + 45 * sin(2 * .pi * (v + time / 7)))
+            let cr = UInt8(128 + 45 * sin(2 * .pi * (v + time / 7)))
+            let row = y * chromaWidth + columns.lowerBound
+            for (column, cb) in cbOfColumn.enumerated() {
+                planes.cb[row + column] = cb
+                planes.cr[row + column] = cr
             }
         }
     }
