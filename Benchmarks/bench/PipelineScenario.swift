@@ -44,6 +44,7 @@ extension BenchRunner {
             (PipelineWork.thumbnail, .thumbnails(width: 160, count: 1, columns: 1)),
             (PipelineWork.sheet, .thumbnails(width: 160, count: 100, columns: 10)),
             (PipelineWork.deviceScreens, .deviceScreens),
+            (PipelineWork.previewRenders, .previewRenders),
         ]
         for (label, work) in works {
             do {
@@ -81,7 +82,7 @@ extension MarkdownReport {
                      + "from mapped memory by the encoders, whose time is the encode column), and decoding alone for a "
                      + "thumbnail every 10 s on one thread. On a CPU Vulkan device the host runs the box prefilter "
                      + "(marked \"host\"); compute then includes its time.", "",
-                     "| clip | work | MP in | outputs (MP) | upload | compute (prefilter + resample) | readback | encode (JPEG) | MP/s in | outputs/s |",
+                     "| clip | work | MP in | outputs (MP) | upload | compute (prefilter + resample) | readback | encode (JPEG unless PNG is named) | MP/s in | outputs/s |",
                      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for result in results {
             for render in result.renders {

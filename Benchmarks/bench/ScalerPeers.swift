@@ -20,6 +20,8 @@ enum PipelineWork {
     static let thumbnail = "1 frame -> 1 thumbnail of 160 px"
     static let sheet = "1 frame -> 100 thumbnails of 160 px in one sheet"
     static let deviceScreens = "1 frame -> every device screen, fit and fill"
+    /// What `preview` draws of those (identical renders once) and writes (PNG); no peer does this job.
+    static let previewRenders = "1 frame -> the same screens as preview draws them: identical renders once, PNG"
 }
 
 extension BenchRunner {

@@ -2,7 +2,8 @@ import Foundation
 
 /// Which stage bounds each thumbnail and preview scenario, from the pipeline scenario's stages measured apart on
 /// the same clip: decoding the frames the scenario needs (on one thread, so spread over every core) against the
-/// Vulkan stage for them (one frame's upload + compute, times the frames). On a CPU Vulkan driver both run on the
+/// Vulkan stage for them (one frame's upload + compute, times the frames); for previews, the Vulkan stage and the
+/// PNG encoding of the renders `preview` draws (identical ones once). On a CPU Vulkan driver both run on the
 /// same cores, so their sum is the floor; on a GPU, the larger of the two.
 enum StageBounds {
     static func lines(_ report: BenchReport) -> [String] {
@@ -24,13 +25,13 @@ enum StageBounds {
                      "\(decode.frames) x \(Format.number(perFrame * 1000)) ms"),
                 ]
             } else if scenario.scenario == "preview" {
-                guard let render = pipeline.renders.first(where: { $0.work == PipelineWork.deviceScreens }) else {
+                guard let render = pipeline.renders.first(where: { $0.work == PipelineWork.previewRenders }) else {
                     return nil
                 }
                 stages = [
                     ("the Vulkan stage", render.vulkanMilliseconds / 1000,
-                     "\(render.outputs) renders, \(Format.number(render.outputMegapixels)) MP"),
-                    ("encoding", render.encodeMilliseconds / 1000, "as JPEG; previews write PNG"),
+                     "\(render.outputs) distinct renders, \(Format.number(render.outputMegapixels)) MP"),
+                    ("PNG encoding", render.encodeMilliseconds / 1000, "on every core"),
                 ]
             } else {
                 return nil

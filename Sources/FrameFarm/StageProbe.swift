@@ -35,6 +35,8 @@ public enum StageProbe {
         case thumbnails(width: Int, count: Int, columns: Int)
         /// Every built-in device screen, fit and fill.
         case deviceScreens
+        /// What `preview` draws for them: renders that would come out identical drawn once, encoded as PNG.
+        case previewRenders
     }
 
     /// Decodes the frames shown at `times` (stream-relative seconds), as `thumbnails` would, without the GPU.
@@ -74,6 +76,8 @@ public enum StageProbe {
             throw InputError.noDecodableFrames
         }
         let batch = try makeBatch(frame: frame, facts: facts, work: work)
+        let format: ImageFormat
+        if case .previewRenders = work { format = .png } else { format = .jpeg }
         var uploads: [Double] = [], computes: [Double] = [], encodes: [Double] = []
         var prefilters: [Double] = [], resamples: [Double] = []
         var prefilterOnHost = false
@@ -88,7 +92,7 @@ public enum StageProbe {
                     let size = rendered.size(of: index)
                     _ = try rendered.withUnsafeBytes(canvas: index) {
                         try encoder.encode($0, width: size.width, height: size.height, bytesPerRow: size.width * 4,
-                                           format: .jpeg, quality: 85)
+                                           format: format, quality: 85)
                     }
                 }
                 let timings = renderer.lastTimings
@@ -132,10 +136,17 @@ public enum StageProbe {
         let gpuFrame = GPUFrame(frame)
         let geometry = facts.info.geometry
         switch work {
-        case .deviceScreens:
-            let plans = deviceScreenPlans(geometry: geometry, codedContent: facts.codedContentRect)
-            return RenderBatch(sources: [gpuFrame.source], canvases: plans.map(\.canvas),
-                               jobs: plans.map { gpuFrame.job($0.job) })
+        case .deviceScreens, .previewRenders:
+            var plans = deviceScreenPlans(geometry: geometry, codedContent: facts.codedContentRect)
+            if case .previewRenders = work {
+                plans = PreviewJob.identicalRenders(plans).map { plans[$0[0]] }
+            }
+            let jobs = plans.enumerated().map { index, plan in
+                var job = gpuFrame.job(plan.job)
+                job.canvasIndex = index
+                return job
+            }
+            return RenderBatch(sources: [gpuFrame.source], canvases: plans.map(\.canvas), jobs: jobs)
         case .thumbnails(let width, let count, let columns):
             let content = geometry.displayPixelRect(ofCoded: facts.codedContentRect).size
             var options = ThumbnailOptions()
