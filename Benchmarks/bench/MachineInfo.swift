@@ -25,12 +25,19 @@ enum MachineInfo {
         #else
         let configuration = "release"
         #endif
-        #if swift(>=6.0)
-        let language = "Swift 6 toolchain, Swift 5 language mode"
+        // `compiler` is the toolchain; `swift` is the language mode the package builds in (the report said "Swift 5"
+        // for a 6.3 toolchain when it asked the wrong one).
+        #if compiler(>=6.0)
+        let toolchain = "Swift 6 toolchain"
         #else
-        let language = "Swift 5"
+        let toolchain = "Swift 5 toolchain"
         #endif
-        return "\(configuration), \(language)"
+        #if swift(>=6.0)
+        let mode = "Swift 6 language mode"
+        #else
+        let mode = "Swift 5 language mode"
+        #endif
+        return "\(configuration), \(toolchain), \(mode)"
     }
 
     static var date: String {
