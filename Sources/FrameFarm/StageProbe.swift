@@ -37,6 +37,12 @@ public enum StageProbe {
         case deviceScreens
         /// What `preview` draws for them: renders that would come out identical drawn once, encoded as PNG.
         case previewRenders
+
+        /// How the outputs are encoded: as the command that makes them writes them by default.
+        var format: ImageFormat {
+            if case .previewRenders = self { return .png }
+            return .jpeg
+        }
     }
 
     /// Decodes the frames shown at `times` (stream-relative seconds), as `thumbnails` would, without the GPU.
@@ -64,10 +70,10 @@ public enum StageProbe {
     }
 
     /// Decodes the frame at `time` once, then renders `work` from it `repeats` times, or for as many more rounds
-    /// as `minimumSeconds` takes, and JPEG-encodes the outputs, timing each stage; returns medians. A job of a
-    /// millisecond needs hundreds of rounds to reach the steady state a per-job figure means (its first rounds
-    /// find the driver's threads asleep and the caches cold): five rounds of a 160-px thumbnail gave 1.0-1.5 ms,
-    /// three hundred 0.8 ms.
+    /// as `minimumSeconds` takes, and encodes the outputs (`RenderWork.format`), timing each stage; returns
+    /// medians. A job of a millisecond needs hundreds of rounds to reach the steady state a per-job figure means
+    /// (its first rounds find the driver's threads asleep and the caches cold): five rounds of a 160-px thumbnail
+    /// gave 1.0-1.5 ms, three hundred 0.8 ms.
     public static func renderAlone(path: String, at time: Double, work: RenderWork, gpu: GPUService,
                                    repeats: Int = 5, minimumSeconds: Double = 0) throws -> RenderTiming {
         let facts = try MediaProber.probe(path: path)
@@ -76,8 +82,6 @@ public enum StageProbe {
             throw InputError.noDecodableFrames
         }
         let batch = try makeBatch(frame: frame, facts: facts, work: work)
-        let format: ImageFormat
-        if case .previewRenders = work { format = .png } else { format = .jpeg }
         var uploads: [Double] = [], computes: [Double] = [], encodes: [Double] = []
         var prefilters: [Double] = [], resamples: [Double] = []
         var prefilterOnHost = false
@@ -92,7 +96,7 @@ public enum StageProbe {
                     let size = rendered.size(of: index)
                     _ = try rendered.withUnsafeBytes(canvas: index) {
                         try encoder.encode($0, width: size.width, height: size.height, bytesPerRow: size.width * 4,
-                                           format: format, quality: 85)
+                                           format: work.format, quality: 85)
                     }
                 }
                 let timings = renderer.lastTimings
