@@ -23,6 +23,10 @@ final class SampleEncoder {
         // The muxer is chosen by the final name's extension (the temporary name ends in .tmp).
         try check("avformat_alloc_output_context2", avformat_alloc_output_context2(&context, nil, nil, finalPath))
         output = context!
+        // The data goes to the temporary name, and muxers that reopen their output (the mov muxer moving its index
+        // first) reopen `url`.
+        av_free(output.pointee.url)
+        output.pointee.url = av_strdup(path)
         let encoder = try SampleEncoder.findEncoder(options.encoder)
         guard let codecContext = avcodec_alloc_context3(encoder), let newStream = avformat_new_stream(output, nil),
               let newFrame = av_frame_alloc() else {
@@ -160,7 +164,11 @@ final class SampleEncoder {
         if output.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             try check("avio_open", avio_open(&output.pointee.pb, path, AVIO_FLAG_WRITE))
         }
-        try check("avformat_write_header", avformat_write_header(output, nil))
+        var muxerOptions: OpaquePointer?
+        defer { av_dict_free(&muxerOptions) }
+        // The mov muxer moves the index to the front when it finishes (other muxers ignore the flag).
+        if options.indexFirst { av_dict_set(&muxerOptions, "movflags", "+faststart", 0) }
+        try check("avformat_write_header", avformat_write_header(output, &muxerOptions))
         frame.pointee.format = pixelFormat.rawValue
         frame.pointee.width = codec.pointee.width
         frame.pointee.height = codec.pointee.height

@@ -45,6 +45,9 @@ public struct SampleOptions: Sendable {
     public var interlaced = false
     /// x264 preset (ultrafast for tests, veryfast for realistic bench inputs).
     public var preset = "veryfast"
+    /// MP4/MOV: the index ('moov') before the media data, as files for progressive download have it, instead of
+    /// after it. A copy of such a file cut short still opens; one with the index last does not.
+    public var indexFirst = false
 
     public init() {}
 

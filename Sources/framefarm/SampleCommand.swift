@@ -74,6 +74,9 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "x264/x265 preset.")
     var preset = "veryfast"
 
+    @Flag(help: "MP4/MOV: write the index ('moov') before the media data, as for progressive download.")
+    var faststart = false
+
     func validate() throws {
         guard duration >= 0, duration <= 24 * 3600 else { throw ValidationError("--duration must be 0 to 86400 seconds") }
         guard [0, 90, 180, 270].contains(rotation) else { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
@@ -111,6 +114,7 @@ struct SampleCommand: ParsableCommand {
         options.blackLeadSeconds = blackLead
         options.fadeInSeconds = fadeIn
         options.preset = preset
+        options.indexFirst = faststart
         if let blur {
             let bounds = blur.split(separator: "-").compactMap { Double($0) }
             guard bounds.count == 2, bounds[0] <= bounds[1] else { throw ValidationError("--blur must be FROM-TO seconds") }
