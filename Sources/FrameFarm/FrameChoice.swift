@@ -37,7 +37,7 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
             guard self == .poster else { return nil }
             return {
                 let found = try PosterPicker.pickFromKeyframesFindingPadding(
-                    path: path, durationSeconds: early.durationSeconds, startSeconds: early.info.startSeconds,
+                    path: path, durationSeconds: early.availableSeconds, startSeconds: early.info.startSeconds,
                     keyframeIntervalSeconds: early.keyframeIntervalSeconds, analysis: early.analysis,
                     maxPixels: maxPixels)
                 pick = found?.choice
@@ -49,24 +49,44 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
 
     /// Decodes the chosen frame of the video `facts` describe; for `.poster`, the picker's winner (`keyframePick`
     /// when `probe` made one) and its score. A time past the end is clamped to the last frame (documented in the
-    /// README), so `--at 999` on a short clip shows its end rather than failing.
+    /// README), so `--at 999` on a short clip shows its end rather than failing; likewise a time past the cut of a
+    /// file cut short shows the last frame before the cut.
     func decode(path: String, facts: MediaFacts, maxPixels: Int,
                 keyframePick: PosterPicker.Choice? = nil) throws -> (frame: DecodedFrame, score: PosterScore?) {
-        let start = facts.info.startSeconds, duration = facts.durationSeconds
-        let offset: Double
-        switch self {
-        case .seconds(let seconds): offset = min(seconds, max(0, duration))
-        case .percent(let percent): offset = duration * percent / 100
-        case .poster:
+        guard let offset = requestedOffset(durationSeconds: facts.durationSeconds) else {
             let choice = try keyframePick ?? PosterPicker.pick(path: path, facts: facts, maxPixels: maxPixels)
             return (choice.frame, choice.score)
         }
+        let start = facts.info.startSeconds
         // One frame, maybe a whole GOP into the stream: frame threads use every core on the way.
         let reader = try FrameReader(path: path, analysis: facts.analysis, threads: 0, maxPixels: maxPixels)
-        guard let frame = try reader.frame(at: start + offset, lastTime: nil, then: .nothing) else {
+        guard let frame = try reader.frame(at: start + facts.heldTime(offset), lastTime: nil, then: .nothing) else {
             throw InputError.noDecodableFrames
         }
         return (frame, nil)
+    }
+
+    /// For a video cut short (`MediaFacts.cutShortAtSeconds`): the warning, with what became of this choice, given
+    /// the frame shown (stream time); nil for a whole video.
+    func cutShortWarning(facts: MediaFacts, shownSeconds: Double) -> String? {
+        guard let note = facts.cutShortNote, let cut = facts.cutShortAtSeconds else { return nil }
+        let shown = String(format: "%.3f s", shownSeconds - facts.info.startSeconds)
+        guard let asked = requestedOffset(durationSeconds: facts.durationSeconds) else {
+            return note + "; the frame shown (\(shown)) was picked from the video before it"
+        }
+        guard asked > cut else { return note }
+        return note + String(format: "; the frame at %.3f s was asked for, the last one before the cut (%@) is shown",
+                             asked, shown)
+    }
+
+    /// Seconds from the start that a time or a percentage asks for (a time past the end is the end); nil for the
+    /// auto poster.
+    private func requestedOffset(durationSeconds duration: Double) -> Double? {
+        switch self {
+        case .seconds(let seconds): min(seconds, max(0, duration))
+        case .percent(let percent): duration * percent / 100
+        case .poster: nil
+        }
     }
 }
 
@@ -75,7 +95,7 @@ extension PosterPicker {
     /// exactly decoded candidates, decoded in parallel chunks (one per core, each skipping what no candidate
     /// needs), since on a long GOP every candidate means decoding into it.
     static func pick(path: String, facts: MediaFacts, maxPixels: Int) throws -> Choice {
-        let start = facts.info.startSeconds, duration = facts.durationSeconds
+        let start = facts.info.startSeconds, duration = facts.availableSeconds
         if let choice = try pickFromKeyframes(path: path, durationSeconds: duration, startSeconds: start,
                                               keyframeIntervalSeconds: facts.keyframeIntervalSeconds,
                                               analysis: facts.analysis, maxPixels: maxPixels) {

@@ -38,14 +38,14 @@ public enum PosterJob {
             manifest.poster.map { ($0.settings, $0.files.map(\.file)) }
         }
         return driver.run(progress: progress) { input, folder, counter in
-            let files = try poster(input, folder: folder, layout: layout, options: options, gpu: gpu)
+            let written = try poster(input, folder: folder, layout: layout, options: options, gpu: gpu)
             counter.add(items: 1)
-            return (files, [])
+            return written
         }
     }
 
     private static func poster(_ path: String, folder: String, layout: OutputLayout, options: PosterOptions,
-                               gpu: GPUService) throws -> [String] {
+                               gpu: GPUService) throws -> (files: [String], warnings: [String]) {
         let (facts, keyframePick) = try options.frame.probe(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: .hig)
@@ -86,6 +86,7 @@ public enum PosterJob {
                                     files: files)
         try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
                                  probe: probe) { $0.poster = section }
-        return files.map(\.file) + ["manifest.json"]
+        let warnings = [options.frame.cutShortWarning(facts: facts, shownSeconds: frame.timeSeconds)].compactMap { $0 }
+        return (files.map(\.file) + ["manifest.json"], warnings)
     }
 }

@@ -26,12 +26,12 @@ public enum PreviewJob {
             manifest.preview.map { ($0.settings, $0.renders.map(\.file)) }
         }
         return driver.run(progress: progress) { input, folder, counter in
-            (try preview(input, folder: folder, layout: layout, options: options, gpu: gpu, counter: counter), [])
+            try preview(input, folder: folder, layout: layout, options: options, gpu: gpu, counter: counter)
         }
     }
 
     private static func preview(_ path: String, folder: String, layout: OutputLayout, options: PreviewOptions,
-                                gpu: GPUService, counter: ProgressCounter) throws -> [String] {
+                                gpu: GPUService, counter: ProgressCounter) throws -> (files: [String], warnings: [String]) {
         let (facts, keyframePick) = try options.frame.probe(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: options.policy)
@@ -92,7 +92,8 @@ public enum PreviewJob {
             renders: plans.map(\.record))
         try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
                                  probe: probe) { $0.preview = section }
-        return plans.map(\.record.file) + ["manifest.json"]
+        let warnings = [options.frame.cutShortWarning(facts: facts, shownSeconds: frame.timeSeconds)].compactMap { $0 }
+        return (plans.map(\.record.file) + ["manifest.json"], warnings)
     }
 
     /// Plan indices grouped by identical output: same canvas (size, overlays) and same job (crop, destination,

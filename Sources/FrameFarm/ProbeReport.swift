@@ -38,6 +38,7 @@ extension ProbeReport {
         self.contentRect = contentRect
         contentAspectRatio = ProbeReport.rounded(contentSize.aspectRatio)
         paddingDetected = facts.codedContentRect.size != geometry.codedSize
+        cutShortAtSeconds = facts.cutShortAtSeconds.map { ProbeReport.rounded($0, places: 3) }
     }
 
     private static func rounded(_ value: Double, places: Int = 4) -> Double {

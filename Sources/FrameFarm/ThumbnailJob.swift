@@ -42,10 +42,12 @@ public enum ThumbnailJob {
                 let info = early.info, duration = early.durationSeconds
                 // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink.
                 let shrunkEnough = options.width * 4 <= info.geometry.displaySize.width
+                // Past the cut of a file cut short, each thumbnail shows the last frame before it.
                 let targets = try ThumbnailTrack.startTimes(duration: duration, spacing: options.spacing)
-                    .map { info.startSeconds + $0 }
+                    .map { info.startSeconds + early.heldTime($0) }
                 let samples = options.seek == .keyframe
-                    ? paddingSamples(targets: targets, durationSeconds: duration, startSeconds: info.startSeconds) : nil
+                    ? paddingSamples(targets: targets, durationSeconds: early.availableSeconds,
+                                     startSeconds: info.startSeconds) : nil
                 let started = ThumbnailFrameFeeder(path: path, analysis: early.analysis, targets: targets,
                                                    leading: samples ?? [], mode: options.seek,
                                                    skipsDeblocking: shrunkEnough, workers: cores,
@@ -73,13 +75,26 @@ public enum ThumbnailJob {
         }
         let start = facts.info.startSeconds
         var warnings: [String] = []
+        if let note = facts.cutShortNote, let cut = facts.cutShortAtSeconds {
+            let after = track.thumbnails.first { $0.startTime > cut + 5e-7 }
+            warnings.append(note + (after.map {
+                String(format: "; thumbnails from %.3f s on show the last %@ before it", $0.startTime,
+                       options.seek == .keyframe ? "keyframe" : "frame")
+            } ?? ""))
+        }
         // Seeks back re-read packets, and a damaged packet may also give a concealed frame: each time counts once
-        // (unknown times, -1, together as one).
-        let damagedTimes = Set(feeder.corruptTimes)
+        // (unknown times, -1, together as one). The packet the cut goes through is the cut's, not damage.
+        let damagedTimes = Set(feeder.corruptTimes).filter { time in
+            facts.cutShortAtSeconds.map { time < 0 || time - start < $0 - 5e-7 } ?? true
+        }
         if !damagedTimes.isEmpty {
             let times = damagedTimes.filter { $0 >= 0 }.map { $0 - start }
-            let range = times.isEmpty ? "" : String(format: " between %.3f s and %.3f s", times.min()!, times.max()!)
-            warnings.append("damaged data\(range): \(damagedTimes.count) packet(s) or frame(s) skipped or concealed")
+            let place = switch (times.min(), times.max()) {
+            case (let first?, let last?) where first == last: String(format: " at %.3f s", first)
+            case (let first?, let last?): String(format: " between %.3f s and %.3f s", first, last)
+            default: ""
+            }
+            warnings.append("damaged data\(place): \(damagedTimes.count) packet(s) or frame(s) skipped or concealed")
         }
         let manifests = try ThumbnailManifestFiles.write(track: track, directory: directory, options: options,
                                                          sheetBytes: sheetWriter.sheetBytes, tiles: sheetWriter.tiles)

@@ -54,6 +54,9 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     public var contentRect = Rect(x: 0, y: 0, width: 0, height: 0)
     public var contentAspectRatio = 0.0
     public var paddingDetected = false
+    /// When the file is shorter than its own index says (a download or copy cut short): about where its video data
+    /// stops, in seconds from the start; frames asked for after it show the last frame before it. Absent otherwise.
+    public var cutShortAtSeconds: Double?
 
     public init() {}
 }

@@ -70,14 +70,28 @@ public final class FrameReader {
     /// How this reader's file was analysed, for other readers of it.
     public var analysis: StreamAnalysis { file.analysis }
 
+    /// See `MediaFile.indexedDataEndSeconds`: where a file cut short loses its video (stream time).
+    public var indexedDataEndSeconds: Double? { file.indexedDataEndSeconds }
+
     /// The next frame in presentation order, or nil at the end of the stream.
     public func nextFrame() throws -> DecodedFrame? {
         if let frame = pending {
             pending = nil
             return frame
         }
+        var errorsInARow = 0
         while !finished {
-            let (frame, step) = try decoder.receive()
+            let frame: UnsafeMutablePointer<AVFrame>?, step: CodecStep
+            do {
+                (frame, step) = try decoder.receive()
+            } catch let error as MediaError where error.code != -12 && errorsInARow < 64 {
+                // A frame-threaded decoder reports a damaged packet (one cut off at the end of a file, say) when
+                // its frame is due rather than when it is sent; it goes on with the next one.
+                errorsInARow += 1
+                corruptPacketTimes.append(-1)
+                continue
+            }
+            errorsInARow = 0
             if let frame {
                 framesDecoded += 1
                 let timestamp = frame.pointee.best_effort_timestamp

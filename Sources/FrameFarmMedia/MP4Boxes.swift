@@ -50,6 +50,31 @@ enum MP4Boxes {
         return MP4Box(type: type, offset: offset, size: size, headerSize: headerSize)
     }
 
+    /// Whether the file at `path` is an MP4 or MOV cut short before its index was written: it opens with an 'ftyp'
+    /// box and holds media data ('mdat') but no 'moov' box at its top level. That is what an interrupted recording
+    /// or copy leaves, since muxers write the index last unless asked to move it to the front. Reads box headers
+    /// only.
+    static func isCutShortBeforeIndex(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let fileBytes = try? handle.seekToEnd() else { return false }
+        var types: [String] = []
+        var offset: UInt64 = 0
+        while offset + 8 <= fileBytes, types.count < 10_000 {
+            guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
+                  header.count >= 8 else { break }
+            types.append(String(decoding: header[(header.startIndex + 4)..<(header.startIndex + 8)], as: UTF8.self))
+            var size = UInt64(readUInt32(header, 0))
+            if size == 1, header.count == 16 {
+                size = UInt64(readUInt32(header, 8)) << 32 | UInt64(readUInt32(header, 12))
+            }
+            // 0 is "to the end of the file"; below 8 is not a box.
+            guard size >= 8 else { break }
+            offset += size
+        }
+        return types.first == "ftyp" && types.contains("mdat") && !types.contains("moov")
+    }
+
     private static func readUInt32(_ data: Data, _ offset: Int) -> UInt32 {
         let start = data.startIndex + offset
         return data[start..<(start + 4)].reduce(0) { $0 << 8 | UInt32($1) }

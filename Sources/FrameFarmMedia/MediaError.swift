@@ -33,6 +33,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     case noVideoStream
     case tooLarge(width: Int, height: Int, maxPixels: Int)
     case noDecodableFrames
+    case cutShortBeforeIndex
 
     public var description: String {
         switch self {
@@ -45,6 +46,9 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
         case .tooLarge(let width, let height, let maxPixels):
             "frame size \(width)x\(height) exceeds the limit of \(maxPixels) pixels (raise it with --max-pixels)"
         case .noDecodableFrames: "no frame could be decoded (truncated or corrupt file)"
+        case .cutShortBeforeIndex:
+            "cut short before its index was written: an MP4/MOV with media data but no 'moov' box (an interrupted "
+                + "recording or copy), so its frames cannot be located"
         }
     }
 }

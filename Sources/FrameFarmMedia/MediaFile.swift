@@ -74,6 +74,7 @@ public final class MediaFile {
         var opened: UnsafeMutablePointer<AVFormatContext>?
         let openCode = avformat_open_input(&opened, path, nil, nil)
         guard openCode >= 0, let opened else {
+            if MP4Boxes.isCutShortBeforeIndex(path: path) { throw InputError.cutShortBeforeIndex }
             throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
         }
         context = opened
@@ -194,6 +195,30 @@ public final class MediaFile {
             return Double(context.pointee.duration) / Double(AV_TIME_BASE)
         }
         return nil
+    }
+
+    /// Where the video's data stops when the file is shorter than its own index says: the stream time of the first
+    /// packet the index lists that lies wholly or partly past the end of the file. That is a download or copy cut
+    /// short of a file whose index comes first (web MP4s have it first). Nil when every indexed packet is there,
+    /// or when the container has no index or no known size (MPEG-TS: a cut stream then simply ends earlier).
+    public var indexedDataEndSeconds: Double? {
+        guard let io = context.pointee.pb else { return nil }
+        let fileBytes = avio_size(io)
+        guard fileBytes > 0 else { return nil }
+        var earliestMissing: Int64?
+        for index in 0..<avformat_index_get_entries_count(stream) {
+            guard let entry = avformat_index_get_entry(stream, index)?.pointee, entry.pos >= 0,
+                  entry.pos + Int64(entry.size) > fileBytes else { continue }
+            earliestMissing = min(earliestMissing ?? entry.timestamp, entry.timestamp)
+        }
+        guard let earliestMissing else { return nil }
+        // MP4 indexes by decode time, which runs behind presentation by the reordering delay: the gap between the
+        // first presentation time and the first entry's time.
+        var delay: Int64 = 0
+        if let first = avformat_index_get_entry(stream, 0)?.pointee, stream.pointee.start_time != framefarm_av_nopts_value() {
+            delay = max(0, stream.pointee.start_time - first.timestamp)
+        }
+        return seconds(earliestMissing + delay)
     }
 
     /// HDR peak from the container's metadata (MP4 `clli`/`mdcv`, Matroska's colour elements).

@@ -11,6 +11,27 @@ public struct MediaFacts: Sendable {
     public var codedContentRect: PixelRect
     /// For opening the file again without analysing it again.
     public var analysis: StreamAnalysis
+    /// When the file is shorter than its index says (a download or copy cut short): about where its video data
+    /// stops, in seconds from the start (`MediaFile.indexedDataEndSeconds`). Frames asked for after it show the
+    /// last frame before it.
+    public var cutShortAtSeconds: Double?
+
+    /// The part of the video its file holds: the duration, or less when the file is cut short. Samples taken across
+    /// a video (for padding, for the poster) are spread over this.
+    public var availableSeconds: Double { min(durationSeconds, cutShortAtSeconds ?? durationSeconds) }
+
+    /// `seconds` (from the start), or just before the cut when the file is cut short before it: the time whose
+    /// frame on screen, and keyframe at or before, the file still holds.
+    public func heldTime(_ seconds: Double) -> Double {
+        guard let cut = cutShortAtSeconds else { return seconds }
+        return min(seconds, max(0, cut - 1e-3))
+    }
+
+    /// "cut short: ..." for a file shorter than its own index says, which each command's warning goes on from;
+    /// nil otherwise.
+    public var cutShortNote: String? {
+        cutShortAtSeconds.map { String(format: "cut short: video data stops at about %.3f s of %.3f s", $0, durationSeconds) }
+    }
 }
 
 /// Finds a video's content rect (coded pixels) from frames its caller decodes anyway (see `MediaProber.probe`);
@@ -35,10 +56,11 @@ public enum MediaProber {
         let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
         var facts = MediaFacts(info: info, durationSeconds: duration,
                                keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
-                               codedContentRect: PixelRect(size: info.geometry.codedSize), analysis: reader.analysis)
+                               codedContentRect: PixelRect(size: info.geometry.codedSize), analysis: reader.analysis,
+                               cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) })
         let findPadding = try beforeDecoding?(facts)
         facts.codedContentRect = try findPadding?()
-            ?? PaddingDetector.detect(path: path, analysis: reader.analysis, durationSeconds: facts.durationSeconds,
+            ?? PaddingDetector.detect(path: path, analysis: reader.analysis, durationSeconds: facts.availableSeconds,
                                       startSeconds: info.startSeconds, maxPixels: maxPixels)
         return facts
     }

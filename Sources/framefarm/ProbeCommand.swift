@@ -52,13 +52,16 @@ struct ProbeCommand: ParsableCommand {
         let hdr = report.isHDR
             ? " (HDR, peak " + (report.peakLuminance.map { String(format: "%.0f cd/m²", $0) } ?? "unstated: 1000 cd/m² assumed")
                 + ", tone-mapped to SDR)" : ""
+        let cut = report.cutShortAtSeconds.map {
+            "\n  cut short: video data stops at about " + String(format: "%.3f s of %.3f s", $0, report.durationSeconds)
+        } ?? ""
         return """
             \(report.path)
               \(report.container), \(report.codec) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
               display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass), default mode \(report.defaultMode) (\(report.policy))
               \(String(format: "%.3f", report.durationSeconds)) s, \(rate), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")
               colour \(report.colorMatrix) \(report.colorRange) range, \(report.colorPrimaries) primaries, transfer \(report.colorTransfer)\(hdr), chroma \(report.chromaSiting)
-              \(padding)
+              \(padding)\(cut)
             """
     }
 }

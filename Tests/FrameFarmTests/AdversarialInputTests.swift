@@ -150,7 +150,7 @@ import Testing
         // The parts' continuity counters don't follow on at the seam, which the demuxer flags as damage: one
         // packet at the seam, however many of the seeks into the gap read it again.
         #expect(warnings.count == 1)
-        #expect(warnings.allSatisfy { $0.hasPrefix("damaged data between 2.9") && $0.contains(": 1 packet(s)") },
+        #expect(warnings.allSatisfy { $0.hasPrefix("damaged data at 2.9") && $0.contains(": 1 packet(s)") },
                 "\(warnings)")
     }
 
@@ -189,13 +189,65 @@ import Testing
         }
     }
 
-    @Test func truncatedMP4WithoutItsIndexIsNotAVideo() throws {
+    /// The muxer writes the index last: a copy cut short has no index, and says so.
+    @Test func anMP4CutShortBeforeItsIndexSaysSo() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         for percent in [10, 50, 90] {
-            expectFailure(directory.write("cut\(percent).mp4", data.prefix(data.count * percent / 100)), containing: "not a video")
+            expectFailure(directory.write("cut\(percent).mp4", data.prefix(data.count * percent / 100)),
+                          containing: "cut short before its index was written")
         }
+    }
+
+    /// A web MP4 (index first) cut short, as an interrupted download leaves it: probe says where its data stops,
+    /// every command goes on, and what lies past the cut shows the last frame (or keyframe) before it, with a
+    /// warning that says so.
+    @Test func anMP4CutShortAfterItsIndexShowsWhatItHolds() throws {
+        let directory = TemporaryDirectory()
+        let whole = try makeSample(in: directory, name: "whole.mp4") {
+            $0.durationSeconds = 4
+            $0.keyframeIntervalSeconds = 1
+            $0.indexFirst = true
+        }
+        #expect(try probe(whole).get().cutShortAtSeconds == nil)
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let path = directory.write("cut.mp4", data.prefix(data.count * 6 / 10))
+        // Where the frames stop, read one after another: the cut the index gives is the next frame's time.
+        let reader = try FrameReader(path: path, threads: 1)
+        var lastTime: Double?
+        while let frame = try reader.nextFrame() { lastTime = frame.timeSeconds }
+        let held = try #require(lastTime)
+        let cut = try #require(try probe(path).get().cutShortAtSeconds)
+        #expect(held > 1 && held < 3.5 && cut >= held - 1e-6 && cut <= held + 1.0 / 25 + 1e-3, "cut \(cut), last frame \(held)")
+        let lastBeforeCut = Int(((cut - 1e-3) * 25).rounded(.down))
+
+        for seek in [SeekMode.exact, .keyframe] {
+            let (cues, folder, warnings) = try thumbnails(path, out: directory.file("out-\(seek)")) {
+                $0.spacing = .interval(0.5)
+                $0.seek = seek
+            }
+            #expect(cues.count == 8)
+            let expected = cues.map { cue in
+                let number = min(Int((cue.start * 25 + 1e-6).rounded(.down)), lastBeforeCut)
+                return seek == .exact ? number : number / 25 * 25  // a keyframe every second
+            }
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected, "\(seek)")
+            let firstPast = try #require(cues.first { $0.start > cut }).start
+            #expect(warnings.contains { $0.hasPrefix("cut short: video data stops at about")
+                && $0.contains(String(format: "thumbnails from %.3f s on show the last", firstPast)) }, "\(warnings)")
+        }
+
+        var options = PreviewOptions()
+        options.devices = [DeviceCatalog.builtIn.device(id: "pip-iphone")!]
+        options.frame = .percent(90)
+        let summary = PreviewJob.run(inputs: [path], outputRoot: directory.file("out-preview"), options: options,
+                                     gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        let manifest = try #require(ManifestStore.read(directory.file("out-preview/cut/manifest.json")))
+        #expect(abs(try #require(manifest.preview).frameTimeSeconds - Double(lastBeforeCut) / 25) < 1e-3)
+        #expect(manifest.probe.cutShortAtSeconds == cut)
+        #expect(summary.inputs[0].warnings.contains { $0.contains("the frame at 3.600 s was asked for") }, "\(summary.inputs[0].warnings)")
     }
 
     @Test func aFileWithNoStreamsHasNoVideoStream() {

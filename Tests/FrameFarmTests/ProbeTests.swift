@@ -76,7 +76,7 @@ import Testing
             (directory.write("text.mp4", Data("just some text, not a video\n".utf8)), "not a video"),
             (directory.write("random.mp4", noise(count: 4096)), "not a video"),
             (directory.write("audio.wav", wavFile()), "no video stream"),
-            (directory.write("truncated.mp4", video.prefix(video.count / 2)), "not a video"),
+            (directory.write("truncated.mp4", video.prefix(video.count / 2)), "cut short before its index"),
         ]
         let results = Prober.probe(paths: cases.map(\.path) + [good])
         for (result, expected) in zip(results, cases) {
