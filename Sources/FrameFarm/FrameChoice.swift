@@ -47,15 +47,24 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
         return (facts, pick)
     }
 
+    /// A decoded choice: the frame, the auto poster's score, and what its decoding ran into.
+    struct Decoded {
+        var frame: DecodedFrame
+        var score: PosterScore?
+        /// Stream times of damaged packets on the way to a frame chosen by time (`FrameReader.corruptPacketTimes`):
+        /// from its keyframe on, so concealed damage may show in it.
+        var damagedTimes: [Double] = []
+    }
+
     /// Decodes the chosen frame of the video `facts` describe; for `.poster`, the picker's winner (`keyframePick`
     /// when `probe` made one) and its score. A time past the end is clamped to the last frame (documented in the
     /// README), so `--at 999` on a short clip shows its end rather than failing; likewise a time past the cut of a
     /// file cut short shows the last frame before the cut.
     func decode(path: String, facts: MediaFacts, maxPixels: Int,
-                keyframePick: PosterPicker.Choice? = nil) throws -> (frame: DecodedFrame, score: PosterScore?) {
+                keyframePick: PosterPicker.Choice? = nil) throws -> Decoded {
         guard let offset = requestedOffset(durationSeconds: facts.durationSeconds) else {
             let choice = try keyframePick ?? PosterPicker.pick(path: path, facts: facts, maxPixels: maxPixels)
-            return (choice.frame, choice.score)
+            return Decoded(frame: choice.frame, score: choice.score)
         }
         let start = facts.info.startSeconds
         // One frame, maybe a whole GOP into the stream: frame threads use every core on the way.
@@ -63,20 +72,26 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
         guard let frame = try reader.frame(at: start + facts.heldTime(offset), lastTime: nil, then: .nothing) else {
             throw InputError.noDecodableFrames
         }
-        return (frame, nil)
+        return Decoded(frame: frame, damagedTimes: reader.corruptPacketTimes)
     }
 
-    /// For a video cut short (`MediaFacts.cutShortAtSeconds`): the warning, with what became of this choice, given
-    /// the frame shown (stream time); nil for a whole video.
-    func cutShortWarning(facts: MediaFacts, shownSeconds: Double) -> String? {
-        guard let note = facts.cutShortNote, let cut = facts.cutShortAtSeconds else { return nil }
-        let shown = String(format: "%.3f s", shownSeconds - facts.info.startSeconds)
-        guard let asked = requestedOffset(durationSeconds: facts.durationSeconds) else {
-            return note + "; the frame shown (\(shown)) was picked from the video before it"
+    /// What a preview or poster of this choice warns about: a video cut short (`MediaFacts.cutShortAtSeconds`),
+    /// with what became of the choice, and damaged data decoded on the way to the frame shown.
+    func warnings(facts: MediaFacts, decoded: Decoded) -> [String] {
+        var warnings: [String] = []
+        if let note = facts.cutShortNote, let cut = facts.cutShortAtSeconds {
+            let shown = String(format: "%.3f s", decoded.frame.timeSeconds - facts.info.startSeconds)
+            if let asked = requestedOffset(durationSeconds: facts.durationSeconds) {
+                warnings.append(asked <= cut ? note : note + String(
+                    format: "; the frame at %.3f s was asked for, the last one before the cut (%@) is shown", asked, shown))
+            } else {
+                warnings.append(note + "; the frame shown (\(shown)) was picked from the video before it")
+            }
         }
-        guard asked > cut else { return note }
-        return note + String(format: "; the frame at %.3f s was asked for, the last one before the cut (%@) is shown",
-                             asked, shown)
+        if let damage = facts.damageNote(times: decoded.damagedTimes) {
+            warnings.append(damage + " on the way to the frame shown, which may show it")
+        }
+        return warnings
     }
 
     /// Seconds from the start that a time or a percentage asks for (a time past the end is the end); nil for the

@@ -49,8 +49,9 @@ public enum PosterJob {
         let (facts, keyframePick) = try options.frame.probe(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: .hig)
-        let (frame, picked) = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels,
-                                                       keyframePick: keyframePick)
+        let decoded = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels,
+                                               keyframePick: keyframePick)
+        let frame = decoded.frame, picked = decoded.score
         let score = picked.map { ["brightness": $0.brightness, "contrast": $0.contrast, "sharpness": $0.sharpness,
                                   "value": $0.value] }
         let full = facts.info.geometry.displayPixelRect(ofCoded: codedContent).size
@@ -86,7 +87,6 @@ public enum PosterJob {
                                     files: files)
         try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
                                  probe: probe) { $0.poster = section }
-        let warnings = [options.frame.cutShortWarning(facts: facts, shownSeconds: frame.timeSeconds)].compactMap { $0 }
-        return (files.map(\.file) + ["manifest.json"], warnings)
+        return (files.map(\.file) + ["manifest.json"], options.frame.warnings(facts: facts, decoded: decoded))
     }
 }

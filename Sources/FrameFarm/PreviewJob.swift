@@ -35,8 +35,9 @@ public enum PreviewJob {
         let (facts, keyframePick) = try options.frame.probe(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: options.policy)
-        let frame = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels,
-                                             keyframePick: keyframePick).frame
+        let decoded = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels,
+                                               keyframePick: keyframePick)
+        let frame = decoded.frame
         let plans = PreviewPlan.renders(options: options, geometry: facts.info.geometry, codedContent: codedContent)
         let videoFolder = layout.videoFolder(folder)
         try gpu.ready()
@@ -92,8 +93,7 @@ public enum PreviewJob {
             renders: plans.map(\.record))
         try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
                                  probe: probe) { $0.preview = section }
-        let warnings = [options.frame.cutShortWarning(facts: facts, shownSeconds: frame.timeSeconds)].compactMap { $0 }
-        return (plans.map(\.record.file) + ["manifest.json"], warnings)
+        return (plans.map(\.record.file) + ["manifest.json"], options.frame.warnings(facts: facts, decoded: decoded))
     }
 
     /// Plan indices grouped by identical output: same canvas (size, overlays) and same job (crop, destination,

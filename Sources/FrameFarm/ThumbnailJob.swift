@@ -73,7 +73,6 @@ public enum ThumbnailJob {
             startedFeeder?.cancel()
             throw error
         }
-        let start = facts.info.startSeconds
         var warnings: [String] = []
         if let note = facts.cutShortNote, let cut = facts.cutShortAtSeconds {
             let after = track.thumbnails.first { $0.startTime > cut + 5e-7 }
@@ -82,20 +81,7 @@ public enum ThumbnailJob {
                        options.seek == .keyframe ? "keyframe" : "frame")
             } ?? ""))
         }
-        // Seeks back re-read packets, and a damaged packet may also give a concealed frame: each time counts once
-        // (unknown times, -1, together as one). The packet the cut goes through is the cut's, not damage.
-        let damagedTimes = Set(feeder.corruptTimes).filter { time in
-            facts.cutShortAtSeconds.map { time < 0 || time - start < $0 - 5e-7 } ?? true
-        }
-        if !damagedTimes.isEmpty {
-            let times = damagedTimes.filter { $0 >= 0 }.map { $0 - start }
-            let place = switch (times.min(), times.max()) {
-            case (let first?, let last?) where first == last: String(format: " at %.3f s", first)
-            case (let first?, let last?): String(format: " between %.3f s and %.3f s", first, last)
-            default: ""
-            }
-            warnings.append("damaged data\(place): \(damagedTimes.count) packet(s) or frame(s) skipped or concealed")
-        }
+        if let damage = facts.damageNote(times: feeder.corruptTimes) { warnings.append(damage) }
         let manifests = try ThumbnailManifestFiles.write(track: track, directory: directory, options: options,
                                                          sheetBytes: sheetWriter.sheetBytes, tiles: sheetWriter.tiles)
         let section = ThumbnailsSection(

@@ -32,6 +32,26 @@ public struct MediaFacts: Sendable {
     public var cutShortNote: String? {
         cutShortAtSeconds.map { String(format: "cut short: video data stops at about %.3f s of %.3f s", $0, durationSeconds) }
     }
+
+    /// "damaged data at T: N packet(s) ..." for the stream times of packets a reader found damaged
+    /// (`FrameReader.corruptPacketTimes`); nil when there are none. Seeks back re-read packets, and a damaged
+    /// packet may also give a concealed frame: each time counts once (unknown times, -1, together as one). The
+    /// packet a cut goes through belongs to the cut (`cutShortNote`), not to damage; so, in a file cut short, do
+    /// errors of unknown time (a frame-threaded decoder's, which name no packet).
+    public func damageNote(times corruptTimes: [Double]) -> String? {
+        let start = info.startSeconds
+        let damaged = Set(corruptTimes).filter { time in
+            cutShortAtSeconds.map { time >= 0 && time - start < $0 - 5e-7 } ?? true
+        }
+        guard !damaged.isEmpty else { return nil }
+        let times = damaged.filter { $0 >= 0 }.map { $0 - start }
+        let place = switch (times.min(), times.max()) {
+        case (let first?, let last?) where first == last: String(format: " at %.3f s", first)
+        case (let first?, let last?): String(format: " between %.3f s and %.3f s", first, last)
+        default: ""
+        }
+        return "damaged data\(place): \(damaged.count) packet(s) or frame(s) skipped or concealed"
+    }
 }
 
 /// Finds a video's content rect (coded pixels) from frames its caller decodes anyway (see `MediaProber.probe`);

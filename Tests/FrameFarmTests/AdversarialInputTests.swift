@@ -252,7 +252,32 @@ import Testing
         let manifest = try #require(ManifestStore.read(directory.file("out-preview/cut/manifest.json")))
         #expect(abs(try #require(manifest.preview).frameTimeSeconds - Double(lastBeforeCut) / 25) < 1e-3)
         #expect(manifest.probe.cutShortAtSeconds == cut)
-        #expect(summary.inputs[0].warnings.contains { $0.contains("the frame at 3.600 s was asked for") }, "\(summary.inputs[0].warnings)")
+        let warnings = summary.inputs[0].warnings
+        #expect(warnings.contains { $0.contains("the frame at 3.600 s was asked for") }, "\(warnings)")
+        #expect(!warnings.contains { $0.hasPrefix("damaged data") }, "the packet cut through is the cut's: \(warnings)")
+    }
+
+    /// Damage before the frame shown, in its GOP, may show in it (concealed, then carried by prediction): the
+    /// preview says so; one of a frame before the damage does not.
+    @Test func aPreviewPastDamagedDataInItsGOPWarns() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.durationSeconds = 4; $0.keyframeIntervalSeconds = 4 }
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        // The index is last: the middle of the file is the middle of the frames, around 2 s.
+        let middle = data.count / 2
+        data.replaceSubrange(middle..<(middle + data.count / 20), with: Data(count: data.count / 20))
+        let damaged = directory.write("damaged.mp4", data)
+        var options = PreviewOptions()
+        options.devices = [DeviceCatalog.builtIn.device(id: "pip-iphone")!]
+        for (time, warns) in [(3.5, true), (0.5, false)] {
+            options.frame = .seconds(time)
+            let summary = PreviewJob.run(inputs: [damaged], outputRoot: directory.file("out"), options: options,
+                                         gpu: SharedGPU.service, force: true)
+            #expect(summary.failed == 0, "\(summary.failures)")
+            let warnings = summary.inputs[0].warnings
+            #expect(warnings.contains { $0.hasPrefix("damaged data") && $0.hasSuffix("on the way to the frame shown, which may show it") } == warns,
+                    "at \(time) s: \(warnings)")
+        }
     }
 
     @Test func aFileWithNoStreamsHasNoVideoStream() {
