@@ -17,6 +17,8 @@ struct Measurement: Codable {
     var psnrSamples: Int?
     /// What was checked on the outputs of the timed runs.
     var verification: String?
+    /// Bytes of the images one run wrote (sprite sheets, single thumbnails, renders): size next to quality.
+    var outputBytes: Int?
 
     static func skipped(_ tool: String, recipe: String, reason: String) -> Measurement {
         Measurement(tool: tool, recipe: recipe, skipped: reason)

@@ -14,8 +14,8 @@ enum MarkdownReport {
                       "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
             lines += report.scenarios.map { summaryRow($0, cores: report.header.cores) }
             lines += ["", "## Every tool", "",
-                      "| scenario | clip | tool | median (min–max) | items | PSNR dB (samples) | peak RSS | checked |",
-                      "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+                      "| scenario | clip | tool | median (min–max) | items | PSNR dB (samples) | output size | peak RSS | checked |",
+                      "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
             for scenario in report.scenarios {
                 lines += ([scenario.frameFarm] + scenario.peers).map { detailRow(scenario, $0) }
             }
@@ -86,7 +86,8 @@ enum MarkdownReport {
         let psnr = measurement.psnr.map { "\(Format.number($0)) (\(measurement.psnrSamples ?? 0))" } ?? "–"
         let checked = (measurement.verification ?? "–").replacingOccurrences(of: "|", with: "/")
         return "| \(scenario.scenario) | \(scenario.clip) | \(measurement.tool) | \(timingText(measurement)) | "
-            + "\(measurement.items.map(String.init) ?? "–") | \(psnr) | \(Format.megabytes(measurement.peakRSSBytes)) | "
+            + "\(measurement.items.map(String.init) ?? "–") | \(psnr) | \(Format.size(measurement.outputBytes)) | "
+            + "\(Format.megabytes(measurement.peakRSSBytes)) | "
             + "\(checked) |"
     }
 

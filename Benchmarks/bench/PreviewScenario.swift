@@ -71,6 +71,7 @@ struct PreviewQuality {
                 guard image.size == canvas else { throw BenchError("\(files[index]) is \(image.size), expected \(canvas)") }
                 values.append(PSNR.decibels(image, in: PixelRect(size: canvas), reference: reference))
             }
+            measurement.outputBytes = Format.totalBytes(files)
             measurement.psnr = values.reduce(0, +) / Double(values.count)
             measurement.psnrSamples = values.count
             measurement.verification = "\(files.count) renders written; sampled renders have the screen's size"

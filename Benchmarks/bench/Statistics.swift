@@ -53,6 +53,23 @@ enum Format {
         value.isFinite ? String(format: "%.\(digits)f", value) : "–"
     }
 
+    /// Kilobytes under a megabyte, else megabytes with one decimal.
+    static func size(_ bytes: Int?) -> String {
+        guard let bytes else { return "–" }
+        return bytes < 1_048_576 ? String(format: "%.0f KB", Double(bytes) / 1024)
+            : String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+
+    /// Total size of `paths`; nil when one is missing.
+    static func totalBytes(_ paths: [String]) -> Int? {
+        var total = 0
+        for path in paths {
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return nil }
+            total += size
+        }
+        return total
+    }
+
     static func megabytes(_ bytes: Int?) -> String {
         guard let bytes else { return "–" }
         return String(format: "%.0f MB", Double(bytes) / 1_048_576)

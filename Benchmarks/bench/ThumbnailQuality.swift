@@ -27,6 +27,7 @@ final class ThumbnailQuality {
     func checkFrameFarm(_ measurement: inout Measurement, section: ThumbnailsSection, folder: String) {
         do {
             let sheets = try section.sheets.map { try decoder.decodeImage(folder + "/" + $0) }
+            measurement.outputBytes = Format.totalBytes(section.sheets.map { folder + "/" + $0 })
             let perSheet = section.columns * section.rows
             let tiles = (0..<section.count).map { index -> Tile in
                 let within = index % perSheet
@@ -53,11 +54,13 @@ final class ThumbnailQuality {
     func checkPeer(_ measurement: inout Measurement, layout: PeerThumbnails.Layout, count: Int) {
         do {
             var tiles: [Tile] = []
+            var files: [String] = []
             switch layout {
             case .sheets(let folder):
                 var sheet = 1
                 while tiles.count < count, FileManager.default.fileExists(atPath: folder + String(format: "/out%03d.jpg", sheet)) {
-                    let image = try decoder.decodeImage(folder + String(format: "/out%03d.jpg", sheet))
+                    files.append(folder + String(format: "/out%03d.jpg", sheet))
+                    let image = try decoder.decodeImage(files[files.count - 1])
                     let tileWidth = image.width / 10
                     let tileHeight = image.height / 10
                     for within in 0..<100 where tiles.count < count {
@@ -67,11 +70,13 @@ final class ThumbnailQuality {
                     sheet += 1
                 }
             case .singleFiles(let folder):
-                tiles = try (0..<count).map {
-                    let image = try decoder.decodeImage(folder + String(format: "/thumb-%04d.jpg", $0 + 1))
+                files = (0..<count).map { folder + String(format: "/thumb-%04d.jpg", $0 + 1) }
+                tiles = try files.map {
+                    let image = try decoder.decodeImage($0)
                     return Tile(image: image, rect: PixelRect(size: image.size))
                 }
             }
+            measurement.outputBytes = Format.totalBytes(files)
             var onTime = 0
             for (index, tile) in tiles.enumerated() {
                 guard let code = tile.image.frameCode(in: tile.rect) else { continue }
