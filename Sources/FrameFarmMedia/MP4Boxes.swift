@@ -50,10 +50,10 @@ enum MP4Boxes {
         return MP4Box(type: type, offset: offset, size: size, headerSize: headerSize)
     }
 
-    /// Whether the file at `path` is an MP4 or MOV cut short before its index was written: it opens with an 'ftyp'
-    /// box and holds media data ('mdat') but no 'moov' box at its top level. That is what an interrupted recording
-    /// or copy leaves, since muxers write the index last unless asked to move it to the front. Reads box headers
-    /// only.
+    /// Whether the file at `path` is an MP4 or MOV cut short before its index was written: it opens with a box
+    /// such files open with ('ftyp', or 'wide', 'free' or 'mdat' in QuickTime files older than 'ftyp') and holds
+    /// media data ('mdat') but no 'moov' box at its top level. That is what an interrupted recording or copy
+    /// leaves, since muxers write the index last unless asked to move it to the front. Reads box headers only.
     static func isCutShortBeforeIndex(path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
@@ -72,7 +72,8 @@ enum MP4Boxes {
             guard size >= 8 else { break }
             offset += size
         }
-        return types.first == "ftyp" && types.contains("mdat") && !types.contains("moov")
+        let openings: Set = ["ftyp", "wide", "free", "skip", "mdat"]
+        return types.first.map(openings.contains) == true && types.contains("mdat") && !types.contains("moov")
     }
 
     private static func readUInt32(_ data: Data, _ offset: Int) -> UInt32 {

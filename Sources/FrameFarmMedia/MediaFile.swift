@@ -201,7 +201,7 @@ public final class MediaFile {
     /// packet the index lists that lies wholly or partly past the end of the file. That is a download or copy cut
     /// short of a file whose index comes first (web MP4s have it first). Nil when every indexed packet is there,
     /// or when the container has no index or no known size (MPEG-TS: a cut stream then simply ends earlier).
-    public var indexedDataEndSeconds: Double? {
+    var indexedDataEndSeconds: Double? {
         guard let io = context.pointee.pb else { return nil }
         let fileBytes = avio_size(io)
         guard fileBytes > 0 else { return nil }
