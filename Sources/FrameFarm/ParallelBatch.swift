@@ -23,32 +23,59 @@ public enum ParallelBatch {
         return results.map { $0! }
     }
 
-    /// One encoder per core, for `encode(count:with:_:)`; encoders kept across batches keep their scratch memory.
-    static func encoders() -> [ImageEncoder] {
-        (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in ImageEncoder() }
-    }
-
-    /// Runs `body` for 0..<count over all cores, each worker with its own encoder of `encoders`; rethrows the
-    /// first error.
-    static func encode(count: Int, with encoders: [ImageEncoder] = encoders(),
+    /// Runs `body` for 0..<count over all cores, each image with an encoder of `encoders` taken for its encoding;
+    /// rethrows the first error. Encodings that share a pool and run at once together encode no more images at a
+    /// time than the pool has encoders.
+    static func encode(count: Int, with encoders: EncoderPool = EncoderPool(),
                        _ body: (Int, ImageEncoder) throws -> Void) throws {
         let lock = NSLock()
         var firstError: Error?
         let next = SharedIndex()
-        let workers = max(1, min(count, encoders.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let encoder = encoders[worker]
+        DispatchQueue.concurrentPerform(iterations: max(1, min(count, encoders.count))) { _ in
             while true {
                 let index = next.increment()
                 guard index < count, lock.withLock({ firstError == nil }) else { return }
                 do {
-                    try body(index, encoder)
+                    try encoders.withEncoder { try body(index, $0) }
                 } catch {
                     lock.withLock { if firstError == nil { firstError = error } }
                 }
             }
         }
         if let firstError { throw firstError }
+    }
+}
+
+/// Image encoders, one per core, lent out one image at a time. Kept across batches, they keep their scratch
+/// memory; shared by encodings that overlap (a preview's consecutive submissions), they bound how many images
+/// are encoded at once.
+final class EncoderPool: @unchecked Sendable {
+    let count: Int
+    private var idle: [ImageEncoder]
+    private let lock = NSLock()
+    private let available: DispatchSemaphore
+
+    init(count: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.count = max(1, count)
+        idle = (0..<self.count).map { _ in ImageEncoder() }
+        available = DispatchSemaphore(value: self.count)
+    }
+
+    /// Sets aside in every encoder the scratch memory an image of `size` needs (see `ImageEncoder.reserve`).
+    /// Call before lending any out.
+    func reserve(_ size: PixelSize, format: ImageFormat) {
+        lock.withLock { for encoder in idle { encoder.reserve(width: size.width, height: size.height, format: format) } }
+    }
+
+    /// Runs `body` with an encoder no one else holds, waiting for one if all are lent.
+    func withEncoder<Result>(_ body: (ImageEncoder) throws -> Result) rethrows -> Result {
+        available.wait()
+        let encoder = lock.withLock { idle.removeLast() }
+        defer {
+            lock.withLock { idle.append(encoder) }
+            available.signal()
+        }
+        return try body(encoder)
     }
 }
 

@@ -48,28 +48,31 @@ public enum PreviewJob {
         let copies = identicalRenders(plans).sorted { plans[$0[0]].canvas.size.area > plans[$1[0]].canvas.size.area }
         let drawn = copies.map(\.[0])
         let gpuFrame = GPUFrame(frame)
-        let encoders = ParallelBatch.encoders()
+        let encoders = EncoderPool()
         if let largest = drawn.map({ plans[$0].canvas.size }).max(by: { $0.area < $1.area }) {
-            for encoder in encoders { encoder.reserve(width: largest.width, height: largest.height, format: options.format) }
+            encoders.reserve(largest, format: options.format)
         }
         try gpu.withRenderer { renderer in
             // One submission per video, unless its canvases together pass `canvasBytesPerSubmission`; then one
-            // per group that fits, so the readback memory a video holds stays bounded. The cores encode a group
-            // while the GPU draws the next into the renderer's other slot. Each group is waited for before the
-            // next is submitted: lavapipe signals a submission's fence only once the queue behind it has drained.
-            var encoding: BackgroundWork?
+            // per group that fits, so the readback memory a video holds stays bounded. The groups take turns in
+            // the renderer's slots; each group's encoding starts as soon as it is drawn and runs on while the GPU
+            // draws the next ones, alongside the encodings still running, until its slot is drawn into again. A
+            // lone large canvas then no longer holds the other cores idle: they encode the next group. Each group
+            // is waited for before the next is submitted: lavapipe signals a submission's fence only once the
+            // queue behind it has drained.
+            var encodings: [BackgroundWork] = []  // oldest first, one per slot at most
             // However the loop ends, no encoding may outlive the renderer whose memory it reads.
-            defer { try? encoding?.finish() }
+            defer { for encoding in encodings { try? encoding.finish() } }
             for group in groups(drawn.map { plans[$0] }, limit: canvasBytesPerSubmission) {
                 var jobs = group.map { gpuFrame.job(plans[drawn[$0]].job) }
                 for index in jobs.indices { jobs[index].canvasIndex = index }
                 let batch = RenderBatch(sources: [gpuFrame.source],
                                         canvases: group.map { plans[drawn[$0]].canvas }, jobs: jobs,
                                         resampling: options.resampling)
+                // This group is drawn into the slot of the group `slotCount` back: that one's encoding must be over.
+                if encodings.count == renderer.slotCount { try encodings.removeFirst().finish() }
                 let rendered = try renderer.wait(try renderer.submit(batch))
-                // The previous group's slot is drawn into next: its encoding must be over.
-                try encoding?.finish()
-                encoding = BackgroundWork {
+                encodings.append(BackgroundWork {
                     try ParallelBatch.encode(count: group.count, with: encoders) { index, encoder in
                         let size = rendered.size(of: index)
                         let data = try rendered.withUnsafeBytes(canvas: index) {
@@ -82,9 +85,9 @@ public enum PreviewJob {
                             counter.add(items: 1)
                         }
                     }
-                }
+                })
             }
-            try encoding?.finish()
+            while !encodings.isEmpty { try encodings.removeFirst().finish() }
         }
         let section = PreviewSection(
             settings: options.settings, gpu: gpu.record, frameTimeSeconds: frame.timeSeconds,
