@@ -28,23 +28,36 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Probes `path` for this choice. For the auto poster the keyframe candidates are decoded while probing and
-    /// their bars give the padding, so each keyframe serves both (the padding search decoded nine more); their
-    /// pick is returned for `decode`. Nil when the video has too few keyframes for it.
-    func probe(path: String, maxPixels: Int) throws -> (facts: MediaFacts, keyframePick: PosterPicker.Choice?) {
+    /// Probes `path` and decodes this choice's frame, each overlapping the other's decoding. For the auto poster
+    /// the keyframe candidates are decoded while probing and their bars give the padding, so each keyframe serves
+    /// both (the padding search decoded nine more); a frame chosen by time is decoded while the probe searches
+    /// for padding, since the time needs only the duration, known before.
+    func probeAndDecode(path: String, maxPixels: Int) throws -> (facts: MediaFacts, decoded: Decoded) {
         var pick: PosterPicker.Choice?
-        let facts = try MediaProber.probe(path: path, maxPixels: maxPixels) { early in
-            guard self == .poster else { return nil }
-            return {
-                let found = try PosterPicker.pickFromKeyframesFindingPadding(
-                    path: path, durationSeconds: early.availableSeconds, startSeconds: early.info.startSeconds,
-                    keyframeIntervalSeconds: early.keyframeIntervalSeconds, analysis: early.analysis,
-                    maxPixels: maxPixels)
-                pick = found?.choice
-                return found?.content
+        var decoding: BackgroundWork?
+        var decoded: Decoded?
+        do {
+            let facts = try MediaProber.probe(path: path, maxPixels: maxPixels) { early in
+                guard self == .poster else {
+                    decoding = BackgroundWork { decoded = try self.decode(path: path, facts: early, maxPixels: maxPixels) }
+                    return nil
+                }
+                return {
+                    let found = try PosterPicker.pickFromKeyframesFindingPadding(
+                        path: path, durationSeconds: early.availableSeconds, startSeconds: early.info.startSeconds,
+                        keyframeIntervalSeconds: early.keyframeIntervalSeconds, analysis: early.analysis,
+                        maxPixels: maxPixels)
+                    pick = found?.choice
+                    return found?.content
+                }
             }
+            try decoding?.finish()
+            return (facts, try decoded ?? decode(path: path, facts: facts, maxPixels: maxPixels, keyframePick: pick))
+        } catch {
+            // A decode still running must not outlive the call.
+            try? decoding?.finish()
+            throw error
         }
-        return (facts, pick)
     }
 
     /// A decoded choice: the frame, the auto poster's score, and what its decoding ran into.
@@ -56,12 +69,13 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
         var damagedTimes: [Double] = []
     }
 
-    /// Decodes the chosen frame of the video `facts` describe; for `.poster`, the picker's winner (`keyframePick`
+    /// Decodes the chosen frame of the video `facts` describe (every fact but the content rect is used); for
+    /// `.poster`, the picker's winner (`keyframePick`
     /// when `probe` made one) and its score. A time past the end is clamped to the last frame (documented in the
     /// README), so `--at 999` on a short clip shows its end rather than failing; likewise a time past the cut of a
     /// file cut short shows the last frame before the cut.
-    func decode(path: String, facts: MediaFacts, maxPixels: Int,
-                keyframePick: PosterPicker.Choice? = nil) throws -> Decoded {
+    private func decode(path: String, facts: MediaFacts, maxPixels: Int,
+                        keyframePick: PosterPicker.Choice? = nil) throws -> Decoded {
         guard let offset = requestedOffset(durationSeconds: facts.durationSeconds) else {
             let choice = try keyframePick ?? PosterPicker.pick(path: path, facts: facts, maxPixels: maxPixels)
             return Decoded(frame: choice.frame, score: choice.score)

@@ -46,11 +46,9 @@ public enum PosterJob {
 
     private static func poster(_ path: String, folder: String, layout: OutputLayout, options: PosterOptions,
                                gpu: GPUService) throws -> (files: [String], warnings: [String]) {
-        let (facts, keyframePick) = try options.frame.probe(path: path, maxPixels: options.maxPixels)
+        let (facts, decoded) = try options.frame.probeAndDecode(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: .hig)
-        let decoded = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels,
-                                               keyframePick: keyframePick)
         let frame = decoded.frame, picked = decoded.score
         let score = picked.map { ["brightness": $0.brightness, "contrast": $0.contrast, "sharpness": $0.sharpness,
                                   "value": $0.value] }

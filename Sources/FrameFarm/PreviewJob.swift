@@ -32,11 +32,9 @@ public enum PreviewJob {
 
     private static func preview(_ path: String, folder: String, layout: OutputLayout, options: PreviewOptions,
                                 gpu: GPUService, counter: ProgressCounter) throws -> (files: [String], warnings: [String]) {
-        let (facts, keyframePick) = try options.frame.probe(path: path, maxPixels: options.maxPixels)
+        let (facts, decoded) = try options.frame.probeAndDecode(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: options.policy)
-        let decoded = try options.frame.decode(path: path, facts: facts, maxPixels: options.maxPixels,
-                                               keyframePick: keyframePick)
         let frame = decoded.frame
         let plans = PreviewPlan.renders(options: options, geometry: facts.info.geometry, codedContent: codedContent)
         let videoFolder = layout.videoFolder(folder)
