@@ -64,8 +64,9 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
     struct Decoded {
         var frame: DecodedFrame
         var score: PosterScore?
-        /// Stream times of damaged packets on the way to a frame chosen by time (`FrameReader.corruptPacketTimes`):
-        /// from its keyframe on, so concealed damage may show in it.
+        /// Stream times of damaged packets on the way to the frame (`FrameReader.corruptPacketTimes`), so concealed
+        /// damage may show in it: for a frame chosen by time, from its keyframe on; for the auto poster, only
+        /// when every candidate was damaged (`PosterPicker.Tally` prefers clean ones).
         var damagedTimes: [Double] = []
     }
 
@@ -77,7 +78,7 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
                         keyframePick: PosterPicker.Choice? = nil) throws -> Decoded {
         guard let offset = requestedOffset(durationSeconds: facts.durationSeconds) else {
             let choice = try keyframePick ?? PosterPicker.pick(path: path, facts: facts, maxPixels: maxPixels)
-            return Decoded(frame: choice.frame, score: choice.score)
+            return Decoded(frame: choice.frame, score: choice.score, damagedTimes: choice.damagedTimes)
         }
         let start = facts.info.startSeconds
         // One frame, maybe a whole GOP into the stream: frame threads use every core on the way.
@@ -102,7 +103,8 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
             }
         }
         if let damage = facts.damageNote(times: decoded.damagedTimes) {
-            warnings.append(damage + " on the way to the frame shown, which may show it")
+            warnings.append(damage + " on the way to the frame shown, which may show it"
+                            + (self == .poster ? " (every candidate frame was damaged)" : ""))
         }
         return warnings
     }
@@ -137,7 +139,7 @@ extension PosterPicker {
                                           maxPixels: maxPixels)
         var tally = Tally()
         do {
-            while let item = try feeder.next() { tally.consider(item.frame) }
+            while let item = try feeder.next() { tally.consider(item.frame, damagedTimes: item.damagedTimes) }
         } catch InputError.noDecodableFrames {
             feeder.cancel()
         }

@@ -24,6 +24,8 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     struct Item {
         var index: Int
         var frame: DecodedFrame
+        /// Damage that may show in the frame (`FrameReader.damage(reaching:recordedAfter:)`).
+        var damagedTimes: [Double] = []
     }
 
     private let condition = NSCondition()
@@ -160,6 +162,7 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
             var lastKeyframe: Double?
             while let index = nextTarget(worker: worker, targets: targets, reader: reader) {
                 let target = targets[index]
+                let damageBefore = reader.corruptPacketTimes.count
                 let frame: DecodedFrame?
                 switch mode {
                 case .exact:
@@ -176,7 +179,8 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
                 }
                 guard let frame else { throw InputError.noDecodableFrames }
                 lastFrame = frame
-                guard push(Item(index: index, frame: frame)) else { break }
+                let damage = reader.damage(reaching: frame, recordedAfter: damageBefore)
+                guard push(Item(index: index, frame: frame, damagedTimes: damage)) else { break }
             }
             corrupt = reader.corruptPacketTimes
             decoded = reader.framesDecoded

@@ -195,6 +195,17 @@ public final class FrameReader {
         return file.seconds(entry.pointee.timestamp)
     }
 
+    /// Of `corruptPacketTimes`, the damage that may show in `frame`, the frame this reader returned last: the
+    /// packets from its GOP's keyframe up to it, and those of unknown time (-1) recorded after the first
+    /// `count` entries, the count taken before reading it.
+    public func damage(reaching frame: DecodedFrame, recordedAfter count: Int) -> [Double] {
+        guard !corruptPacketTimes.isEmpty else { return [] }
+        let keyframe = keyframeTime(atOrBefore: frame.timeSeconds) ?? -Double.infinity
+        return corruptPacketTimes.enumerated().compactMap { index, time in
+            (time >= keyframe && time <= frame.timeSeconds) || (time < 0 && index >= count) ? time : nil
+        }
+    }
+
     /// The frame on screen at stream time `seconds`: the last frame whose presentation time is at or before it
     /// (the first frame when `seconds` precedes the stream). `lastTime` is the time of the frame this reader
     /// returned last, if any: when the target lies ahead of it with no keyframe between, decoding simply goes on

@@ -84,6 +84,8 @@ public enum PosterPicker {
         public var candidates: Int
         /// The frame itself, so the caller need not seek and decode it again (up to a whole GOP on a long one).
         public var frame: DecodedFrame
+        /// Stream times of the damaged data its decoding met (`FrameReader.corruptPacketTimes`); empty when clean.
+        public var damagedTimes: [Double] = []
     }
 
     /// Fewer distinct keyframe candidates than this and exact candidates are decoded instead.
@@ -99,27 +101,40 @@ public enum PosterPicker {
         }
     }
 
-    /// Keeps the best of the frames it is shown, holding only that one.
+    /// Keeps the best of the frames it is shown, holding only that one, and the best damaged one apart: concealed
+    /// damage (smeared blocks, broken edges) reads as detail and contrast, so a damaged frame would often win. It
+    /// is chosen only when no candidate decoded clean.
     public struct Tally {
-        public private(set) var choice: Choice?
+        private var clean: Choice?
+        private var damaged: Choice?
         private var seen = Set<Double>()
 
         public init() {}
 
-        public mutating func consider(_ frame: DecodedFrame) {
+        /// The best clean frame, else the best damaged one; `candidates` counts every distinct frame shown.
+        public var choice: Choice? {
+            guard var best = clean ?? damaged else { return nil }
+            best.candidates = seen.count
+            return best
+        }
+
+        /// - Parameter damagedTimes: what decoding the frame met (see `Choice.damagedTimes`).
+        public mutating func consider(_ frame: DecodedFrame, damagedTimes: [Double] = []) {
             guard seen.insert(frame.timeSeconds).inserted else { return }
-            let score = PosterScore(frame: frame)
-            if choice == nil || score > choice!.score {
-                choice = Choice(timeSeconds: frame.timeSeconds, score: score, candidates: 0, frame: frame)
-            }
-            choice!.candidates = seen.count
+            let candidate = Choice(timeSeconds: frame.timeSeconds, score: PosterScore(frame: frame), candidates: 0,
+                                   frame: frame, damagedTimes: damagedTimes)
+            if damagedTimes.isEmpty { Self.keepBetter(candidate, in: &clean) } else { Self.keepBetter(candidate, in: &damaged) }
         }
 
         /// Takes in what another tally saw (another run of the same candidates).
         public mutating func merge(_ other: Tally) {
             seen.formUnion(other.seen)
-            if let theirs = other.choice, choice == nil || theirs.score > choice!.score { choice = theirs }
-            choice?.candidates = seen.count
+            if let theirs = other.clean { Self.keepBetter(theirs, in: &clean) }
+            if let theirs = other.damaged { Self.keepBetter(theirs, in: &damaged) }
+        }
+
+        private static func keepBetter(_ candidate: Choice, in best: inout Choice?) {
+            if best == nil || candidate.score > best!.score { best = candidate }
         }
     }
 
@@ -160,9 +175,14 @@ public enum PosterPicker {
             var tally = Tally()
             var bars: [Double: PaddingDetector.Bars?] = [:]
             for target in run {
+                let damageBefore = reader.corruptPacketTimes.count
                 guard let frame = try reader.keyframe(atOrBefore: target) else { continue }
-                if readsBars { bars.updateValue(PaddingDetector.bars(in: frame), forKey: frame.timeSeconds) }
-                tally.consider(frame)
+                let damage = reader.damage(reaching: frame, recordedAfter: damageBefore)
+                // A damaged frame's edges may be concealment, not bars.
+                if readsBars && damage.isEmpty {
+                    bars.updateValue(PaddingDetector.bars(in: frame), forKey: frame.timeSeconds)
+                }
+                tally.consider(frame, damagedTimes: damage)
             }
             return (tally: tally, bars: bars, codedSize: reader.info.geometry.codedSize)
         }

@@ -45,6 +45,33 @@ import Testing
         }
     }
 
+    /// Concealed damage reads as detail, so a damaged frame would often win the pick: a clean one must, however
+    /// poor; with nothing clean to choose, the best damaged frame is chosen and says what it met. (The poster
+    /// tests damage real keyframes.)
+    @Test func aCleanFrameOutranksDamagedOnes() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 4
+            $0.frameRate = (10, 1)
+            $0.keyframeIntervalSeconds = 1
+            $0.blurredRange = 0...2
+        }
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true)
+        let blurred = try #require(try reader.keyframe(atOrBefore: 1))
+        let sharp = try #require(try reader.keyframe(atOrBefore: 3))
+        try #require(PosterScore(frame: sharp) > PosterScore(frame: blurred))
+        var tally = PosterPicker.Tally()
+        tally.consider(blurred, damagedTimes: [1])
+        tally.consider(sharp, damagedTimes: [3])
+        #expect(tally.choice?.timeSeconds == 3 && tally.choice?.damagedTimes == [3])
+        // One clean frame, however poor, outranks them; across merged tallies too.
+        var other = PosterPicker.Tally()
+        other.consider(blurred)
+        tally.merge(other)
+        #expect(tally.choice?.timeSeconds == 1 && tally.choice?.damagedTimes == [])
+        #expect(tally.choice?.candidates == 2)
+    }
+
     @Test func scoresOrderBlackBelowFlatBelowDetailed() {
         let size = 32
         let black = PosterScore(luma: [Double](repeating: 0.02, count: size * size), width: size, height: size)

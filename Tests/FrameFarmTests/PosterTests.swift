@@ -1,7 +1,7 @@
 import Foundation
-import FrameFarmMedia
 import Testing
 @testable import FrameFarm
+@testable import FrameFarmMedia
 
 @Suite(.serialized) struct PosterTests {
     @Test func autoPosterSkipsTheBlackOpeningFadeAndBlurAndWritesEveryWidth() throws {
@@ -37,6 +37,59 @@ import Testing
         #expect(full.frameCode() == Int((poster.timeSeconds * 10).rounded()))
         let small = try readImage(out + "/sample/poster-160.png")
         #expect(small.width == 160 && small.frameCode() == full.frameCode())
+    }
+
+    /// Concealed damage reads as detail, so a damaged frame would often win: the auto poster takes a clean frame
+    /// whenever there is one (the sharp part of each video here is damaged, the clean part blurred), both from
+    /// keyframe candidates and from exact ones on a long GOP, and warns when every candidate was damaged.
+    @Test(arguments: [(keyframeInterval: 1.0, damagedFrom: 7.0), (keyframeInterval: 4, damagedFrom: 4)])
+    func theAutoPosterAvoidsDamagedFrames(keyframeInterval: Double, damagedFrom: Double) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 12
+            $0.frameRate = (10, 1)
+            $0.keyframeIntervalSeconds = keyframeInterval
+            $0.blurredRange = 0...(damagedFrom - 0.5)
+        }
+        var options = PosterOptions()
+        options.widths = []
+        options.format = .png
+        func poster(_ input: String) throws -> (time: Double, code: Int?, warnings: [String]) {
+            let out = directory.file("out")
+            let summary = PosterJob.run(inputs: [input], outputRoot: out, options: options, gpu: SharedGPU.service,
+                                        force: true)
+            try #require(summary.failed == 0, "\(summary.failures)")
+            let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+            let time = try #require(ManifestStore.read(out + "/\(name)/manifest.json")?.poster).timeSeconds
+            return (time, try readImage(out + "/\(name)/poster.png").frameCode(), summary.inputs[0].warnings)
+        }
+        let whole = try poster(path)
+        try #require(whole.time >= damagedFrom, "the part to damage wins when it is whole (\(whole.time) s)")
+
+        let partly = try poster(try damagingKeyframes(of: path, named: "partly.mp4", in: directory) { $0 >= damagedFrom })
+        #expect(partly.time < damagedFrom, "picked \(partly.time) s, past the damage")
+        #expect(partly.code == Int((partly.time * 10).rounded()))
+        #expect(!partly.warnings.contains { $0.contains("damaged") }, "\(partly.warnings)")
+
+        let wholly = try poster(try damagingKeyframes(of: path, named: "wholly.mp4", in: directory) { _ in true })
+        #expect(wholly.warnings.contains { $0.hasPrefix("damaged data") && $0.hasSuffix("(every candidate frame was damaged)") },
+                "\(wholly.warnings)")
+    }
+
+    /// A copy of the video with the back half of each keyframe packet whose time `picks` zeroed: the decoder
+    /// conceals it, and the rest of its GOP inherits it.
+    private func damagingKeyframes(of path: String, named name: String, in directory: TemporaryDirectory,
+                                   picks: (Double) -> Bool) throws -> String {
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let file = try MediaFile(path: path)
+        while let packet = file.readVideoPacket() {
+            let position = Int(packet.pointer.pointee.pos)
+            guard packet.isKeyFrame, position >= 0, let pts = packet.presentationTimestamp, picks(file.seconds(pts))
+            else { continue }
+            let half = (position + packet.size / 2)..<(position + packet.size)
+            data.replaceSubrange(half, with: Data(count: half.count))
+        }
+        return directory.write(name, data)
     }
 
     /// One keyframe in 8 s: the exact candidates, decoded in parallel chunks, still skip the black opening and
