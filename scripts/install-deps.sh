@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system libraries FrameFarm builds and runs against, only those missing.
-# Usage: scripts/install-deps.sh [--test]   (--test adds the validation layer and the ffmpeg CLI used by tests)
+# Usage: scripts/install-deps.sh [--test | --bench]   (--test adds the validation layer; --bench the ffmpeg CLI,
+# the peers `bench` times against)
 set -euo pipefail
 
 packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools

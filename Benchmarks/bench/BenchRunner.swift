@@ -30,6 +30,10 @@ final class BenchRunner {
     }
 
     func run() throws -> BenchReport {
+        // Said first: a run without peers takes minutes and compares nothing.
+        if ffmpeg == nil {
+            Log.progress("no ffmpeg on PATH: every peer, floor and PSNR will be skipped (`make bench` installs it)")
+        }
         let gpu = try GPUService(gpu: settings.gpu)
         try prepareInputs()
         var report = BenchReport(header: ReportHeader(
