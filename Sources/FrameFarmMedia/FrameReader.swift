@@ -196,13 +196,18 @@ public final class FrameReader {
     }
 
     /// Of `corruptPacketTimes`, the damage that may show in `frame`, the frame this reader returned last: the
-    /// packets from its GOP's keyframe up to it, and those of unknown time (-1) recorded after the first
-    /// `count` entries, the count taken before reading it.
+    /// packets from its GOP's keyframe up to it. Damage of unknown time (-1), or in a container without an index
+    /// to find the keyframe by, counts only when recorded after the first `count` entries (the count taken before
+    /// reading the frame): older damage would otherwise taint every later frame.
     public func damage(reaching frame: DecodedFrame, recordedAfter count: Int) -> [Double] {
         guard !corruptPacketTimes.isEmpty else { return [] }
-        let keyframe = keyframeTime(atOrBefore: frame.timeSeconds) ?? -Double.infinity
+        let keyframe = keyframeTime(atOrBefore: frame.timeSeconds)
         return corruptPacketTimes.enumerated().compactMap { index, time in
-            (time >= keyframe && time <= frame.timeSeconds) || (time < 0 && index >= count) ? time : nil
+            let metReadingIt = index >= count
+            guard time >= 0 else { return metReadingIt ? time : nil }
+            guard time <= frame.timeSeconds else { return nil }
+            guard let keyframe else { return metReadingIt ? time : nil }
+            return time >= keyframe ? time : nil
         }
     }
 
