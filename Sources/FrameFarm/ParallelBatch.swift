@@ -47,8 +47,8 @@ public enum ParallelBatch {
 }
 
 /// Image encoders, one per core, lent out one image at a time. Kept across batches, they keep their scratch
-/// memory; shared by encodings that overlap (a preview's consecutive submissions), they bound how many images
-/// are encoded at once.
+/// memory; shared by encodings that overlap (a preview batch: its videos in flight and each one's consecutive
+/// submissions), they bound how many images are encoded at once.
 final class EncoderPool: @unchecked Sendable {
     let count: Int
     private var idle: [ImageEncoder]
@@ -61,8 +61,8 @@ final class EncoderPool: @unchecked Sendable {
         available = DispatchSemaphore(value: self.count)
     }
 
-    /// Sets aside in every encoder the scratch memory an image of `size` needs (see `ImageEncoder.reserve`).
-    /// Call before lending any out.
+    /// Sets aside in every idle encoder the scratch memory an image of `size` needs (see `ImageEncoder.reserve`);
+    /// one lent out grows, if it must, when it next encodes.
     func reserve(_ size: PixelSize, format: ImageFormat) {
         lock.withLock { for encoder in idle { encoder.reserve(width: size.width, height: size.height, format: format) } }
     }

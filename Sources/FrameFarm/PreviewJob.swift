@@ -25,13 +25,18 @@ public enum PreviewJob {
                                  inFlight: inFlight ?? 2, settings: options.settings) { manifest in
             manifest.preview.map { ($0.settings, $0.renders.map(\.file)) }
         }
+        // One pool for the batch: the videos in flight share the cores' encoders and their scratch memory
+        // (tens of MB each for the largest PNGs), which each video's own pool faulted in afresh.
+        let encoders = EncoderPool()
         return driver.run(progress: progress) { input, folder, counter in
-            try preview(input, folder: folder, layout: layout, options: options, gpu: gpu, counter: counter)
+            try preview(input, folder: folder, layout: layout, options: options, gpu: gpu, encoders: encoders,
+                        counter: counter)
         }
     }
 
     private static func preview(_ path: String, folder: String, layout: OutputLayout, options: PreviewOptions,
-                                gpu: GPUService, counter: ProgressCounter) throws -> (files: [String], warnings: [String]) {
+                                gpu: GPUService, encoders: EncoderPool,
+                                counter: ProgressCounter) throws -> (files: [String], warnings: [String]) {
         let (facts, decoded) = try options.frame.probeAndDecode(path: path, maxPixels: options.maxPixels)
         let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
         let probe = ProbeReport(path: path, facts: facts, policy: options.policy)
@@ -46,7 +51,6 @@ public enum PreviewJob {
         let copies = identicalRenders(plans).sorted { plans[$0[0]].canvas.size.area > plans[$1[0]].canvas.size.area }
         let drawn = copies.map(\.[0])
         let gpuFrame = GPUFrame(frame)
-        let encoders = EncoderPool()
         if let largest = drawn.map({ plans[$0].canvas.size }).max(by: { $0.area < $1.area }) {
             encoders.reserve(largest, format: options.format)
         }
