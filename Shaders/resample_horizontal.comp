@@ -9,7 +9,7 @@
 
 layout(local_size_x_id = 0) in;
 // Set by ResampleHorizontalPass.rowsPerInvocation, which also sizes the dispatch.
-layout(constant_id = 1) const uint ROWS = 8u;
+layout(constant_id = 1) const uint ROWS = 4u;
 
 #include "shader_interface.glsl"
 

@@ -2,9 +2,12 @@
 /// invocation per `FilterTable.groupSize` adjacent destination columns and `rowsPerInvocation` image rows.
 struct ResampleHorizontalPass {
     static let workgroupWidth = 64
-    /// The shader's ROWS (a specialization constant): 8 shares each weight fetch across 8 rows. With one column
-    /// per invocation, 1, 2 and 4 took more instructions on lavapipe; with four, 4 and 16 were no faster.
-    static let rowsPerInvocation = 8
+    /// The shader's ROWS (a specialization constant): each weight fetch is shared across ROWS rows, each of which
+    /// keeps its sums in registers. With one column per invocation, 1, 2 and 4 took more instructions on lavapipe.
+    /// With four columns, 4 rows took 13-15% less time than 8 on the preview's renders and the device screens and
+    /// 5% less on a 100-tile sheet (session 17's machine; an earlier one found them equal); 2 rows, and 8 columns
+    /// by 2 or 4 rows, were slower on thumbnails or on renders.
+    static let rowsPerInvocation = 4
 
     let pipeline: ComputePipeline
 
