@@ -123,7 +123,11 @@ public enum PosterPicker {
             guard seen.insert(frame.timeSeconds).inserted else { return }
             let candidate = Choice(timeSeconds: frame.timeSeconds, score: PosterScore(frame: frame), candidates: 0,
                                    frame: frame, damagedTimes: damagedTimes)
-            if damagedTimes.isEmpty { Self.keepBetter(candidate, in: &clean) } else { Self.keepBetter(candidate, in: &damaged) }
+            if damagedTimes.isEmpty {
+                Self.keepBetter(candidate, in: &clean)
+            } else {
+                Self.keepBetter(candidate, in: &damaged)
+            }
         }
 
         /// Takes in what another tally saw (another run of the same candidates).
