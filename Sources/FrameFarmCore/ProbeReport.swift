@@ -59,4 +59,10 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     public var cutShortAtSeconds: Double?
 
     public init() {}
+
+    /// "cut short: video data stops at about X s of Y s": how every line about a file cut short begins (probe's
+    /// text, and the warnings of the commands, which go on to say what became of the frames asked for).
+    public static func cutShortNote(atSeconds cut: Double, ofSeconds duration: Double) -> String {
+        String(format: "cut short: video data stops at about %.3f s of %.3f s", cut, duration)
+    }
 }

@@ -30,24 +30,27 @@ enum MP4Boxes {
     }
 
     private static func header(in data: Data, at offset: Int, limit: Int) throws -> MP4Box {
-        guard limit - offset >= 8 else { throw malformed(at: offset, "truncated box header") }
-        let size32 = readUInt32(data, offset)
-        let type = String(decoding: data[(data.startIndex + offset + 4)..<(data.startIndex + offset + 8)],
-                          as: UTF8.self)
-        var size = Int(size32), headerSize = 8
-        if size32 == 1 {
-            guard limit - offset >= 16 else { throw malformed(at: offset, "truncated largesize of '\(type)'") }
-            let large = UInt64(readUInt32(data, offset + 8)) << 32 | UInt64(readUInt32(data, offset + 12))
-            guard large <= UInt64(Int.max) else { throw malformed(at: offset, "'\(type)' largesize overflows") }
-            size = Int(large)
-            headerSize = 16
-        } else if size32 == 0 {
-            size = limit - offset
-        }
+        let (type, claimed, headerSize) = try fields(in: data, at: offset, limit: limit)
+        guard claimed <= UInt64(Int.max) else { throw malformed(at: offset, "'\(type)' largesize overflows") }
+        // A 32-bit size of 0 means "to the end".
+        let size = claimed == 0 && headerSize == 8 ? limit - offset : Int(claimed)
         guard size >= headerSize, size <= limit - offset else {
             throw malformed(at: offset, "'\(type)' claims \(size) bytes, \(limit - offset) remain")
         }
         return MP4Box(type: type, offset: offset, size: size, headerSize: headerSize)
+    }
+
+    /// The header at `offset` as written: its type, the size it claims (the 64-bit `largesize` when the 32-bit
+    /// size is 1; 0 means "to the end") and the header's own length. Throws when it does not fit before `limit`.
+    private static func fields(in data: Data, at offset: Int, limit: Int) throws
+        -> (type: String, claimedSize: UInt64, headerSize: Int) {
+        guard limit - offset >= 8 else { throw malformed(at: offset, "truncated box header") }
+        let size32 = readUInt32(data, offset)
+        let type = String(decoding: data[(data.startIndex + offset + 4)..<(data.startIndex + offset + 8)],
+                          as: UTF8.self)
+        guard size32 == 1 else { return (type, UInt64(size32), 8) }
+        guard limit - offset >= 16 else { throw malformed(at: offset, "truncated largesize of '\(type)'") }
+        return (type, UInt64(readUInt32(data, offset + 8)) << 32 | UInt64(readUInt32(data, offset + 12)), 16)
     }
 
     /// Whether the file at `path` is an MP4 or MOV cut short before its index was written: it opens with a box
@@ -62,15 +65,11 @@ enum MP4Boxes {
         var offset: UInt64 = 0
         while offset + 8 <= fileBytes, types.count < 10_000 {
             guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
-                  header.count >= 8 else { break }
-            types.append(String(decoding: header[(header.startIndex + 4)..<(header.startIndex + 8)], as: UTF8.self))
-            var size = UInt64(readUInt32(header, 0))
-            if size == 1, header.count == 16 {
-                size = UInt64(readUInt32(header, 8)) << 32 | UInt64(readUInt32(header, 12))
-            }
+                  let box = try? fields(in: header, at: 0, limit: header.count) else { break }
+            types.append(box.type)
             // 0 is "to the end of the file"; below 8 is not a box.
-            guard size >= 8 else { break }
-            offset += size
+            guard box.claimedSize >= 8 else { break }
+            offset += box.claimedSize
         }
         let openings: Set = ["ftyp", "wide", "free", "skip", "mdat"]
         return types.first.map(openings.contains) == true && types.contains("mdat") && !types.contains("moov")

@@ -30,7 +30,7 @@ public struct MediaFacts: Sendable {
     /// "cut short: ..." for a file shorter than its own index says, which each command's warning goes on from;
     /// nil otherwise.
     public var cutShortNote: String? {
-        cutShortAtSeconds.map { String(format: "cut short: video data stops at about %.3f s of %.3f s", $0, durationSeconds) }
+        cutShortAtSeconds.map { ProbeReport.cutShortNote(atSeconds: $0, ofSeconds: durationSeconds) }
     }
 
     /// "damaged data at T: N packet(s) ..." for the stream times of packets a reader found damaged

@@ -53,7 +53,7 @@ struct ProbeCommand: ParsableCommand {
             ? " (HDR, peak " + (report.peakLuminance.map { String(format: "%.0f cd/m²", $0) } ?? "unstated: 1000 cd/m² assumed")
                 + ", tone-mapped to SDR)" : ""
         let cut = report.cutShortAtSeconds.map {
-            "\n  cut short: video data stops at about " + String(format: "%.3f s of %.3f s", $0, report.durationSeconds)
+            "\n  " + ProbeReport.cutShortNote(atSeconds: $0, ofSeconds: report.durationSeconds)
         } ?? ""
         return """
             \(report.path)
