@@ -82,4 +82,29 @@ import Testing
         let data = try ImageEncoder().encode(image, format: .png)
         #expect(try ImageDecoder.decode(data) == image)
     }
+
+    /// Bars, a gradient and a noisy patch over several deflate blocks, so one image mixes stored, run-heavy
+    /// and literal-heavy blocks; read back by libpng, whose zlib refuses incomplete code tables.
+    @Test func pngRoundTripIsLosslessAcrossDeflateBlocks() throws {
+        var image = RGBAImage(width: 421, height: 310)
+        var state: UInt32 = 777
+        for y in 40..<270 {
+            for x in 0..<421 {
+                let offset = (y * 421 + x) * 4
+                if y > 200, x < 200 {
+                    for channel in 0..<3 {
+                        state = state &* 1_103_515_245 &+ 12345
+                        image.pixels[offset + channel] = UInt8(truncatingIfNeeded: state >> 16)
+                    }
+                } else {
+                    image.pixels[offset] = UInt8(x * 255 / 420)
+                    image.pixels[offset + 1] = UInt8(y * 255 / 309)
+                    image.pixels[offset + 2] = UInt8((x + y) % 256)
+                }
+            }
+        }
+        #expect(421 * 3 * 310 > PNGDeflater.blockBytes)
+        let data = try ImageEncoder().encode(image, format: .png)
+        #expect(try ImageDecoder.decode(data) == image)
+    }
 }

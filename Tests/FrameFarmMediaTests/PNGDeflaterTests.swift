@@ -1,0 +1,133 @@
+import CDeflate
+import Foundation
+import FrameFarmCore
+import Testing
+@testable import FrameFarmMedia
+
+/// The deflater's streams are read back by independent inflaters: libdeflate's here, zlib's (through libpng) in
+/// the image tests, which also refuses the incomplete code tables a looser decoder would let by.
+@Suite struct PNGDeflaterTests {
+    private func deflate(_ bytes: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: PNGDeflater.bound(bytes.count))
+        let count = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { PNGDeflater().compress(input, into: $0) }
+        }
+        return Array(output.prefix(count))
+    }
+
+    private func inflate(_ stream: [UInt8], expecting count: Int) -> [UInt8]? {
+        guard let inflater = libdeflate_alloc_decompressor() else { return nil }
+        defer { libdeflate_free_decompressor(inflater) }
+        var output = [UInt8](repeating: 0, count: count + 1)
+        var written = 0
+        let result = stream.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes {
+                libdeflate_zlib_decompress(inflater, input.baseAddress, input.count, $0.baseAddress, $0.count,
+                                           &written)
+            }
+        }
+        return result == LIBDEFLATE_SUCCESS ? Array(output.prefix(written)) : nil
+    }
+
+    private func noise(_ count: Int, seed: UInt32 = 99) -> [UInt8] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: state >> 16)
+        }
+    }
+
+    struct Stream: CustomTestStringConvertible, Sendable {
+        let name: String
+        let bytes: [UInt8]
+        var testDescription: String { name }
+    }
+
+    /// Edges of the run finder and the block splitter: nothing to repeat yet, runs of the shortest and longest
+    /// lengths and one past, a run crossing a block boundary, a tail too short to compare.
+    @Test(arguments: [
+        Stream(name: "empty", bytes: []),
+        Stream(name: "one byte", bytes: [7]),
+        Stream(name: "one pixel", bytes: [1, 2, 3]),
+        Stream(name: "one pixel and a byte", bytes: [0, 0, 0, 0]),
+        Stream(name: "every byte value once", bytes: (0...255).map(UInt8.init)),
+        Stream(name: "a few high bytes", bytes: [144, 200, 255, 150, 143, 0]),
+        Stream(name: "shortest run", bytes: [9, 8, 7, 9, 8, 7, 9]),
+        Stream(name: "longest run", bytes: [UInt8](repeating: 0, count: 3 + 258)),
+        Stream(name: "longest run and one", bytes: [UInt8](repeating: 5, count: 3 + 259)),
+        Stream(name: "runs after literals", bytes: [1, 2] + [UInt8](repeating: 3, count: 1000)),
+        Stream(name: "runs across blocks", bytes: (0..<(PNGDeflater.blockBytes + 5000)).map {
+            UInt8(truncatingIfNeeded: $0 % 3 == 0 ? 200 : $0 / 999)
+        }),
+    ])
+    func inflatesBackToTheInput(_ stream: Stream) {
+        #expect(inflate(deflate(stream.bytes), expecting: stream.bytes.count) == stream.bytes)
+    }
+
+    @Test func noiseIsStoredNotExpanded() {
+        let bytes = noise(3 * 65535 + 17)
+        let stream = deflate(bytes)
+        #expect(inflate(stream, expecting: bytes.count) == bytes)
+        // zlib header and checksum, and 5 bytes per stored block of at most 65535.
+        #expect(stream.count <= bytes.count + 6 + 5 * 4 + 1)
+    }
+
+    /// A repeated pixel is one literal per channel, then runs: coded as literals it would take a bit or more per
+    /// byte, an eighth of the input.
+    @Test func repeatedPixelsBecomeRuns() {
+        let bytes = (0..<(1 << 20)).map { [UInt8(40), 200, 7][$0 % 3] }
+        let stream = deflate(bytes)
+        #expect(inflate(stream, expecting: bytes.count) == bytes)
+        #expect(stream.count < bytes.count / 100)
+    }
+
+    /// Small differences (what the Up filter leaves on smooth pictures) get short codes: under half the input
+    /// where noise of the same length does not shrink at all.
+    @Test func skewedBytesGetShortCodes() {
+        let bytes = noise(200_000).map { [0, 0, 0, 1, 1, 255, 2, 254][Int($0 % 8)] as UInt8 }
+        let stream = deflate(bytes)
+        #expect(inflate(stream, expecting: bytes.count) == bytes)
+        #expect(stream.count < bytes.count / 2)
+    }
+}
+
+@Suite struct HuffmanCodeTests {
+    private func lengths(_ frequencies: [UInt32], limit: Int = 15) -> [Int] {
+        var lengths = [UInt8](repeating: 0, count: frequencies.count)
+        frequencies.withUnsafeBufferPointer { frequencies in
+            lengths.withUnsafeMutableBufferPointer {
+                HuffmanCode.lengths(of: frequencies.baseAddress!, count: frequencies.count, limit: limit,
+                                    into: $0.baseAddress!)
+            }
+        }
+        return lengths.map(Int.init)
+    }
+
+    /// Kraft's sum over the used symbols: exactly 1 for a complete prefix code.
+    private func isComplete(_ lengths: [Int]) -> Bool {
+        lengths.filter { $0 > 0 }.reduce(0.0) { $0 + pow(2, -Double($1)) } == 1
+    }
+
+    /// Frequencies that are powers of two have the code lengths -log2(p) exactly.
+    @Test func dyadicFrequenciesGetTheirExactLengths() {
+        #expect(lengths([8, 4, 2, 1, 1, 0]) == [1, 2, 3, 4, 4, 0])
+    }
+
+    /// Fibonacci frequencies make the deepest trees: unlimited, 40 symbols would need codes 39 bits long.
+    @Test func deepTreesAreLimitedAndStayComplete() {
+        var fibonacci: [UInt32] = [1, 1]
+        while fibonacci.count < 40 { fibonacci.append(fibonacci[fibonacci.count - 1] + fibonacci[fibonacci.count - 2]) }
+        for limit in [7, 15] {
+            let result = lengths(fibonacci, limit: limit)
+            #expect(result.max()! == limit)
+            #expect(isComplete(result))
+        }
+    }
+
+    /// zlib refuses a code with a single symbol: a second one gets a code too.
+    @Test func aLoneSymbolStillMakesACompleteCode() {
+        let result = lengths([0, 0, 5, 0])
+        #expect(result[2] == 1 && result.filter { $0 == 1 }.count == 2)
+        #expect(isComplete(lengths([0, 0, 0])))
+    }
+}
