@@ -8,17 +8,18 @@ import FrameFarmCore
 public final class ImageEncoder {
     private var jpegHandle: tjhandle?
     private let deflater = PNGDeflater()
-    /// PNG scratch (filtered rows, deflated bytes), kept from image to image and never cleared: a fresh buffer
-    /// costs a page fault per 4 KiB it touches, and zero-filled ones touch every page (deflate output rarely
-    /// fills its worst-case bound). Fresh zeroed buffers per image were a fifth of a preview's page faults.
-    private var filtered = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// PNG scratch (a block's worth of filtered rows, the deflated image), kept from image to image and never
+    /// cleared: a fresh buffer costs a page fault per 4 KiB it touches, and zero-filled ones touch every page
+    /// (deflate output rarely fills its worst-case bound). Fresh zeroed buffers per image were a fifth of a
+    /// preview's page faults.
+    private var filteredRows = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var compressed = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     public init() {}
 
     deinit {
         if let jpegHandle { tjDestroy(jpegHandle) }
-        filtered.deallocate()
+        filteredRows.deallocate()
         compressed.deallocate()
     }
 
@@ -37,9 +38,10 @@ public final class ImageEncoder {
     /// in any order touches no fresh pages.
     public func reserve(width: Int, height: Int, format: ImageFormat) {
         guard format == .png else { return }
-        let filteredCount = (1 + width * 3) * height
-        Self.grow(&filtered, to: filteredCount)
-        Self.grow(&compressed, to: PNGDeflater.bound(filteredCount))
+        let rowBytes = 1 + width * 3
+        // The last row's filter may write 2 bytes past it.
+        Self.grow(&filteredRows, to: PNGDeflater.runDistance + Self.rowsPerBlock(rowBytes: rowBytes) * rowBytes + 2)
+        Self.grow(&compressed, to: PNGDeflater.bound(rowBytes * height))
     }
 
     /// Whether this FFmpeg can write WebP (Debian's can: it is built with libwebp).
@@ -71,30 +73,30 @@ public final class ImageEncoder {
 
     /// PNG: 8-bit RGB, every row Up-filtered (the difference from the row above), the rows deflated by
     /// `PNGDeflater` into one IDAT. The Up filter turns smooth pictures and letterbox bars into runs of small
-    /// differences and zeros, which the deflater codes as pixel repeats and short codes.
+    /// differences and zeros, which the deflater codes as pixel repeats and short codes. Rows are filtered a
+    /// deflate block at a time, into scratch that stays in cache, rather than all before deflating.
     private func encodePNG(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int) throws -> Data {
         reserve(width: width, height: height, format: .png)
         let rowBytes = 1 + width * 3
-        let filteredCount = rowBytes * height
-        // Up on every row: the spec takes the row above the first as zeros, so the first is stored as is.
-        let zeros = [UInt8](repeating: 0, count: width * 4)
-        zeros.withUnsafeBufferPointer { zeroRow in
-            let source = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let target = filtered.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            for y in 0..<height {
-                let row = source + y * bytesPerRow
-                let above = y == 0 ? zeroRow.baseAddress! : row - bytesPerRow
-                let out = target + y * rowBytes
-                out[0] = 2  // Up
-                for x in 0..<width {
-                    out[1 + 3 * x] = row[4 * x] &- above[4 * x]
-                    out[2 + 3 * x] = row[4 * x + 1] &- above[4 * x + 1]
-                    out[3 + 3 * x] = row[4 * x + 2] &- above[4 * x + 2]
-                }
+        let rowsPerBlock = Self.rowsPerBlock(rowBytes: rowBytes)
+        let source = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        // The block's rows follow the last bytes of the block before, which runs may repeat.
+        let history = PNGDeflater.runDistance
+        let scratch = filteredRows.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        deflater.begin(into: compressed, inputCount: rowBytes * height)
+        var y = 0
+        while y < height {
+            let rows = min(rowsPerBlock, height - y)
+            for row in y..<(y + rows) {
+                Self.upFilter(source + row * bytesPerRow, above: row == 0 ? nil : source + (row - 1) * bytesPerRow,
+                              width: width, into: scratch + history + (row - y) * rowBytes)
             }
+            deflater.append(UnsafeRawBufferPointer(start: scratch + history, count: rows * rowBytes),
+                            isLast: y + rows == height)
+            scratch.update(from: scratch + rows * rowBytes, count: history)
+            y += rows
         }
-        let compressedCount = deflater.compress(UnsafeRawBufferPointer(rebasing: filtered[..<filteredCount]),
-                                                into: compressed)
+        let compressedCount = deflater.end()
         var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         png.reserveCapacity(compressedCount + 64)
         var header = [UInt8]()
@@ -104,6 +106,42 @@ public final class ImageEncoder {
         Self.appendChunk("IDAT", UnsafeRawBufferPointer(rebasing: compressed[..<compressedCount]), to: &png)
         Self.appendChunk("IEND", UnsafeRawBufferPointer(start: nil, count: 0), to: &png)
         return png
+    }
+
+    /// Whole rows of filtered bytes that fit in one deflate block (one at least).
+    private static func rowsPerBlock(rowBytes: Int) -> Int { max(1, PNGDeflater.blockBytes / rowBytes) }
+
+    /// One filtered row: the Up filter's type byte, then each RGB byte minus the one above it. The spec takes the
+    /// row above the first as zeros, so the first is stored as is. Two pixels at a time in 64-bit words: each
+    /// pair's 8-byte store lays down 6 bytes and 2 that the next pair (or, past the row's end, the next row or
+    /// nothing) overwrites, so `out` needs 2 bytes beyond the row.
+    private static func upFilter(_ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, width: Int,
+                                 into out: UnsafeMutablePointer<UInt8>) {
+        out[0] = 2  // Up
+        let source = UnsafeRawPointer(row), target = UnsafeMutableRawPointer(out + 1)
+        let previous = above.map(UnsafeRawPointer.init)
+        var x = 0
+        while x + 2 <= width {
+            var pair = source.loadUnaligned(fromByteOffset: 4 * x, as: UInt64.self)
+            if let previous {
+                pair = bytewiseDifference(pair, previous.loadUnaligned(fromByteOffset: 4 * x, as: UInt64.self))
+            }
+            // Little-endian RGBA RGBA to RGB RGB.
+            let packed = pair & 0xFF_FFFF | (pair >> 8) & 0xFFFF_FF00_0000
+            target.storeBytes(of: packed.littleEndian, toByteOffset: 3 * x, as: UInt64.self)
+            x += 2
+        }
+        if x < width {
+            for channel in 0..<3 {
+                out[1 + 3 * x + channel] = row[4 * x + channel] &- (above?[4 * x + channel] ?? 0)
+            }
+        }
+    }
+
+    /// a - b in each of the eight bytes, wrapping, without borrowing across bytes.
+    @inline(__always) private static func bytewiseDifference(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        return ((a | high) &- (b & ~high)) ^ ((a ^ ~b) & high)
     }
 
     private static func grow(_ buffer: inout UnsafeMutableRawBufferPointer, to count: Int) {

@@ -33,6 +33,11 @@ final class PNGDeflater {
     private let tokenCodes = UnsafeMutablePointer<UInt32>.allocate(capacity: 256 + longestRun + 1)
     private let tokenBitCounts = UnsafeMutablePointer<UInt8>.allocate(capacity: 256 + longestRun + 1)
 
+    /// The stream being written, between `begin` and `end`.
+    private var writer: BitWriter?
+    private var checksum: UInt32 = 1
+    private var bytesIn = 0
+
     init() {}
 
     deinit {
@@ -45,8 +50,8 @@ final class PNGDeflater {
         }
     }
 
-    /// The most bytes `compress` writes for `count` input bytes: each block is written stored when coding would
-    /// not make it smaller.
+    /// The most bytes a stream of `count` input bytes takes: each block is written stored when coding would not
+    /// make it smaller.
     static func bound(_ count: Int) -> Int {
         let blocks = count / blockBytes + 1
         let storedBlocks = count / 65535 + blocks
@@ -55,27 +60,54 @@ final class PNGDeflater {
 
     /// Compresses `input` into `output` (at least `bound(input.count)` bytes) and returns the bytes written.
     func compress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
-        precondition(output.count >= Self.bound(input.count), "output buffer below PNGDeflater.bound")
-        let source = input.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) }
-            ?? UnsafePointer(bitPattern: 1)!
+        begin(into: output, inputCount: input.count)
+        append(input, isLast: true)
+        return end()
+    }
+
+    /// Starts a stream into `output`, which must hold `bound(inputCount)` bytes and outlive the stream: the
+    /// stream's input may then be appended in pieces, so it never needs to be in memory at once.
+    func begin(into output: UnsafeMutableRawBufferPointer, inputCount: Int) {
+        precondition(output.count >= Self.bound(inputCount), "output buffer below PNGDeflater.bound")
         var writer = BitWriter(output.baseAddress!.assumingMemoryBound(to: UInt8.self))
         writer.put(0x78, 8)  // deflate, 32 KiB window
         writer.put(0x01, 8)  // fastest-compression hint, no dictionary; (0x7801) % 31 == 0
+        self.writer = writer
+        checksum = 1
+        bytesIn = 0
+    }
+
+    /// The stream's next bytes. Runs look back into the bytes appended before: the `runDistance` bytes in memory
+    /// just before `bytes` must be the last ones appended (none are read at the stream's start).
+    func append(_ bytes: UnsafeRawBufferPointer, isLast: Bool) {
+        guard var writer else { preconditionFailure("PNGDeflater.append before begin") }
+        let source = bytes.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) }
+            ?? UnsafePointer(bitPattern: 1)!
         var start = 0
         repeat {
-            let end = min(start + Self.blockBytes, input.count)
-            writeBlock(source, start: start, end: end, isFinal: end == input.count, to: &writer)
+            let end = min(start + Self.blockBytes, bytes.count)
+            writeBlock(source + start, count: end - start, history: min(bytesIn + start, Self.runDistance),
+                       isFinal: isLast && end == bytes.count, to: &writer)
             start = end
-        } while start < input.count
+        } while start < bytes.count
+        checksum = libdeflate_adler32(checksum, bytes.baseAddress, bytes.count)
+        bytesIn += bytes.count
+        self.writer = writer
+    }
+
+    /// Ends the stream (the last `append` said `isLast`) and returns its length in bytes.
+    func end() -> Int {
+        guard var writer else { preconditionFailure("PNGDeflater.end before begin") }
         writer.alignToByte()
-        let checksum = UInt32(libdeflate_adler32(1, input.baseAddress, input.count))
         for shift in [24, 16, 8, 0] { writer.put(checksum >> UInt32(shift) & 0xFF, 8) }
+        self.writer = nil
         return writer.finish()
     }
 
-    private func writeBlock(_ source: UnsafePointer<UInt8>, start: Int, end: Int, isFinal: Bool,
+    /// One block of `count` bytes from `source`, after `history` bytes that runs may repeat.
+    private func writeBlock(_ source: UnsafePointer<UInt8>, count: Int, history: Int, isFinal: Bool,
                             to writer: inout BitWriter) {
-        let tokenCount = tokenize(source, start: start, end: end)
+        let tokenCount = tokenize(source, count: count, history: history)
         HuffmanCode.lengths(of: literalFrequencies, count: Self.literalSymbols, limit: 15, into: literalLengths)
         literalLengths[Self.literalSymbols] = 0
         literalLengths[Self.literalSymbols + 1] = 0
@@ -86,10 +118,9 @@ final class PNGDeflater {
         let fixedBits = Self.fixedLiteralLengths.withUnsafeBufferPointer { literal in
             Self.fixedDistanceLengths.withUnsafeBufferPointer { 3 + codedBits(literal.baseAddress!, $0.baseAddress!) }
         }
-        let storedBits = 8 * (5 * ((end - start) / 65535 + 1) + end - start) + 7
+        let storedBits = 8 * (5 * (count / 65535 + 1) + count) + 7
         if storedBits <= min(dynamicBits, fixedBits) {
-            writeStored(UnsafeRawBufferPointer(start: source + start, count: end - start), isFinal: isFinal,
-                        to: &writer)
+            writeStored(UnsafeRawBufferPointer(start: source, count: count), isFinal: isFinal, to: &writer)
             return
         }
         writer.put(isFinal ? 1 : 0, 1)
@@ -104,11 +135,11 @@ final class PNGDeflater {
         writeTokens(count: tokenCount, to: &writer)
     }
 
-    /// Splits source[start..<end] into literals and runs, and counts each symbol (with one end-of-block).
-    private func tokenize(_ source: UnsafePointer<UInt8>, start: Int, end: Int) -> Int {
+    /// Splits source[0..<end] into literals and runs, and counts each symbol (with one end-of-block).
+    private func tokenize(_ source: UnsafePointer<UInt8>, count end: Int, history: Int) -> Int {
         literalFrequencies.initialize(repeating: 0, count: Self.literalSymbols)
         distanceFrequencies.initialize(repeating: 0, count: Self.distanceSymbols)
-        var position = start, count = 0
+        var position = 0, count = 0
         func literal() {
             let byte = source[position]
             tokens[count] = UInt16(byte)
@@ -117,7 +148,7 @@ final class PNGDeflater {
             position += 1
         }
         // A run needs a pixel behind it, and four bytes to compare at once.
-        while position < min(end, Self.runDistance) { literal() }
+        while position < min(end, Self.runDistance - history) { literal() }
         let raw = UnsafeRawPointer(source)
         while position + 4 <= end {
             let here = raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)

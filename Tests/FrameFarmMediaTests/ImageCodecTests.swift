@@ -107,4 +107,18 @@ import Testing
         let data = try ImageEncoder().encode(image, format: .png)
         #expect(try ImageDecoder.decode(data) == image)
     }
+
+    /// A row longer than a deflate block: the deflater splits it, and runs look back across the split.
+    @Test func pngRoundTripIsLosslessWithRowsLongerThanABlock() throws {
+        let width = PNGDeflater.blockBytes / 3 + 1000
+        var image = RGBAImage(width: width, height: 3)
+        for index in stride(from: 0, to: image.pixels.count, by: 4) {
+            let x = index / 4 % width
+            image.pixels[index] = UInt8(truncatingIfNeeded: x / 7)
+            image.pixels[index + 1] = UInt8(truncatingIfNeeded: x % 5 == 0 ? 255 : 0)
+            image.pixels[index + 2] = UInt8(truncatingIfNeeded: index / 4 / width * 40)
+        }
+        let data = try ImageEncoder().encode(image, format: .png)
+        #expect(try ImageDecoder.decode(data) == image)
+    }
 }
