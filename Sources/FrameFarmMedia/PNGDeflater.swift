@@ -23,6 +23,9 @@ final class PNGDeflater {
 
     /// One per position of a block: below 256 a literal byte, else 256 + the length of a run.
     private let tokens = UnsafeMutablePointer<UInt16>.allocate(capacity: blockBytes)
+    /// Tokens of the block by value.
+    private static let tokenValues = 256 + longestRun + 1
+    private let tokenFrequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: tokenValues)
     private let literalFrequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: literalSymbols)
     private let distanceFrequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: distanceSymbols)
     private let literalLengths = UnsafeMutablePointer<UInt8>.allocate(capacity: fixedLiteralSymbols)
@@ -30,8 +33,8 @@ final class PNGDeflater {
     private let literalCodes = UnsafeMutablePointer<UInt32>.allocate(capacity: fixedLiteralSymbols)
     private let distanceCodes = UnsafeMutablePointer<UInt32>.allocate(capacity: distanceSymbols)
     /// Per token value: its whole code (a run's length code, extra bits and distance code together) and bit count.
-    private let tokenCodes = UnsafeMutablePointer<UInt32>.allocate(capacity: 256 + longestRun + 1)
-    private let tokenBitCounts = UnsafeMutablePointer<UInt8>.allocate(capacity: 256 + longestRun + 1)
+    private let tokenCodes = UnsafeMutablePointer<UInt32>.allocate(capacity: tokenValues)
+    private let tokenBitCounts = UnsafeMutablePointer<UInt8>.allocate(capacity: tokenValues)
 
     /// The stream being written, between `begin` and `end`.
     private var writer: BitWriter?
@@ -41,7 +44,8 @@ final class PNGDeflater {
     init() {}
 
     deinit {
-        for pointer in [UnsafeMutableRawPointer(tokens), UnsafeMutableRawPointer(literalFrequencies),
+        for pointer in [UnsafeMutableRawPointer(tokens), UnsafeMutableRawPointer(tokenFrequencies),
+                        UnsafeMutableRawPointer(literalFrequencies),
                         UnsafeMutableRawPointer(distanceFrequencies), UnsafeMutableRawPointer(literalLengths),
                         UnsafeMutableRawPointer(distanceLengths), UnsafeMutableRawPointer(literalCodes),
                         UnsafeMutableRawPointer(distanceCodes), UnsafeMutableRawPointer(tokenCodes),
@@ -137,23 +141,25 @@ final class PNGDeflater {
 
     /// Splits source[0..<end] into literals and runs, and counts each symbol (with one end-of-block).
     private func tokenize(_ source: UnsafePointer<UInt8>, count end: Int, history: Int) -> Int {
-        literalFrequencies.initialize(repeating: 0, count: Self.literalSymbols)
-        distanceFrequencies.initialize(repeating: 0, count: Self.distanceSymbols)
+        // Counted per token value first: one table, and no length-symbol lookup per run.
+        tokenFrequencies.initialize(repeating: 0, count: Self.tokenValues)
         var position = 0, count = 0
-        func literal() {
-            let byte = source[position]
-            tokens[count] = UInt16(byte)
-            literalFrequencies[Int(byte)] += 1
-            count += 1
-            position += 1
+        @inline(__always) func emit(_ token: Int, advance: Int) {
+            tokens[count] = UInt16(truncatingIfNeeded: token)
+            tokenFrequencies[token] &+= 1
+            count &+= 1
+            position &+= advance
         }
         // A run needs a pixel behind it, and four bytes to compare at once.
-        while position < min(end, Self.runDistance - history) { literal() }
+        while position < min(end, Self.runDistance - history) { emit(Int(source[position]), advance: 1) }
         let raw = UnsafeRawPointer(source)
         while position + 4 <= end {
             let here = raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)
             let behind = raw.loadUnaligned(fromByteOffset: position - Self.runDistance, as: UInt32.self)
-            guard here == behind else { literal(); continue }
+            guard here == behind else {
+                emit(Int(source[position]), advance: 1)
+                continue
+            }
             let longest = min(Self.longestRun, end - position)
             var length = 4
             while length < longest {
@@ -170,13 +176,17 @@ final class PNGDeflater {
                     length += 1
                 }
             }
-            tokens[count] = UInt16(256 + length)
-            literalFrequencies[Int(Self.lengthSymbol(length))] += 1
-            distanceFrequencies[Self.runDistanceSymbol] += 1
-            count += 1
-            position += length
+            emit(256 + length, advance: length)
         }
-        while position < end { literal() }
+        while position < end { emit(Int(source[position]), advance: 1) }
+        literalFrequencies.initialize(repeating: 0, count: Self.literalSymbols)
+        distanceFrequencies.initialize(repeating: 0, count: Self.distanceSymbols)
+        literalFrequencies.update(from: tokenFrequencies, count: 256)
+        for length in 3...Self.longestRun {
+            let runs = tokenFrequencies[256 + length]
+            literalFrequencies[Int(Self.lengthSymbol(length))] += runs
+            distanceFrequencies[Self.runDistanceSymbol] += runs
+        }
         literalFrequencies[Self.endOfBlock] = 1
         return count
     }
