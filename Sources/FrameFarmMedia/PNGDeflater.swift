@@ -40,6 +40,7 @@ final class PNGDeflater {
     private var writer: BitWriter?
     private var checksum: UInt32 = 1
     private var bytesIn = 0
+    private var wroteFinalBlock = false
 
     init() {}
 
@@ -79,6 +80,7 @@ final class PNGDeflater {
         self.writer = writer
         checksum = 1
         bytesIn = 0
+        wroteFinalBlock = false
     }
 
     /// The stream's next bytes. Runs look back into the bytes appended before: the `runDistance` bytes in memory
@@ -94,13 +96,17 @@ final class PNGDeflater {
                        isFinal: isLast && end == bytes.count, to: &writer)
             start = end
         } while start < bytes.count
-        checksum = libdeflate_adler32(checksum, bytes.baseAddress, bytes.count)
+        // Never with no bytes: given no buffer, libdeflate (like zlib) returns the initial checksum instead.
+        if !bytes.isEmpty { checksum = libdeflate_adler32(checksum, bytes.baseAddress, bytes.count) }
         bytesIn += bytes.count
+        wroteFinalBlock = isLast
         self.writer = writer
     }
 
-    /// Ends the stream (the last `append` said `isLast`) and returns its length in bytes.
+    /// Ends the stream and returns its length in bytes. A stream whose last `append` did not say `isLast` (or
+    /// that had none) gets an empty final block, so it is still a whole stream.
     func end() -> Int {
+        if !wroteFinalBlock { append(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
         guard var writer else { preconditionFailure("PNGDeflater.end before begin") }
         writer.alignToByte()
         for shift in [24, 16, 8, 0] { writer.put(checksum >> UInt32(shift) & 0xFF, 8) }

@@ -64,6 +64,27 @@ import Testing
         #expect(inflate(deflate(stream.bytes), expecting: stream.bytes.count) == stream.bytes)
     }
 
+    /// Appended in uneven pieces of one buffer (so runs may look back across a piece's start), and ended without
+    /// a last piece: still one whole stream of the input.
+    @Test func piecesMakeOneStream() {
+        let bytes = noise(300_000).enumerated().map { $0.offset % 7 < 4 ? 9 : $0.element % 4 }
+        var output = [UInt8](repeating: 0, count: PNGDeflater.bound(bytes.count))
+        let count = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { output in
+                let deflater = PNGDeflater()
+                deflater.begin(into: output, inputCount: input.count)
+                var start = 0
+                for length in [1, 2, 5, 4000, 70_000, PNGDeflater.blockBytes] {
+                    let end = min(start + length, input.count)
+                    deflater.append(UnsafeRawBufferPointer(rebasing: input[start..<end]), isLast: false)
+                    start = end
+                }
+                return deflater.end()
+            }
+        }
+        #expect(inflate(Array(output.prefix(count)), expecting: bytes.count) == bytes)
+    }
+
     @Test func noiseIsStoredNotExpanded() {
         let bytes = noise(3 * 65535 + 17)
         let stream = deflate(bytes)
