@@ -85,6 +85,32 @@ import Testing
         #expect(inflate(Array(output.prefix(count)), expecting: bytes.count) == bytes)
     }
 
+    /// Streams built from random pieces (runs of every length at several distances, noise, small differences),
+    /// each of random size up to several blocks, from fixed seeds: every one must inflate to its input.
+    @Test func randomStreamsInflateBackToTheirInput() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<60 {
+            var bytes: [UInt8] = []
+            let target = next(3 * PNGDeflater.blockBytes / 2)
+            while bytes.count < target {
+                let length = 1 + next(600)
+                switch next(4) {
+                case 0: bytes += (0..<length).map { _ in UInt8(next(256)) }
+                case 1: bytes += (0..<length).map { _ in [0, 1, 255, 2, 254][next(5)] }
+                default:
+                    let distance = 1 + next(6)
+                    while bytes.count < distance { bytes.append(UInt8(next(256))) }
+                    for _ in 0..<length { bytes.append(bytes[bytes.count - distance]) }
+                }
+            }
+            #expect(inflate(deflate(bytes), expecting: bytes.count) == bytes, "\(bytes.count) bytes")
+        }
+    }
+
     @Test func noiseIsStoredNotExpanded() {
         let bytes = noise(3 * 65535 + 17)
         let stream = deflate(bytes)
