@@ -223,10 +223,10 @@ final class PNGDeflater {
         let distanceCode = distanceCodes[Self.runDistanceSymbol]
         let distanceBits = UInt32(distanceLengths[Self.runDistanceSymbol])
         for length in 3...Self.longestRun {
-            let symbol = Int(Self.lengthSymbol(length))
-            let (extra, extraBits) = Self.lengthExtra(length)
-            let codeBits = UInt32(literalLengths[symbol])
-            tokenCodes[256 + length] = literalCodes[symbol] | extra << codeBits | distanceCode << (codeBits + extraBits)
+            let (symbol, base) = Self.lengthTable[length]
+            let extra = UInt32(length) - base, extraBits = Self.lengthExtraBits(symbol: Int(symbol))
+            let codeBits = UInt32(literalLengths[Int(symbol)])
+            tokenCodes[256 + length] = literalCodes[Int(symbol)] | extra << codeBits | distanceCode << (codeBits + extraBits)
             tokenBitCounts[256 + length] = UInt8(codeBits + extraBits + distanceBits)
         }
         for index in 0..<count {
@@ -258,21 +258,16 @@ final class PNGDeflater {
         symbol < 265 || symbol == 285 ? 0 : UInt32(symbol - 261) / 4
     }
 
-    private static func lengthExtra(_ length: Int) -> (value: UInt32, bits: UInt32) {
-        let entry = lengthTable[length]
-        return (UInt32(length) - entry.base, entry.extraBits)
-    }
-
-    private static let lengthTable: [(symbol: UInt32, base: UInt32, extraBits: UInt32)] = {
-        var table = [(symbol: UInt32, base: UInt32, extraBits: UInt32)](repeating: (0, 0, 0), count: longestRun + 1)
-        var base: UInt32 = 3
-        for symbol in UInt32(257)...285 {
-            let extraBits = lengthExtraBits(symbol: Int(symbol))
-            let span: UInt32 = symbol == 284 ? 31 : 1 << extraBits  // 284 stops at 257: 258 has its own symbol
-            let first = symbol == 285 ? 258 : base
-            for length in first..<(first + (symbol == 285 ? 1 : span)) { table[Int(length)] = (symbol, first, extraBits) }
-            base = first + span
+    /// Per run length, its symbol and the first length that symbol codes (the extra bits count up from it).
+    private static let lengthTable: [(symbol: UInt32, base: UInt32)] = {
+        var table = [(symbol: UInt32, base: UInt32)](repeating: (0, 0), count: longestRun + 1)
+        var base = 3
+        for symbol in 257...284 {
+            let span = symbol == 284 ? 31 : 1 << lengthExtraBits(symbol: symbol)  // 284 stops at 257
+            for length in base..<(base + span) { table[length] = (UInt32(symbol), UInt32(base)) }
+            base += span
         }
+        table[longestRun] = (285, UInt32(longestRun))
         return table
     }()
 }
