@@ -54,6 +54,9 @@ struct BenchCommand: ParsableCommand {
                                valueName: "text"))
     var clipFilter: String?
 
+    @Flag(help: "Only make the input clips the selected scenarios need (into --cache), then exit.")
+    var prepareOnly = false
+
     @OptionGroup(visibility: .private)
     var child: ChildOptions
 
@@ -87,6 +90,10 @@ struct BenchCommand: ParsableCommand {
             quick: quick, repeats: repeats ?? (quick ? 1 : 3), gpu: gpu, scenarios: try selectedScenarios(),
             cache: absolute(cache), work: absolute(work), inputsFolder: inputs.map(absolute), clipFilter: clipFilter,
             commandLine: (["bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+        if prepareOnly {
+            try BenchRunner(settings: settings).prepareInputs()
+            return
+        }
         let report = try BenchRunner(settings: settings).run()
         let text = MarkdownReport.render(report)
         print(text, terminator: "")

@@ -114,6 +114,25 @@ enum BenchInputs {
         return path
     }
 
+    /// Makes every missing clip of `specs`, several at once: one encode's drawing and x264 leave most cores of a
+    /// large machine idle, and the first full run on a new machine spends most of its time here.
+    static func materializeAll(_ specs: [ClipSpec], cache: String) throws {
+        var seen = Set<String>()
+        let missing = specs.filter {
+            seen.insert($0.fileName).inserted && !FileManager.default.fileExists(atPath: cache + "/" + $0.fileName)
+        }
+        let lock = NSLock()
+        var failures: [Error] = []
+        DispatchQueue.concurrentPerform(iterations: missing.count) { index in
+            do {
+                _ = try materialize(missing[index], cache: cache)
+            } catch {
+                lock.withLock { failures.append(error) }
+            }
+        }
+        if let failure = failures.first { throw failure }
+    }
+
     /// Probes `path` with the engine and describes it for the scenarios.
     static func clip(path: String, label: String) throws -> BenchClip {
         switch Prober.probe(paths: [path]).first! {

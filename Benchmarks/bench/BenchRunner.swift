@@ -69,7 +69,7 @@ final class BenchRunner {
         return clips.filter { $0.label.contains(filter) || $0.path.contains(filter) }
     }
 
-    private func prepareInputs() throws {
+    func prepareInputs() throws {
         warmUpClip = try BenchInputs.materialize(BenchInputs.warmUp, cache: settings.cache)
         if let folder = settings.inputsFolder {
             clips = try BenchInputs.videos(in: folder).map {
@@ -89,6 +89,8 @@ final class BenchRunner {
         // --clip-filter also limits what is generated: one 10-min clip must not cost the encodes of the others.
         let wanted = specs.filter { settings.clipFilter.map($0.label.contains) ?? true }
         let needed = settings.scenarios == [.growth] ? [] : wanted
+        let growth = settings.scenarios.contains(.growth) ? BenchInputs.growthSet(quick: settings.quick) : []
+        try BenchInputs.materializeAll(needed + growth, cache: settings.cache)
         clips = try needed.map { try BenchInputs.clip(path: BenchInputs.materialize($0, cache: settings.cache),
                                                       label: $0.label) }
     }

@@ -83,6 +83,7 @@ final class SampleEncoder {
     }
 
     private var isVariableFrameRate: Bool { options.variableFrameRate }
+    private var frameDuration: Double { Double(options.frameRate.denominator) / Double(options.frameRate.numerator) }
 
     private func configure(path: String) throws {
         let rate = AVRational(num: Int32(options.frameRate.numerator), den: Int32(options.frameRate.denominator))
@@ -180,28 +181,54 @@ final class SampleEncoder {
     }
 
     func encodeAll(progress: ((Double) -> Void)?) throws {
-        let frameDuration = Double(options.frameRate.denominator) / Double(options.frameRate.numerator)
-        let timeBase = codec.pointee.time_base
-        let ticksPerSecond = Double(timeBase.den) / Double(timeBase.num)
-        var time = 0.0, index = 0
-        while time < options.durationSeconds || index == 0 {
-            try check("av_frame_make_writable", av_frame_make_writable(frame))
-            var planes = draw(index: index, time: time)
-            if options.interlaced {
-                planes = pattern.interlace(top: planes, bottom: draw(index: index, time: time + frameDuration / 2))
-                frame.pointee.interlaced_frame = 1
-                frame.pointee.top_field_first = 1
+        let times = frameTimes()
+        let ticksPerSecond = Double(codec.pointee.time_base.den) / Double(codec.pointee.time_base.num)
+        // Drawing a frame costs more than x264's veryfast encode of it, so frames are drawn a batch ahead on
+        // every core; the encoder still gets them one by one, in order.
+        let batchSize = min(16, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        for batchStart in stride(from: 0, to: times.count, by: batchSize) {
+            let batch = batchStart..<min(batchStart + batchSize, times.count)
+            var drawn = [SamplePattern.Planes?](repeating: nil, count: batch.count)
+            drawn.withUnsafeMutableBufferPointer { slots in
+                DispatchQueue.concurrentPerform(iterations: batch.count) { offset in
+                    slots[offset] = planes(index: batch.lowerBound + offset, time: times[batch.lowerBound + offset])
+                }
             }
-            fill(with: planes)
-            frame.pointee.pts = Int64(((time + options.startSeconds) * ticksPerSecond).rounded())
-            try send(frame)
-            let durationFactor = isVariableFrameRate ? [1.0, 0.5, 1.5][index % 3] : 1.0
-            index += 1
-            time = isVariableFrameRate ? time + frameDuration * durationFactor : Double(index) * frameDuration
-            progress?(min(1, time / max(options.durationSeconds, frameDuration)))
+            for (offset, planes) in drawn.enumerated() {
+                let index = batch.lowerBound + offset
+                try check("av_frame_make_writable", av_frame_make_writable(frame))
+                fill(with: planes!)
+                if options.interlaced {
+                    frame.pointee.interlaced_frame = 1
+                    frame.pointee.top_field_first = 1
+                }
+                frame.pointee.pts = Int64(((times[index] + options.startSeconds) * ticksPerSecond).rounded())
+                try send(frame)
+                progress?(Double(index + 1) / Double(times.count))
+            }
         }
         try send(nil)
         try check("av_write_trailer", av_write_trailer(output))
+    }
+
+    /// The presentation time of every frame: one at 0, then every frame that starts before the duration ends.
+    /// Variable-frame-rate samples cycle their frame durations through 1, 0.5 and 1.5 frame periods.
+    private func frameTimes() -> [Double] {
+        var times = [0.0]
+        while true {
+            let index = times.count - 1
+            let next = isVariableFrameRate
+                ? times[index] + frameDuration * [1.0, 0.5, 1.5][index % 3] : Double(index + 1) * frameDuration
+            guard next < options.durationSeconds else { return times }
+            times.append(next)
+        }
+    }
+
+    /// Frame `index`'s planes; an interlaced sample takes its bottom field from half a frame later.
+    private func planes(index: Int, time: Double) -> SamplePattern.Planes {
+        let planes = draw(index: index, time: time)
+        guard options.interlaced else { return planes }
+        return pattern.interlace(top: planes, bottom: draw(index: index, time: time + frameDuration / 2))
     }
 
     private func draw(index: Int, time: Double) -> SamplePattern.Planes {
@@ -236,6 +263,12 @@ final class SampleEncoder {
                     let source = sources[plane]
                     let base = data[plane]!
                     let stride = Int(strides[plane])
+                    if depth == 8, !fullRange {
+                        source.withUnsafeBufferPointer { source in
+                            for y in 0..<height { (base + y * stride).update(from: source.baseAddress! + y * width, count: width) }
+                        }
+                        continue
+                    }
                     for y in 0..<height {
                         for x in 0..<width {
                             var value = Int(source[y * width + x])
