@@ -75,7 +75,11 @@ public enum GPUError: Error, CustomStringConvertible, Equatable, Sendable {
             "cannot open the Vulkan loader (\(reason)): install Debian's libvulkan1 and mesa-vulkan-drivers "
                 + "(lavapipe, the CPU Vulkan driver)"
         case .noVulkanDevice(let reason):
-            "no Vulkan device (\(reason)): install Debian's mesa-vulkan-drivers (lavapipe, the CPU Vulkan driver)"
+            // Seen on an NVIDIA host whose driver was installed but missing libglvnd: the loader found the driver
+            // and could not load it, which says INCOMPATIBLE_DRIVER, so the hint names both kinds of driver.
+            "no Vulkan device (\(reason)): install your GPU's Vulkan driver (NVIDIA's also needs libglvnd: Debian's "
+                + "libglx0 and libegl1) or Debian's mesa-vulkan-drivers (lavapipe, the CPU Vulkan driver); "
+                + "VK_LOADER_DEBUG=error,driver shows why a driver did not load"
         case .deviceNotFound(let selection, let available):
             "no Vulkan device matches '\(selection)'; available: \(available.enumerated().map { "\($0) \($1)" }.joined(separator: ", "))"
         case .validationLayerMissing:

@@ -41,6 +41,7 @@ extension GPUTests {
             let error = VulkanError(call: "vkCreateComputePipelines", result: VK_ERROR_OUT_OF_DEVICE_MEMORY)
             #expect(error.description == "vkCreateComputePipelines failed: VK_ERROR_OUT_OF_DEVICE_MEMORY")
             #expect(GPUError.noVulkanDevice(reason: "x").description.contains("mesa-vulkan-drivers"))
+            #expect(GPUError.noVulkanDevice(reason: "x").description.contains("VK_LOADER_DEBUG"))
         }
     }
 }
