@@ -89,7 +89,7 @@ struct BenchCommand: ParsableCommand {
         let settings = BenchSettings(
             quick: quick, repeats: repeats ?? (quick ? 1 : 3), gpu: gpu, scenarios: try selectedScenarios(),
             cache: absolute(cache), work: absolute(work), inputsFolder: inputs.map(absolute), clipFilter: clipFilter,
-            commandLine: (["bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+            commandLine: CommandRunner.shellLine(["bench"] + CommandLine.arguments.dropFirst()))
         if prepareOnly {
             try BenchRunner(settings: settings).prepareInputs()
             return

@@ -13,6 +13,14 @@ struct CommandResult {
 /// Runs external commands (the ffmpeg CLI peers, and this executable as a per-scenario child) with Foundation's
 /// `Process`. Thread-safe: every call owns its own process and pipes.
 enum CommandRunner {
+    /// `arguments` as one line a shell runs as given: arguments with spaces or quotes are single-quoted.
+    static func shellLine(_ arguments: [String]) -> String {
+        arguments.map { argument in
+            let plain = argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,%+@".contains($0) }
+            return plain && !argument.isEmpty ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+
     /// The first executable named `name` on PATH, or nil.
     static func which(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

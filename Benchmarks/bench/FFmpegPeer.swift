@@ -32,12 +32,7 @@ struct FFmpegPeer: Sendable {
 
     /// The recipe as a shell line, for the report.
     static func commandLine(_ arguments: [String]) -> String {
-        (["ffmpeg"] + arguments).map(quoted).joined(separator: " ")
-    }
-
-    private static func quoted(_ argument: String) -> String {
-        let plain = argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,%+@".contains($0) }
-        return plain && !argument.isEmpty ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        CommandRunner.shellLine(["ffmpeg"] + arguments)
     }
 }
 
