@@ -88,6 +88,8 @@ struct ReportHeader: Codable {
     var ffmpegVersion: String
     var ffmpegLibraries: [String]
     var build: String
+    /// FRAMEFARM_* variables in effect (the children inherit them).
+    var environment: [String]
     var command: String
     var repeats: Int
     var clips: [String]

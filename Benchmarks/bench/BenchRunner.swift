@@ -41,6 +41,7 @@ final class BenchRunner {
             vulkanDevice: gpu.deviceName, vulkanDeviceType: gpu.deviceType,
             ffmpegVersion: ffmpeg?.versionLine ?? "not installed (every peer skipped)",
             ffmpegLibraries: ffmpeg?.libraryVersions ?? [], build: MachineInfo.buildConfiguration,
+            environment: MachineInfo.engineEnvironment,
             command: settings.commandLine, repeats: settings.repeats, clips: clips.map(\.summary)))
         if report.header.vulkanRunsOnCPU {
             report.notes.append("The Vulkan device is lavapipe, Mesa's CPU driver: no GPU was used; FrameFarm's "

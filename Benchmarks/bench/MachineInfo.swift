@@ -19,6 +19,11 @@ enum MachineInfo {
         return "\(Format.number(gigabytes)) GiB RAM"
     }
 
+    /// The FRAMEFARM_* variables set for this run (they switch engine paths, e.g. FRAMEFARM_CANVASES=device), sorted.
+    static var engineEnvironment: [String] {
+        ProcessInfo.processInfo.environment.filter { $0.key.hasPrefix("FRAMEFARM_") }.map { "\($0.key)=\($0.value)" }.sorted()
+    }
+
     static var buildConfiguration: String {
         #if DEBUG
         let configuration = "debug (figures not meaningful: build with -c release)"

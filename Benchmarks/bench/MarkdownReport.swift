@@ -56,8 +56,9 @@ enum MarkdownReport {
          "| Vulkan device | \(header.vulkanDevice) (\(header.vulkanDeviceType)) |",
          "| FFmpeg | \(header.ffmpegVersion) |",
          "| FFmpeg libraries | \(header.ffmpegLibraries.joined(separator: ", ")) |",
-         "| build | \(header.build) |",
-         "| command | `\(header.command)` |",
+         "| build | \(header.build) |"]
+            + (header.environment.isEmpty ? [] : ["| environment | `\(header.environment.joined(separator: " "))` |"])
+            + ["| command | `\(header.command)` |",
          "| repeats | \(header.repeats) timed runs per tool after a warm-up; median (min–max) |"]
             + header.clips.map { "| clip | \($0) |" }
     }

@@ -138,6 +138,12 @@ final class CommandContext {
         vkCmdFillBuffer(commandBuffer, buffer.buffer, VkDeviceSize(offset), VkDeviceSize(size), value)
     }
 
+    /// Copies the first `size` bytes of `source` to the start of `destination`.
+    func copy(_ source: GPUBuffer, to destination: GPUBuffer, size: Int) {
+        var region = VkBufferCopy(srcOffset: 0, dstOffset: 0, size: VkDeviceSize(size))
+        vkCmdCopyBuffer(commandBuffer, source.buffer, destination.buffer, 1, &region)
+    }
+
     /// Makes the writes of `source` visible to the reads and writes of `destination` (a global memory barrier:
     /// every buffer of a batch is involved, so per-buffer barriers would buy nothing).
     func barrier(from source: PipelineStage, to destination: PipelineStage) {

@@ -15,6 +15,9 @@ final class RenderSlot {
     private(set) var planes: GPUBuffer?
     private(set) var intermediate: GPUBuffer?
     private(set) var readback: GPUBuffer?
+    /// Device-local canvases, copied into `readback` at the end of the batch (`Renderer.drawsCanvasesOnDevice`);
+    /// nil when the passes draw straight into `readback`.
+    private(set) var deviceCanvases: GPUBuffer?
     /// Whether the host wrote the current generation's plane images (`HostPrefilter`).
     var prefilteredOnHost = false
     /// The canvases of the current generation, as laid out in `readback`.
@@ -27,7 +30,7 @@ final class RenderSlot {
         self.descriptorSet = descriptorSet
     }
 
-    var buffers: [GPUBuffer] { [upload, planes, intermediate, readback].compactMap { $0 } }
+    var buffers: [GPUBuffer] { [upload, planes, intermediate, readback, deviceCanvases].compactMap { $0 } }
     /// Everything a submission must keep alive: the buffers and their views.
     var resources: [AnyObject] { buffers + Array(views.values) }
     var deviceMemoryBytes: Int { buffers.reduce(0) { $0 + $1.allocationSize } }
@@ -59,13 +62,17 @@ final class RenderSlot {
     }
 
     /// Makes sure every buffer holds at least the given bytes, growing (never shrinking) as needed.
-    /// - Parameter planesOnHost: the host writes the plane images, so their buffer must be mapped.
+    /// - Parameters:
+    ///   - planesOnHost: the host writes the plane images, so their buffer must be mapped.
+    ///   - canvasesOnDevice: the passes draw into `deviceCanvases` (as large as `readback`); otherwise it is
+    ///     released.
     func reserve(upload uploadBytes: Int, planes planeBytes: Int, planesOnHost: Bool,
-                 intermediate intermediateBytes: Int, readback readbackBytes: Int) throws {
+                 intermediate intermediateBytes: Int, readback readbackBytes: Int, canvasesOnDevice: Bool) throws {
         upload = try grown(upload, to: uploadBytes, role: .upload)
         planes = try grown(planes, to: planeBytes, role: planesOnHost ? .upload : .scratch)
         intermediate = try grown(intermediate, to: intermediateBytes, role: .scratch)
         readback = try grown(readback, to: readbackBytes, role: .readback)
+        deviceCanvases = canvasesOnDevice ? try grown(deviceCanvases, to: readbackBytes, role: .scratch) : nil
     }
 
     private func grown(_ buffer: GPUBuffer?, to bytes: Int, role: GPUBuffer.Role) throws -> GPUBuffer {

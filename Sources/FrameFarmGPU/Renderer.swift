@@ -39,6 +39,9 @@ public final class Renderer {
     public let slotCount: Int
     /// Whether batches in encoded values are prefiltered by the host (`HostPrefilter`) rather than the device.
     public let prefiltersOnHost: Bool
+    /// Whether the passes draw canvases into device-local memory, copied to the host-visible readback buffer at
+    /// the end of the batch, rather than straight into the readback buffer.
+    public let drawsCanvasesOnDevice: Bool
     /// Timings of the last batch waited for.
     public private(set) var lastTimings = RenderTimings()
 
@@ -77,12 +80,19 @@ public final class Renderer {
     ///   - slotCount: batches that may be in flight (2: upload of N+1 and readback of N-1 overlap N).
     ///   - prefilterOnHost: nil (the default) prefilters on the host when the device is the CPU, unless
     ///     `FRAMEFARM_PREFILTER=device`; tests pass true or false to check both.
-    public init(context: GPUContext, slotCount: Int = 2, prefilterOnHost: Bool? = nil) throws {
+    ///   - canvasesOnDevice: nil (the default) draws straight into the readback buffer unless
+    ///     `FRAMEFARM_CANVASES=device`; tests pass true or false to check both. On the H100 the passes took 142 ms
+    ///     to write 113 MP of device screens into host memory across PCIe; drawing into device memory and copying
+    ///     once is the usual remedy, not yet measured on a GPU, so it is not the default.
+    public init(context: GPUContext, slotCount: Int = 2, prefilterOnHost: Bool? = nil,
+                canvasesOnDevice: Bool? = nil) throws {
         precondition(slotCount >= 1)
         self.context = context
         self.slotCount = slotCount
+        let environment = ProcessInfo.processInfo.environment
         prefiltersOnHost = prefilterOnHost
-            ?? (context.deviceType == "cpu" && ProcessInfo.processInfo.environment["FRAMEFARM_PREFILTER"] != "device")
+            ?? (context.deviceType == "cpu" && environment["FRAMEFARM_PREFILTER"] != "device")
+        drawsCanvasesOnDevice = canvasesOnDevice ?? (environment["FRAMEFARM_CANVASES"] == "device")
         let setLayout = try DescriptorSetLayout(context: context, types: ShaderBinding.allCases.map(\.descriptorType))
         pipelineLayout = try PipelineLayout(setLayout: setLayout, pushConstantSize: MemoryLayout<PassConstants>.size)
         let pool = try DescriptorPool(layout: setLayout, setCount: slotCount)
@@ -178,7 +188,8 @@ public final class Renderer {
         try slot.reserve(upload: layout.totalBytes, planes: plan.planeFloats * 4, planesOnHost: hostPrefilters,
                          intermediate: plan.intermediateFloats * 4,
                          // Every canvas is bound with the largest one's range, so the last needs that much room.
-                         readback: (plan.canvasPixels + plan.largestCanvasPixels) * 4)
+                         readback: (plan.canvasPixels + plan.largestCanvasPixels) * 4,
+                         canvasesOnDevice: drawsCanvasesOnDevice && target == nil)
         slot.canvases = plan.canvases
         layout.write(plan: plan, sources: batch.sources, into: slot.upload!)
         timings.uploadMilliseconds = lap()
@@ -195,8 +206,10 @@ public final class Renderer {
             timings.prefilterMilliseconds = lap()
         }
 
-        slot.descriptorSet.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: target?.buffer))
-        try record(plan, passes: passes, into: slot, strides: layout.strides, clearsCanvases: target == nil)
+        let canvasBuffer = target?.buffer ?? slot.deviceCanvases ?? slot.readback!
+        slot.descriptorSet.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: canvasBuffer))
+        try record(plan, passes: passes, into: slot, canvasBuffer: canvasBuffer, strides: layout.strides,
+                   clearsCanvases: target == nil)
         let retained: [AnyObject] = slot.resources + passes.pipelineObjects + (target.map { [$0.buffer] } ?? [])
         try slot.submission.submit(slot.commands, retaining: retained)
         timings.recordMilliseconds = lap()
@@ -248,15 +261,16 @@ public final class Renderer {
         return created
     }
 
-    /// Fill canvases, prefilter (unless the host did), then per chunk horizontal and vertical, then overlays; a
-    /// barrier between dependent steps and one before the host reads.
-    private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot, strides: TableStrides,
-                        clearsCanvases: Bool) throws {
+    /// Fill canvases, prefilter (unless the host did), then per chunk horizontal and vertical, then overlays,
+    /// then (canvases drawn on the device) one copy into the readback buffer; a barrier between dependent steps
+    /// and one before the host reads.
+    private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot, canvasBuffer: GPUBuffer,
+                        strides: TableStrides, clearsCanvases: Bool) throws {
         let commands = slot.commands
         try commands.begin()
         commands.bind(slot.descriptorSet, layout: pipelineLayout, strides: strides)
         for fill in plan.backgroundFills where clearsCanvases {
-            commands.fill(slot.readback!, offset: fill.pixels.lowerBound * 4, size: fill.pixels.count * 4,
+            commands.fill(canvasBuffer, offset: fill.pixels.lowerBound * 4, size: fill.pixels.count * 4,
                           value: fill.color)
         }
         commands.barrier(from: .transfer, to: .compute)
@@ -275,7 +289,13 @@ public final class Renderer {
         commands.timestamp()
         passes.overlay.dispatches(for: plan.overlayRanges, canvases: plan.canvases).forEach(commands.record)
         commands.timestamp()
-        commands.barrier(from: .compute, to: .host)
+        if canvasBuffer === slot.deviceCanvases, plan.canvasPixels > 0 {
+            commands.barrier(from: .compute, to: .transfer)
+            commands.copy(canvasBuffer, to: slot.readback!, size: plan.canvasPixels * 4)
+            commands.barrier(from: .transfer, to: .host)
+        } else {
+            commands.barrier(from: .compute, to: .host)
+        }
         try commands.end()
     }
 }

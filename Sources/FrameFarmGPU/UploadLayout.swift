@@ -139,8 +139,9 @@ struct UploadLayout {
     }
 
     /// What each binding points at, in binding order.
-    /// - Parameter canvasBuffer: a persistent canvas to draw into instead of the slot's readback buffer.
-    func bindings(slot: RenderSlot, plan: BatchPlan, canvasBuffer: GPUBuffer? = nil) throws -> [DescriptorResource] {
+    /// - Parameter canvasBuffer: where the passes draw: the slot's readback buffer, its device canvases, or a
+    ///   persistent canvas.
+    func bindings(slot: RenderSlot, plan: BatchPlan, canvasBuffer: GPUBuffer) throws -> [DescriptorResource] {
         func storage(_ region: Region) -> DescriptorResource {
             .storage(BufferRange(buffer: slot.upload!, offset: regions[region]!.offset, size: regions[region]!.size))
         }
@@ -162,7 +163,7 @@ struct UploadLayout {
             case .intermediate:
                 .storage(BufferRange(buffer: slot.intermediate!, offset: 0, size: max(plan.intermediateFloats * 4, 16)))
             case .canvasPixels:
-                .storage(BufferRange(buffer: canvasBuffer ?? slot.readback!, offset: 0,
+                .storage(BufferRange(buffer: canvasBuffer, offset: 0,
                                      size: max(plan.largestCanvasPixels * 4, 16)))
             }
         }

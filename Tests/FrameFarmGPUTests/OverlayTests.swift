@@ -9,11 +9,12 @@ extension GPUTests {
         static let canvas = PixelSize(width: 64, height: 48)
 
         /// A canvas filled with mid grey video, with `overlays` on top.
-        static func render(_ overlays: [Overlay], background: RGBA8 = .black) throws -> RenderedCanvases {
+        static func render(_ overlays: [Overlay], background: RGBA8 = .black,
+                           canvasesOnDevice: Bool = false) throws -> RenderedCanvases {
             // Full-range BT.709 code 128 for Y and neutral chroma decodes to 128.
             let format = TestFormat.yuv444p.format(width: 8, height: 8, color: ColorDescription(matrix: .bt709, range: .full))
             let frame = SyntheticFrame(format: format, codes: (128, 128, 128))
-            return try TestGPU.withRenderer { renderer in
+            return try TestGPU.withRenderer(canvasesOnDevice: canvasesOnDevice) { renderer in
                 try renderer.render(RenderBatch(
                     sources: [frame.sourceFrame], canvases: [CanvasSpec(size: canvas, background: background, overlays: overlays)],
                     jobs: [RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 8, height: 8),
@@ -42,10 +43,13 @@ extension GPUTests {
             #expect(result.pixel(canvas: 0, x: 10, y: 20) == Self.grey)
         }
 
-        @Test func cornerMaskIsBackgroundAtTheCornersAndAntialiased() throws {
+        /// Overlays run last, so this one also checks that canvases drawn in device memory are copied after them.
+        @Test(arguments: [false, true])
+        func cornerMaskIsBackgroundAtTheCornersAndAntialiased(canvasesOnDevice: Bool) throws {
             let radius = 10.0
             let background = RGBA8(red: 0, green: 0, blue: 0)
-            let result = try Self.render([.roundedCornerMask(radius: radius)], background: background)
+            let result = try Self.render([.roundedCornerMask(radius: radius)], background: background,
+                                         canvasesOnDevice: canvasesOnDevice)
             for (x, y) in [(0, 0), (63, 0), (0, 47), (63, 47), (1, 1), (2, 2)] {
                 #expect(result.pixel(canvas: 0, x: x, y: y) == background, "(\(x), \(y))")
             }

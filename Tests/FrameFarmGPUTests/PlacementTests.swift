@@ -13,11 +13,13 @@ extension GPUTests {
                            codes: (codes.0, codes.1, codes.2))
         }
 
-        @Test func backgroundExactlyOutsideTheDestination() throws {
+        /// Both where canvases are drawn: straight into host-visible memory, and in device memory then copied.
+        @Test(arguments: [false, true])
+        func backgroundExactlyOutsideTheDestination(canvasesOnDevice: Bool) throws {
             let background = RGBA8(red: 10, green: 20, blue: 30, alpha: 200)
             let canvas = PixelSize(width: 50, height: 40)
             let destination = PixelRect(x: 7, y: 9, width: 21, height: 11)
-            let result = try TestGPU.withRenderer { renderer in
+            let result = try TestGPU.withRenderer(canvasesOnDevice: canvasesOnDevice) { renderer in
                 try renderer.render(RenderBatch(
                     sources: [Self.solid((180, 100, 150)).sourceFrame], canvases: [CanvasSpec(size: canvas, background: background)],
                     jobs: [RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 40, height: 24),
@@ -70,13 +72,14 @@ extension GPUTests {
 
         /// Only rows no job draws from edge to edge are filled with the background first; the bars of a
         /// letterboxed or pillarboxed render are still background in a slot whose memory holds the last picture.
-        @Test func barsAreBackgroundInAReusedSlot() throws {
+        @Test(arguments: [false, true])
+        func barsAreBackgroundInAReusedSlot(canvasesOnDevice: Bool) throws {
             let canvas = PixelSize(width: 48, height: 30)
             let background = RGBA8(red: 10, green: 20, blue: 30, alpha: 255)
             let white = Self.solid((235, 128, 128)).sourceFrame
             let destinations = [PixelRect(x: 0, y: 8, width: 48, height: 14), PixelRect(x: 10, y: 0, width: 28, height: 30),
                                 PixelRect(x: 0, y: 0, width: 48, height: 30)]
-            try TestGPU.withRenderer { renderer in
+            try TestGPU.withRenderer(canvasesOnDevice: canvasesOnDevice) { renderer in
                 for destination in destinations {
                     for target in [PixelRect(size: canvas), destination] {
                         let result = try renderer.render(RenderBatch(

@@ -19,10 +19,14 @@ extension GPUTests {
         static func check(_ frame: SyntheticFrame, crop: SourceRect, size: PixelSize,
                           filter: ResamplingFilter = .lanczos3, sourceLocation: SourceLocation = #_sourceLocation) throws {
             let reference = ReferenceRenderer.render(frame, crop: crop, size: size, filter: filter)
-            // The device's prefilter, the host's from the upload copy, and the host's from lent (bottom-up) planes.
-            for (onHost, source, prefilter) in [(false, frame.sourceFrame, "device"), (true, frame.sourceFrame, "host"),
-                                                (true, frame.lentSourceFrame, "host, in place")] {
-                let pixels = try TestGPU.withRenderer(prefilterOnHost: onHost) { renderer in
+            // The device's prefilter, the host's from the upload copy, and the host's from lent (bottom-up) planes;
+            // and the device's prefilter drawing into device memory, copied to the host at the end.
+            for (onHost, source, prefilter, onDevice) in [
+                (false, frame.sourceFrame, "device", false), (true, frame.sourceFrame, "host", false),
+                (true, frame.lentSourceFrame, "host, in place", false),
+                (false, frame.sourceFrame, "device, canvases in device memory", true),
+            ] {
+                let pixels = try TestGPU.withRenderer(prefilterOnHost: onHost, canvasesOnDevice: onDevice) { renderer in
                     try renderer.render(RenderBatch(
                         sources: [source], canvases: [CanvasSpec(size: size)],
                         jobs: [RenderJob(sourceIndex: 0, sourceCrop: crop, destination: PixelRect(size: size),

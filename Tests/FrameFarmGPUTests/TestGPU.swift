@@ -8,21 +8,31 @@ import Testing
 enum TestGPU {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var shared: Result<GPUContext, Error>?
-    /// By `prefilterOnHost` (nil: the renderer's own choice, the host on a CPU device).
-    nonisolated(unsafe) private static var renderers: [Bool?: Renderer] = [:]
+    /// Which renderer: where it prefilters and where it draws canvases (nil: the renderer's own choice).
+    private struct Choice: Hashable {
+        var prefilterOnHost: Bool?
+        var canvasesOnDevice: Bool?
+    }
+
+    nonisolated(unsafe) private static var renderers: [Choice: Renderer] = [:]
 
     static var validationRequested: Bool { ProcessInfo.processInfo.environment["FRAMEFARM_VALIDATION"] == "1" }
 
     /// Runs `body` with exclusive use of a shared renderer, then fails the test on any validation message.
-    /// - Parameter prefilterOnHost: which renderer: one that prefilters on the host (true), on the device (false),
-    ///   or wherever the renderer chooses (nil).
-    static func withRenderer<R>(prefilterOnHost: Bool? = nil, _ body: (Renderer) throws -> R) throws -> R {
+    /// - Parameters:
+    ///   - prefilterOnHost: a renderer that prefilters on the host (true), on the device (false), or wherever it
+    ///     chooses (nil).
+    ///   - canvasesOnDevice: one that draws canvases in device memory and copies them to the host (true), straight
+    ///     into host-visible memory (false), or as it chooses (nil).
+    static func withRenderer<R>(prefilterOnHost: Bool? = nil, canvasesOnDevice: Bool? = nil,
+                                _ body: (Renderer) throws -> R) throws -> R {
         try lock.withLock {
             if shared == nil { shared = Result { try GPUContext() } }
             let context = try shared!.get()
-            let renderer = try renderers[prefilterOnHost]
-                ?? Renderer(context: context, prefilterOnHost: prefilterOnHost)
-            renderers[prefilterOnHost] = renderer
+            let choice = Choice(prefilterOnHost: prefilterOnHost, canvasesOnDevice: canvasesOnDevice)
+            let renderer = try renderers[choice]
+                ?? Renderer(context: context, prefilterOnHost: prefilterOnHost, canvasesOnDevice: canvasesOnDevice)
+            renderers[choice] = renderer
             let before = context.validationMessages.count
             let result = try body(renderer)
             let messages = context.validationMessages.dropFirst(before)
