@@ -6,6 +6,10 @@ struct FFmpegPeer: Sendable {
     let executable: String
     let versionLine: String
     let libraryVersions: [String]
+    /// `./configure`'s options as `ffmpeg -version` prints them.
+    let configuration: String
+
+    var hasLibplacebo: Bool { configuration.contains("--enable-libplacebo") }
 
     /// nil when no `ffmpeg` is on PATH: every peer is then reported as skipped, never as a win.
     static func find() -> FFmpegPeer? {
@@ -15,7 +19,9 @@ struct FFmpegPeer: Sendable {
         let lines = String(decoding: result.standardOutput, as: UTF8.self).split(separator: "\n").map(String.init)
         let libraries = lines.filter { $0.hasPrefix("lib") }
             .map { $0.split(separator: "/").first.map { String($0).replacingOccurrences(of: " ", with: "") } ?? $0 }
-        return FFmpegPeer(executable: executable, versionLine: lines.first ?? "ffmpeg", libraryVersions: libraries)
+        let configuration = lines.first { $0.hasPrefix("configuration:") } ?? ""
+        return FFmpegPeer(executable: executable, versionLine: lines.first ?? "ffmpeg", libraryVersions: libraries,
+                          configuration: configuration)
     }
 
     /// Arguments every recipe starts with: quiet, no stdin, overwrite.

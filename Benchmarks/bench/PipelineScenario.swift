@@ -124,8 +124,9 @@ extension MarkdownReport {
                 let oursMilliseconds = ours.vulkanMilliseconds
                 let time = peer.millisecondsPerJob.map { Format.number($0) + " ms" }
                 let speedup = peer.millisecondsPerJob.map { Format.number($0 / oursMilliseconds, digits: 2) + "x" } ?? "–"
+                let missing = peer.skipped.map { "skipped: \($0)" } ?? "failed: \(peer.failed ?? "?")"
                 lines.append("| \(result.clip) | \(peer.work) | \(Format.number(oursMilliseconds)) ms | \(peer.tool) | "
-                             + "\(time ?? "failed: \(peer.failed ?? "?")") | \(speedup) |")
+                             + "\(time ?? missing.replacingOccurrences(of: "|", with: "/")) | \(speedup) |")
             }
         }
         return lines

@@ -13,6 +13,8 @@ struct ScalerPeerResult: Codable {
     var recipe: String
     var millisecondsPerJob: Double?
     var failed: String?
+    /// Why it was not run (this ffmpeg lacks the filter); never a win.
+    var skipped: String?
 }
 
 /// The pipeline scenario's jobs, named as its table names them.
@@ -52,6 +54,11 @@ extension BenchRunner {
         let arguments = { (jobs: Int) in peer.arguments(frame, jobs * job.framesPerJob) }
         var result = ScalerPeerResult(work: job.work, tool: peer.tool,
                                       recipe: FFmpegPeer.commandLine(arguments(long)))
+        if peer.tool == ScalerPeerJob.libplacebo, !ffmpeg.hasLibplacebo {
+            result.skipped = "this ffmpeg was built without libplacebo"
+            Log.progress("  \(job.work), \(peer.tool): skipped, \(result.skipped!)")
+            return result
+        }
         do {
             var slopes: [Double] = []
             for _ in 0..<repeats {
