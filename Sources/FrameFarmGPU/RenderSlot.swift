@@ -64,15 +64,15 @@ final class RenderSlot {
     /// Makes sure every buffer holds at least the given bytes, growing (never shrinking) as needed.
     /// - Parameters:
     ///   - planesOnHost: the host writes the plane images, so their buffer must be mapped.
-    ///   - canvasesOnDevice: the passes draw into `deviceCanvases` (as large as `readback`); otherwise it is
-    ///     released.
+    ///   - canvasesOnDevice: the passes draw into `deviceCanvases` (as large as `readback`). Kept when a batch
+    ///     draws into a persistent canvas instead, so alternating batches allocate nothing.
     func reserve(upload uploadBytes: Int, planes planeBytes: Int, planesOnHost: Bool,
                  intermediate intermediateBytes: Int, readback readbackBytes: Int, canvasesOnDevice: Bool) throws {
         upload = try grown(upload, to: uploadBytes, role: .upload)
         planes = try grown(planes, to: planeBytes, role: planesOnHost ? .upload : .scratch)
         intermediate = try grown(intermediate, to: intermediateBytes, role: .scratch)
         readback = try grown(readback, to: readbackBytes, role: .readback)
-        deviceCanvases = canvasesOnDevice ? try grown(deviceCanvases, to: readbackBytes, role: .scratch) : nil
+        if canvasesOnDevice { deviceCanvases = try grown(deviceCanvases, to: readbackBytes, role: .scratch) }
     }
 
     private func grown(_ buffer: GPUBuffer?, to bytes: Int, role: GPUBuffer.Role) throws -> GPUBuffer {

@@ -206,7 +206,7 @@ public final class Renderer {
             timings.prefilterMilliseconds = lap()
         }
 
-        let canvasBuffer = target?.buffer ?? slot.deviceCanvases ?? slot.readback!
+        let canvasBuffer = target?.buffer ?? (drawsCanvasesOnDevice ? slot.deviceCanvases! : slot.readback!)
         slot.descriptorSet.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: canvasBuffer))
         try record(plan, passes: passes, into: slot, canvasBuffer: canvasBuffer, strides: layout.strides,
                    clearsCanvases: target == nil)

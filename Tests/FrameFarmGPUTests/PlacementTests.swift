@@ -99,6 +99,34 @@ extension GPUTests {
             }
         }
 
+        /// A renderer drawing canvases in device memory still draws straight into a persistent canvas (a sprite
+        /// sheet), and its batches before and after that are copied out whole.
+        @Test func deviceCanvasesAndPersistentCanvasesAlternate() throws {
+            let canvas = PixelSize(width: 32, height: 20)
+            let background = RGBA8(red: 10, green: 20, blue: 30, alpha: 255)
+            let white = Self.solid((235, 128, 128)).sourceFrame
+            let crop = SourceRect(x: 0, y: 0, width: 40, height: 24)
+            let tile = PixelRect(x: 4, y: 2, width: 12, height: 8)
+            func wrongPixels(_ pixel: (Int, Int) -> RGBA8) -> Int {
+                (0..<canvas.height).reduce(0) { wrong, y in
+                    wrong + (0..<canvas.width).filter { x in
+                        pixel(x, y) != (tile.contains(PixelRect(x: x, y: y, width: 1, height: 1)) ? .white : background)
+                    }.count
+                }
+            }
+            try TestGPU.withRenderer(canvasesOnDevice: true) { renderer in
+                let batch = RenderBatch(sources: [white], canvases: [CanvasSpec(size: canvas, background: background)],
+                                        jobs: [RenderJob(sourceIndex: 0, sourceCrop: crop, destination: tile, canvasIndex: 0)])
+                let before = try renderer.render(batch)
+                #expect(wrongPixels { before.pixel(canvas: 0, x: $0, y: $1) } == 0)
+                let sheet = try PersistentCanvas(context: renderer.context, size: canvas, background: background)
+                try renderer.render(RenderBatch(sources: [white], canvases: [], jobs: batch.jobs), into: sheet)
+                #expect(wrongPixels { sheet.pixel(x: $0, y: $1) } == 0)
+                let after = try renderer.render(batch)
+                #expect(wrongPixels { after.pixel(canvas: 0, x: $0, y: $1) } == 0)
+            }
+        }
+
         @Test func onlyRowsNotDrawnAcrossAreFilled() {
             let size = PixelSize(width: 30, height: 20)
             func rows(_ rects: [PixelRect]) -> [Range<Int>] { BatchPlan.rowsNotDrawnAcross(size, by: rects) }
