@@ -114,8 +114,8 @@ enum BenchInputs {
         return path
     }
 
-    /// Makes every missing clip of `specs`, several at once: one encode's drawing and x264 leave most cores of a
-    /// large machine idle, and the first full run on a new machine spends most of its time here.
+    /// Makes every missing clip of `specs`, several at once: one x264 stream does not keep a many-core machine
+    /// busy, and the first full run on a new machine spends most of its time here.
     static func materializeAll(_ specs: [ClipSpec], cache: String) throws {
         var seen = Set<String>()
         let missing = specs.filter {

@@ -194,10 +194,10 @@ final class SampleEncoder {
                     slots[offset] = planes(index: batch.lowerBound + offset, time: times[batch.lowerBound + offset])
                 }
             }
-            for (offset, planes) in drawn.enumerated() {
+            for (offset, picture) in drawn.enumerated() {
                 let index = batch.lowerBound + offset
                 try check("av_frame_make_writable", av_frame_make_writable(frame))
-                fill(with: planes!)
+                fill(with: picture!)
                 if options.interlaced {
                     frame.pointee.interlaced_frame = 1
                     frame.pointee.top_field_first = 1
