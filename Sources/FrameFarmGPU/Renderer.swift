@@ -289,6 +289,7 @@ public final class Renderer {
         commands.timestamp()
         passes.overlay.dispatches(for: plan.overlayRanges, canvases: plan.canvases).forEach(commands.record)
         commands.timestamp()
+        // The copy comes after the last timestamp: the execute time includes it, the per-pass split does not.
         if canvasBuffer === slot.deviceCanvases, plan.canvasPixels > 0 {
             commands.barrier(from: .compute, to: .transfer)
             commands.copy(canvasBuffer, to: slot.readback!, size: plan.canvasPixels * 4)
