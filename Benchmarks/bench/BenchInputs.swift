@@ -102,9 +102,12 @@ enum BenchInputs {
     static let warmUp = ClipSpec(label: "warm-up", width: 640, height: 360, durationSeconds: 4,
                                  keyframeIntervalSeconds: 1, bFrames: 2)
 
+    /// Where `spec`'s clip is kept in `cache`.
+    static func path(of spec: ClipSpec, cache: String) -> String { cache + "/" + spec.fileName }
+
     /// The path of `spec` in `cache`, encoding it first when it is not there yet.
     static func materialize(_ spec: ClipSpec, cache: String) throws -> String {
-        let path = cache + "/" + spec.fileName
+        let path = path(of: spec, cache: cache)
         if FileManager.default.fileExists(atPath: path) { return path }
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         let started = Date()
@@ -119,7 +122,7 @@ enum BenchInputs {
     static func materializeAll(_ specs: [ClipSpec], cache: String) throws {
         var seen = Set<String>()
         let missing = specs.filter {
-            seen.insert($0.fileName).inserted && !FileManager.default.fileExists(atPath: cache + "/" + $0.fileName)
+            seen.insert($0.fileName).inserted && !FileManager.default.fileExists(atPath: path(of: $0, cache: cache))
         }
         let lock = NSLock()
         var failures: [Error] = []

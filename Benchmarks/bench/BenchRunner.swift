@@ -92,7 +92,7 @@ final class BenchRunner {
         let needed = settings.scenarios == [.growth] ? [] : wanted
         let growth = settings.scenarios.contains(.growth) ? BenchInputs.growthSet(quick: settings.quick) : []
         try BenchInputs.materializeAll(needed + growth, cache: settings.cache)
-        clips = try needed.map { try BenchInputs.clip(path: BenchInputs.materialize($0, cache: settings.cache),
+        clips = try needed.map { try BenchInputs.clip(path: BenchInputs.path(of: $0, cache: settings.cache),
                                                       label: $0.label) }
     }
 

@@ -5,7 +5,8 @@ extension BenchRunner {
     /// at once: time per video-minute should stay flat and peak RSS bounded.
     func measureGrowth() throws -> GrowthResult {
         let specs = BenchInputs.growthSet(quick: settings.quick)
-        let paths = try specs.map { try BenchInputs.materialize($0, cache: settings.cache) }
+        // prepareInputs made them.
+        let paths = specs.map { BenchInputs.path(of: $0, cache: settings.cache) }
         let output = settings.work + "/growth"
         func point(_ label: String, paths: [String], minutes: Double) -> GrowthResult.Point? {
             let measurement = runChild(scenario: "thumbnails", clips: paths, output: output, arguments: ["--seek", "exact"])
