@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system libraries FrameFarm builds and runs against, only those missing.
-# Usage: scripts/install-deps.sh [--test | --bench]   (--test adds the validation layer; --bench the ffmpeg CLI,
+# Usage: scripts/install-deps.sh [--test | --bench]   (--test adds the validation layer and pngcheck; --bench the ffmpeg CLI,
 # the peers `bench` times against)
 set -euo pipefail
 
@@ -8,7 +8,7 @@ packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools
           libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
           libpng-dev libdeflate-dev libturbojpeg0-dev)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(vulkan-validationlayers)
+    packages+=(vulkan-validationlayers pngcheck)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(ffmpeg)

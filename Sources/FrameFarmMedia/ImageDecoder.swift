@@ -1,3 +1,4 @@
+import CDeflate
 import CPNG
 import CTurboJPEG
 import Foundation
@@ -13,6 +14,7 @@ public enum ImageDecoder {
     }
 
     private static func decodePNG(_ data: Data) throws -> RGBAImage {
+        try checkPNGChunks(data)
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
         let began = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
@@ -25,6 +27,36 @@ public enum ImageDecoder {
         }
         guard finished != 0 else { throw pngError(&image, "png_image_finish_read") }
         return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// libpng's simplified reader stops after the image data, so a bad chunk after it (an IEND with a wrong CRC,
+    /// which libpng's full reader and ImageMagick refuse) would pass: every chunk's CRC and the file's end are
+    /// checked here, as `pngcheck` does.
+    static func checkPNGChunks(_ data: Data) throws {
+        func fail(_ message: String) -> MediaError { MediaError(call: "PNG chunk check", code: -1, message: message) }
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            func word(at offset: Int) -> Int {
+                (0..<4).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
+            }
+            var offset = 8
+            var types: [String] = []
+            while offset < bytes.count {
+                guard offset + 12 <= bytes.count else { throw fail("chunk header cut short at byte \(offset)") }
+                let length = word(at: offset)
+                let end = offset + 12 + length
+                guard length <= Int(Int32.max), end <= bytes.count else { throw fail("chunk cut short at byte \(offset)") }
+                let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+                // Type and payload are contiguous, so the CRC is taken in one call over a non-empty buffer.
+                let crc = libdeflate_crc32(0, bytes.baseAddress! + offset + 4, 4 + length)
+                guard crc == UInt32(word(at: offset + 8 + length)) else { throw fail("\(type): CRC error") }
+                types.append(type)
+                offset = end
+                if type == "IEND" { break }
+            }
+            guard types.first == "IHDR" else { throw fail("first chunk is not IHDR") }
+            guard types.last == "IEND" else { throw fail("no IEND chunk") }
+            guard offset == bytes.count else { throw fail("\(bytes.count - offset) bytes after IEND") }
+        }
     }
 
     private static func decodeJPEG(_ data: Data) throws -> RGBAImage {
@@ -43,7 +75,7 @@ public enum ImageDecoder {
             pixels.withUnsafeMutableBytes { target in
                 tjDecompress2(handle, source.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(source.count),
                               target.baseAddress!.assumingMemoryBound(to: UInt8.self), width, width * 4, height,
-                              Int32(TJPF_RGBA.rawValue), TJFLAG_ACCURATEDCT)
+                              Int32(TJPF_RGBA.rawValue), TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING)
             }
         }
         guard result == 0 else {

@@ -157,7 +157,8 @@ public final class ImageEncoder {
         png.append(contentsOf: typeBytes)
         png.append(contentsOf: data)
         var crc = typeBytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
-        crc = libdeflate_crc32(crc, data.baseAddress, data.count)
+        // Given a nil buffer, libdeflate_crc32 returns its initial value, not `crc`: IEND's empty payload adds nothing.
+        if let bytes = data.baseAddress, data.count > 0 { crc = libdeflate_crc32(crc, bytes, data.count) }
         withUnsafeBytes(of: crc.bigEndian) { png.append(contentsOf: $0) }
     }
 }
