@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (see README "Modules"): FrameFarmCore (pure Swift) <- FrameFarmMedia (FFmpeg, libpng, libdeflate, libjpeg-turbo)
+// Layers (see docs/architecture.md): FrameFarmCore (pure Swift) <- FrameFarmMedia (FFmpeg, libpng, libdeflate, libjpeg-turbo)
 // and FrameFarmGPU (Vulkan) <- FrameFarm (engine) <- framefarm, bench. Only Media and GPU import the C modules.
 let package = Package(
     name: "FrameFarm",

@@ -3,23 +3,41 @@ import Foundation
 /// What a batch command did, printed by `--json` and summarised on stderr: one entry per input.
 public struct BatchSummary: Codable, Sendable {
     public struct Outcome: Codable, Sendable {
+        /// What became of an input.
+        public enum Status: String, Codable, Sendable {
+            /// Its outputs were made.
+            case done
+            /// Its outputs were complete and current already, so it was skipped (`--force` redoes it).
+            case upToDate = "up-to-date"
+            case failed
+            /// The batch was interrupted before it started.
+            case notStarted = "not-started"
+        }
+
         public var path: String
         /// Folder under the output root; nil when the input failed before one was chosen.
         public var folder: String?
+        public var status: Status
+        /// Whether its outputs are there: `done` or `upToDate`.
         public var ok: Bool
         public var error: String?
         /// Files written for this input, relative to its folder.
         public var outputs: [String]
         public var warnings: [String]
 
-        static func upToDate(_ path: String, _ folder: String) -> Outcome {
-            Outcome(path: path, folder: folder, ok: true, error: nil, outputs: [],
-                    warnings: ["up to date, skipped (--force redoes it)"])
+        init(path: String, folder: String?, status: Status, error: String? = nil, outputs: [String] = [],
+             warnings: [String] = []) {
+            self.path = path
+            self.folder = folder
+            self.status = status
+            ok = status == .done || status == .upToDate
+            self.error = error
+            self.outputs = outputs
+            self.warnings = warnings
         }
 
         static func notStarted(_ input: (String, String)) -> Outcome {
-            Outcome(path: input.0, folder: input.1, ok: false, error: BatchCancellation.notStartedReason, outputs: [],
-                    warnings: [])
+            Outcome(path: input.0, folder: input.1, status: .notStarted, error: BatchCancellation.notStartedReason)
         }
     }
 

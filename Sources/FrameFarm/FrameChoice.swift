@@ -72,7 +72,7 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
 
     /// Decodes the chosen frame of the video `facts` describe (every fact but the content rect is used); for
     /// `.poster`, the picker's winner (`keyframePick` when probing made one) and its score. A time past the end is
-    /// clamped to the last frame (documented in the README), so `--at 999` on a short clip shows its end rather
+    /// clamped to the last frame (documented in docs/commands.md), so `--at 999` on a short clip shows its end rather
     /// than failing; likewise a time past the cut of a file cut short shows the last frame before the cut.
     private func decode(path: String, facts: MediaFacts, maxPixels: Int,
                         keyframePick: PosterPicker.Choice? = nil) throws -> Decoded {

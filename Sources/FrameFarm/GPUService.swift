@@ -24,7 +24,7 @@ public final class GPUService: @unchecked Sendable {
         self.selection = selection
     }
 
-    /// Makes the Vulkan context now; throws an `InputFailure` (path "vulkan") when there is none.
+    /// Makes the Vulkan context now; throws `GPUUnavailable` when there is none.
     /// - Parameter gpu: `--gpu` (an index or a name substring); nil falls back to `FRAMEFARM_GPU`, then the best
     ///   device.
     public convenience init(gpu: String?) throws {
@@ -57,11 +57,11 @@ public final class GPUService: @unchecked Sendable {
                 idle.append((renderer, generation))
             }
         } catch {
-            throw InputFailure(path: "vulkan", reason: "\(error)")
+            throw GPUUnavailable(description: "\(error)")
         }
     }
 
-    /// Waits until the first Vulkan context exists; throws the `InputFailure` that says why it could not be made.
+    /// Waits until the first Vulkan context exists; throws the `GPUUnavailable` that says why it could not be made.
     /// Jobs call it before they create any output, so a machine without Vulkan is left with nothing half-made.
     public func ready() throws { try startup?.finish() }
 
@@ -69,12 +69,12 @@ public final class GPUService: @unchecked Sendable {
     var hasFailedToStart: Bool { startup?.hasFailed ?? false }
 
     /// Why the first Vulkan context could not be made (waits for it); nil when it was.
-    public var startFailure: InputFailure? {
+    public var startFailure: GPUUnavailable? {
         do {
             try ready()
             return nil
         } catch {
-            return error as? InputFailure ?? InputFailure(path: "vulkan", reason: "\(error)")
+            return error as? GPUUnavailable ?? GPUUnavailable(description: "\(error)")
         }
     }
 
@@ -102,7 +102,7 @@ public final class GPUService: @unchecked Sendable {
     }
 
     /// Runs `body` with a renderer no other thread is using. A device loss or out-of-memory error thrown by
-    /// `body` is reported as an `InputFailure` that says so, after the context is recreated.
+    /// `body` is reported as a `GPUFault` that says so, after the context is recreated.
     func withRenderer<Result>(_ body: (Renderer) throws -> Result) throws -> Result {
         let (renderer, rendererGeneration) = try checkOut()
         do {
@@ -114,7 +114,7 @@ public final class GPUService: @unchecked Sendable {
             return result
         } catch let error as VulkanError where Self.needsNewContext(error) {
             let recreated = recreate(after: rendererGeneration)
-            throw InputFailure(path: "vulkan", reason: Self.reason(for: error, recreated: recreated))
+            throw GPUFault(description: Self.reason(for: error, recreated: recreated))
         } catch {
             checkIn(renderer, generation: rendererGeneration)
             throw error
@@ -127,11 +127,11 @@ public final class GPUService: @unchecked Sendable {
     }
 
     static func needsNewContext(_ error: VulkanError) -> Bool {
-        [VkResultCode.deviceLost, VkResultCode.outOfDeviceMemory, VkResultCode.outOfHostMemory].contains(error.result)
+        error.isDeviceLost || error.isOutOfMemory
     }
 
     static func reason(for error: VulkanError, recreated: Error?) -> String {
-        let what = error.result == VkResultCode.deviceLost ? "the Vulkan device was lost" : "the GPU ran out of memory"
+        let what = error.isDeviceLost ? "the Vulkan device was lost" : "the GPU ran out of memory"
         let after = recreated.map { "; recreating the Vulkan context failed (\($0)), later inputs will retry" }
             ?? "; the Vulkan context was recreated for the remaining inputs"
         return "\(what) (\(error))\(after)"
@@ -174,9 +174,12 @@ public final class GPUService: @unchecked Sendable {
     }
 }
 
-/// The `VkResult` values the service reacts to (VulkanError carries the raw value).
-enum VkResultCode {
-    static let outOfHostMemory: Int32 = -1
-    static let outOfDeviceMemory: Int32 = -2
-    static let deviceLost: Int32 = -4
+/// Why no Vulkan device could be used: one reason for the whole batch, said once.
+public struct GPUUnavailable: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// A render that failed because the device was lost or ran out of memory (the context is recreated after it).
+public struct GPUFault: Error, CustomStringConvertible, Sendable {
+    public let description: String
 }

@@ -121,19 +121,3 @@ public enum ManifestStore {
         return InputRecord(path: path, sizeBytes: size, modifiedSeconds: modified)
     }
 }
-
-/// Decides whether a re-run can skip an input: its manifest describes the same file (size and modification
-/// time), the section was made with the same settings, and every file the section lists exists and is not empty.
-enum ResumeCheck {
-    static func isUpToDate(folder: String, layout: OutputLayout, input: InputRecord, settings: [String: String],
-                           section: (VideoManifest) -> (settings: [String: String], files: [String])?) -> Bool {
-        guard let manifest = ManifestStore.read(layout.manifestPath(folder)),
-              manifest.input.describesSameFile(as: input), let made = section(manifest), made.settings == settings
-        else { return false }
-        return made.files.allSatisfy { file in
-            let path = layout.videoFolder(folder) + "/" + file
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            return size > 0
-        }
-    }
-}

@@ -11,8 +11,6 @@ public struct PosterOptions: Sendable {
     public var format = ImageFormat.jpeg
     public var quality = 90
     public var removePadding = true
-    /// Inputs whose frames have more pixels are refused (`--max-pixels`).
-    public var maxPixels = 8192 * 8192
     public var resampling = Resampling()
 
     public init() {}
@@ -25,30 +23,21 @@ public struct PosterOptions: Sendable {
 
 /// `framefarm poster`: `poster.<ext>` at full display resolution plus one file per requested width, all
 /// rendered from one decoded frame in one submission.
-public enum PosterJob {
-    /// - Parameters:
-    ///   - force: redo inputs whose outputs are already complete and current (otherwise skipped).
-    ///   - inFlight: how many inputs are processed at once (default 2).
-    public static func run(inputs: [String], outputRoot: String, options: PosterOptions, gpu: GPUService,
-                           force: Bool = false, inFlight: Int? = nil,
-                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
-        let layout = OutputLayout(root: outputRoot)
-        let driver = BatchDriver(command: "poster", inputs: inputs, layout: layout, gpu: gpu, force: force,
-                                 inFlight: inFlight ?? 2, settings: options.settings) { manifest in
-            manifest.poster.map { ($0.settings, $0.files.map(\.file)) }
-        }
-        return driver.run(progress: progress) { input, folder, counter in
-            let written = try poster(input, folder: folder, layout: layout, options: options, gpu: gpu)
-            counter.add(items: 1)
-            return written
-        }
+public struct PosterJob: BatchJob {
+    public static let command = "poster"
+    let options: PosterOptions
+
+    public init(options: PosterOptions) { self.options = options }
+
+    public func settings(policy: ModePolicy) -> [String: String] { options.settings }
+
+    public func recordedSection(in manifest: VideoManifest) -> RecordedSection? {
+        manifest.poster.map { RecordedSection(settings: $0.settings, files: $0.files.map(\.file)) }
     }
 
-    private static func poster(_ path: String, folder: String, layout: OutputLayout, options: PosterOptions,
-                               gpu: GPUService) throws -> (files: [String], warnings: [String]) {
-        let (facts, decoded) = try options.frame.probeAndDecode(path: path, maxPixels: options.maxPixels)
-        let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: facts.info.geometry.codedSize)
-        let probe = ProbeReport(path: path, facts: facts, policy: .hig)
+    public func process(_ input: InputContext) throws -> InputResult {
+        let (facts, decoded) = try options.frame.probeAndDecode(path: input.path, maxPixels: input.maxPixels)
+        let codedContent = facts.codedContent(removingPadding: options.removePadding)
         let frame = decoded.frame, picked = decoded.score
         let score = picked.map { ["brightness": $0.brightness, "contrast": $0.contrast, "sharpness": $0.sharpness,
                                   "value": $0.value] }
@@ -58,12 +47,10 @@ public enum PosterJob {
             let height = max(2, Int((Double(width) * Double(full.height) / Double(full.width) / 2).rounded()) * 2)
             files.append(PosterSection.File(file: "poster-\(width).\(options.format.fileExtension)", width: width, height: height))
         }
-        let folderPath = layout.videoFolder(folder)
-        try gpu.ready()
-        try layout.makeFolder(folderPath)
+        let folderPath = try input.makeOutputFolder()
         let gpuFrame = GPUFrame(frame)
         let crop = gpuFrame.crop(SourceRect(codedContent))
-        try gpu.withRenderer { renderer in
+        try input.gpu.withRenderer { renderer in
             let jobs = files.indices.map { index in
                 RenderJob(sourceIndex: 0, sourceCrop: crop,
                           destination: PixelRect(x: 0, y: 0, width: files[index].width, height: files[index].height),
@@ -72,7 +59,7 @@ public enum PosterJob {
             let canvases = files.map { CanvasSpec(size: PixelSize(width: $0.width, height: $0.height)) }
             let rendered = try renderer.render(RenderBatch(sources: [gpuFrame.source], canvases: canvases, jobs: jobs,
                                                            resampling: options.resampling))
-            try ParallelBatch.encode(count: files.count) { index, encoder in
+            try ParallelBatch.encode(count: files.count, with: input.encoders) { index, encoder in
                 let data = try rendered.withUnsafeBytes(canvas: index) {
                     try encoder.encode($0, width: files[index].width, height: files[index].height,
                                        bytesPerRow: files[index].width * 4, format: options.format, quality: options.quality)
@@ -80,11 +67,11 @@ public enum PosterJob {
                 try AtomicFile.write(data, to: folderPath + "/" + files[index].file)
             }
         }
-        let section = PosterSection(settings: options.settings, gpu: gpu.record,
-                                    timeSeconds: ((frame.timeSeconds - facts.info.startSeconds) * 1000).rounded() / 1000, score: score,
-                                    files: files)
-        try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
-                                 probe: probe) { $0.poster = section }
-        return (files.map(\.file) + ["manifest.json"], options.frame.warnings(facts: facts, decoded: decoded))
+        input.progress.add(items: 1)
+        let section = PosterSection(settings: options.settings, gpu: input.gpu.record,
+                                    timeSeconds: ((frame.timeSeconds - facts.info.startSeconds) * 1000).rounded() / 1000,
+                                    score: score, files: files)
+        return InputResult(facts: facts, files: files.map(\.file),
+                           warnings: options.frame.warnings(facts: facts, decoded: decoded)) { $0.poster = section }
     }
 }

@@ -30,21 +30,20 @@ public struct PreviewOptions: Sendable {
     public var overlays: Set<PreviewOverlay> = [.safeArea, .corners]
     public var fitWithin = FitRegion.screen
     public var removePadding = true
-    public var policy = ModePolicy.hig
     public var format = ImageFormat.png
     public var quality = 90
-    /// Inputs whose frames have more pixels are refused (`--max-pixels`).
-    public var maxPixels = 8192 * 8192
     public var resampling = Resampling()
 
     public init() {}
 
-    var settings: [String: String] {
+    /// The default mode of each screen follows the batch's policy (`BatchSettings.policy`), recorded here too.
+    func settings(policy: ModePolicy) -> [String: String] {
         ["devices": devices.map(\.id).joined(separator: ","),
          "orientations": orientations.map { $0.map(\.rawValue).joined(separator: ",") } ?? "auto",
          "modes": modes.description, "at": frame.description,
          "overlays": overlays.map(\.rawValue).sorted().joined(separator: ","), "fitWithin": fitWithin.rawValue,
-         "removePadding": removePadding ? "auto" : "off", "policy": policy.rawValue, "format": format.rawValue]
+         "removePadding": removePadding ? "auto" : "off", "policy": policy.rawValue, "format": format.rawValue,
+         "quality": "\(quality)"]
             .merging(resampling.settings) { $1 }
     }
 }
@@ -64,7 +63,8 @@ enum PreviewPlan {
 
     /// - Parameters:
     ///   - geometry: the stream's display geometry; `codedContent` the part of the coded frame to show.
-    static func renders(options: PreviewOptions, geometry: DisplayGeometry, codedContent: PixelRect) -> [PlannedRender] {
+    static func renders(options: PreviewOptions, policy: ModePolicy, geometry: DisplayGeometry,
+                        codedContent: PixelRect) -> [PlannedRender] {
         let contentInDisplay = geometry.displayRect(ofCoded: SourceRect(codedContent))
         let content = PixelSize(width: max(1, Int(contentInDisplay.width.rounded())),
                                 height: max(1, Int(contentInDisplay.height.rounded())))
@@ -76,10 +76,10 @@ enum PreviewPlan {
             // A device used one way only (a TV, a watch) is rendered that way whatever was asked.
             if screens.isEmpty, let only = device.screens.first { screens = [only] }
             for screen in screens {
-                let defaultMode = options.policy.mode(content: content, screen: screen.size)
+                let defaultMode = policy.mode(content: content, screen: screen.size)
                 var modes: [ViewingMode] = []
                 for choice in options.modes.choices {
-                    let mode = choice.resolved(content: content, screen: screen.size, policy: options.policy)
+                    let mode = choice.resolved(content: content, screen: screen.size, policy: policy)
                     if !modes.contains(mode) { modes.append(mode) }
                 }
                 for mode in modes {

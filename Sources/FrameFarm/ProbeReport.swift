@@ -51,7 +51,7 @@ extension ProbeReport {
 public enum Prober {
     /// Probes `paths` concurrently (one per core); results come back in input order.
     public static func probe(paths: [String], policy: ModePolicy = .hig,
-                             maxPixels: Int = 8192 * 8192) -> [Result<ProbeReport, InputFailure>] {
+                             maxPixels: Int = BatchSettings.defaultMaxPixels) -> [Result<ProbeReport, InputFailure>] {
         ParallelBatch.map(paths) { path in
             do {
                 let facts = try MediaProber.probe(path: path, maxPixels: maxPixels)

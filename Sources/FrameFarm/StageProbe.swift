@@ -133,7 +133,7 @@ public enum StageProbe {
     private static func deviceScreenPlans(geometry: DisplayGeometry, codedContent: PixelRect) -> [PlannedRender] {
         var options = PreviewOptions()
         options.overlays = []
-        return PreviewPlan.renders(options: options, geometry: geometry, codedContent: codedContent)
+        return PreviewPlan.renders(options: options, policy: .hig, geometry: geometry, codedContent: codedContent)
     }
 
     private static func makeBatch(frame: DecodedFrame, facts: MediaFacts, work: RenderWork) throws -> RenderBatch {

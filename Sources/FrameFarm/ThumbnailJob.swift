@@ -7,29 +7,23 @@ import FrameFarmMedia
 /// batches, and land as tiles straight in sprite-sheet canvases; a sheet is encoded as soon as its last tile is
 /// in. Manifests (WebVTT, HLS image playlist, DASH, Apple I-frame sequence) are written last, all from one
 /// `ThumbnailTrack`.
-public enum ThumbnailJob {
+public struct ThumbnailJob: BatchJob {
+    public static let command = "thumbnails"
+    let options: ThumbnailOptions
+
+    public init(options: ThumbnailOptions) { self.options = options }
+
     /// Frames per GPU submission.
     static let framesPerBatch = 8
 
-    /// - Parameters:
-    ///   - force: redo inputs whose outputs are already complete and current (otherwise skipped).
-    ///   - inFlight: how many inputs are processed at once (default 2).
-    public static func run(inputs: [String], outputRoot: String, options: ThumbnailOptions, gpu: GPUService,
-                           force: Bool = false, inFlight: Int? = nil,
-                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
-        let layout = OutputLayout(root: outputRoot)
-        let driver = BatchDriver(command: "thumbnails", inputs: inputs, layout: layout, gpu: gpu, force: force,
-                                 inFlight: inFlight ?? 2, settings: options.settings) { manifest in
-            manifest.thumbnails.map { ($0.settings, $0.sheets + $0.manifests) }
-        }
-        return driver.run(progress: progress) { input, folder, counter in
-            try thumbnails(input, folder: folder, layout: layout, options: options, gpu: gpu, counter: counter)
-        }
+    public func settings(policy: ModePolicy) -> [String: String] { options.settings }
+
+    public func recordedSection(in manifest: VideoManifest) -> RecordedSection? {
+        manifest.thumbnails.map { RecordedSection(settings: $0.settings, files: $0.sheets + $0.manifests) }
     }
 
-    private static func thumbnails(_ path: String, folder: String, layout: OutputLayout, options: ThumbnailOptions,
-                                   gpu: GPUService, counter: ProgressCounter) throws -> (files: [String], warnings: [String]) {
-        let directory = layout.videoFolder(folder) + "/thumbnails"
+    public func process(_ input: InputContext) throws -> InputResult {
+        let path = input.path, options = options
         // Decoding starts as soon as the stream's duration is known, while the probe looks for padding: the
         // target times don't depend on the tile size, and the frames wait in the feeder's queue.
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -37,8 +31,9 @@ public enum ThumbnailJob {
         // Frames the padding search took from the feeder, rendered first.
         var heldFrames: [ThumbnailFrameFeeder.Item] = []
         let facts: MediaFacts, track: ThumbnailTrack, sheetWriter: SheetWriter, feeder: ThumbnailFrameFeeder
+        let directory: String
         do {
-            facts = try MediaProber.probe(path: path, maxPixels: options.maxPixels) { early in
+            facts = try MediaProber.probe(path: path, maxPixels: input.maxPixels) { early in
                 let info = early.info, duration = early.durationSeconds
                 // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink.
                 let shrunkEnough = options.width * 4 <= info.geometry.displaySize.width
@@ -46,33 +41,48 @@ public enum ThumbnailJob {
                 let targets = try ThumbnailTrack.startTimes(duration: duration, spacing: options.spacing)
                     .map { info.startSeconds + early.heldTime($0) }
                 let samples = options.seek == .keyframe
-                    ? paddingSamples(targets: targets, durationSeconds: early.availableSeconds,
-                                     startSeconds: info.startSeconds) : nil
+                    ? Self.paddingSamples(targets: targets, durationSeconds: early.availableSeconds,
+                                          startSeconds: info.startSeconds) : nil
                 let started = ThumbnailFrameFeeder(path: path, analysis: early.analysis, targets: targets,
                                                    leading: samples ?? [], mode: options.seek,
                                                    skipsDeblocking: shrunkEnough, workers: cores,
-                                                   capacity: framesPerBatch + 2 * cores, maxPixels: options.maxPixels)
+                                                   capacity: Self.framesPerBatch + 2 * cores,
+                                                   maxPixels: input.maxPixels)
                 startedFeeder = started
                 guard let samples else { return nil }
-                return { try findPadding(in: started, samples: samples, codedSize: info.geometry.codedSize,
-                                         held: &heldFrames) }
+                return { try Self.findPadding(in: started, samples: samples, codedSize: info.geometry.codedSize,
+                                              held: &heldFrames) }
             }
             feeder = startedFeeder!  // probe calls beforeDecoding before it returns
             let geometry = facts.info.geometry
-            let codedContent = options.removePadding ? facts.codedContentRect : PixelRect(size: geometry.codedSize)
+            let codedContent = facts.codedContent(removingPadding: options.removePadding)
             let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
             track = try ThumbnailTrack(duration: facts.durationSeconds, spacing: options.spacing,
                                        tileSize: options.tileSize(for: contentSize), columns: options.columns,
                                        rows: options.rows, format: options.format)
-            try gpu.ready()
-            try layout.makeFolder(directory)
+            directory = try input.makeOutputFolder("thumbnails")
             sheetWriter = try renderTrack(track, from: feeder, held: heldFrames, geometry: geometry,
                                           codedContent: codedContent, start: facts.info.startSeconds,
-                                          directory: directory, options: options, gpu: gpu, counter: counter)
+                                          directory: directory, input: input)
         } catch {
             startedFeeder?.cancel()
             throw error
         }
+        let warnings = warnings(facts: facts, track: track, corruptTimes: feeder.corruptTimes)
+        let manifests = try ThumbnailManifestFiles.write(track: track, directory: directory, options: options,
+                                                         sheetBytes: sheetWriter.sheetBytes, tiles: sheetWriter.tiles)
+        let section = ThumbnailsSection(
+            settings: options.settings, gpu: input.gpu.record, tileWidth: track.tileSize.width,
+            tileHeight: track.tileSize.height, columns: track.columns, rows: track.rows, intervalSeconds: track.interval,
+            count: track.thumbnails.count, sheets: track.sheets.map { "thumbnails/" + $0.fileName },
+            manifests: manifests.map { "thumbnails/" + $0 }, frameTimes: sheetWriter.frameTimes, warnings: warnings)
+        return InputResult(facts: facts, files: section.sheets + section.manifests, warnings: warnings) {
+            $0.thumbnails = section
+        }
+    }
+
+    /// A file cut short (with the thumbnails that show the last frame before the cut) and damaged data decoded.
+    private func warnings(facts: MediaFacts, track: ThumbnailTrack, corruptTimes: [Double]) -> [String] {
         var warnings: [String] = []
         if let note = facts.cutShortNote, let cut = facts.cutShortAtSeconds {
             let after = track.thumbnails.first { $0.startTime > cut + 5e-7 }
@@ -81,17 +91,8 @@ public enum ThumbnailJob {
                        options.seek == .keyframe ? "keyframe" : "frame")
             } ?? ""))
         }
-        if let damage = facts.damageNote(times: feeder.corruptTimes) { warnings.append(damage) }
-        let manifests = try ThumbnailManifestFiles.write(track: track, directory: directory, options: options,
-                                                         sheetBytes: sheetWriter.sheetBytes, tiles: sheetWriter.tiles)
-        let section = ThumbnailsSection(
-            settings: options.settings, gpu: gpu.record, tileWidth: track.tileSize.width,
-            tileHeight: track.tileSize.height, columns: track.columns, rows: track.rows, intervalSeconds: track.interval,
-            count: track.thumbnails.count, sheets: track.sheets.map { "thumbnails/" + $0.fileName },
-            manifests: manifests.map { "thumbnails/" + $0 }, frameTimes: sheetWriter.frameTimes, warnings: warnings)
-        try ManifestStore.update(at: layout.manifestPath(folder), input: ManifestStore.inputRecord(for: path),
-                                 probe: ProbeReport(path: path, facts: facts, policy: .hig)) { $0.thumbnails = section }
-        return (section.sheets + section.manifests + ["manifest.json"], warnings)
+        if let damage = facts.damageNote(times: corruptTimes) { warnings.append(damage) }
+        return warnings
     }
 
     /// In keyframe mode the padding is found from the track's own frames, not from keyframes decoded for it alone
@@ -120,26 +121,24 @@ public enum ThumbnailJob {
 
     /// Renders the `held` frames, then the feeder's, into the track's sheets, a batch at a time; each sheet is
     /// encoded as soon as its last tile is in.
-    private static func renderTrack(_ track: ThumbnailTrack, from feeder: ThumbnailFrameFeeder,
-                                    held: [ThumbnailFrameFeeder.Item], geometry: DisplayGeometry,
-                                    codedContent: PixelRect, start: Double, directory: String,
-                                    options: ThumbnailOptions, gpu: GPUService,
-                                    counter: ProgressCounter) throws -> SheetWriter {
+    private func renderTrack(_ track: ThumbnailTrack, from feeder: ThumbnailFrameFeeder,
+                             held: [ThumbnailFrameFeeder.Item], geometry: DisplayGeometry, codedContent: PixelRect,
+                             start: Double, directory: String, input: InputContext) throws -> SheetWriter {
         var sheetWriter = SheetWriter(track: track, directory: directory, options: options,
                                       wantsTiles: options.manifests.contains(.iframes))
-        try gpu.withRenderer { renderer in
+        try input.gpu.withRenderer { renderer in
             var pending: [ThumbnailFrameFeeder.Item] = []
             var held = held[...]
             while true {
                 let item = try held.popFirst() ?? feeder.next()
                 if let item { pending.append(item) }
-                guard pending.count >= framesPerBatch || (item == nil && !pending.isEmpty) else {
+                guard pending.count >= Self.framesPerBatch || (item == nil && !pending.isEmpty) else {
                     if item == nil { break }
                     continue
                 }
                 try sheetWriter.render(pending, renderer: renderer, geometry: geometry,
                                        codedContent: codedContent, start: start)
-                counter.add(items: pending.count)
+                input.progress.add(items: pending.count)
                 pending.removeAll()
             }
         }

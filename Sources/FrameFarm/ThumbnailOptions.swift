@@ -26,8 +26,6 @@ public struct ThumbnailOptions: Sendable {
     public var seek = SeekMode.exact
     public var manifests: Set<ThumbnailManifest> = Set(ThumbnailManifest.allCases)
     public var removePadding = true
-    /// Inputs whose frames have more pixels are refused (`--max-pixels`).
-    public var maxPixels = 8192 * 8192
     public var resampling = Resampling()
 
     public init() {}

@@ -1,5 +1,5 @@
 /// What `framefarm probe --json` prints per input, and the `probe` section of every manifest.json. The keys are a
-/// public contract (README, "probe --json keys"): add keys, never rename or remove them.
+/// public contract (docs/commands.md, "probe --json keys"): add keys, never rename or remove them.
 public struct ProbeReport: Codable, Sendable, Equatable {
     public struct Rect: Codable, Sendable, Equatable {
         public var x: Int, y: Int, width: Int, height: Int

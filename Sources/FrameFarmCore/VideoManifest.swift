@@ -1,6 +1,6 @@
 /// `OUT/<stem>/manifest.json`: every output of one video, with the geometry, times and settings that made it.
 /// `preview`, `thumbnails` and `poster` each own one section and leave the others as they found them. Keys are
-/// a public contract (README, "manifest.json"): add keys, never rename or remove them.
+/// a public contract (docs/commands.md, "manifest.json"): add keys, never rename or remove them.
 public struct VideoManifest: Codable, Sendable, Equatable {
     public var formatVersion = 1
     public var input: InputRecord

@@ -14,6 +14,13 @@ public struct VulkanError: Error, CustomStringConvertible, Equatable, Sendable {
     public var resultName: String { Self.name(of: result) }
     public var description: String { "\(call) failed: \(resultName)" }
 
+    /// `VK_ERROR_DEVICE_LOST`: the device and everything made on it are unusable; a new context is needed.
+    public var isDeviceLost: Bool { result == VK_ERROR_DEVICE_LOST.rawValue }
+    /// Host or device memory ran out (`VK_ERROR_OUT_OF_HOST_MEMORY`, `VK_ERROR_OUT_OF_DEVICE_MEMORY`).
+    public var isOutOfMemory: Bool {
+        result == VK_ERROR_OUT_OF_HOST_MEMORY.rawValue || result == VK_ERROR_OUT_OF_DEVICE_MEMORY.rawValue
+    }
+
     static func name(of result: Int32) -> String {
         switch result {
         case 0: "VK_SUCCESS"

@@ -18,7 +18,7 @@ struct GPUOptions: ParsableArguments {
 
     var resampling: Resampling { Resampling(filter: filter, linearLight: linearLight) }
 
-    /// The Vulkan context starts on a background thread while the batch probes its inputs; `BatchOptions.run`
+    /// The Vulkan context starts on a background thread while the batch probes its inputs; `BatchCommand.run`
     /// reports it in one line when it cannot be made.
     func service() -> GPUService {
         let service = GPUService.starting(gpu: gpu)
@@ -29,7 +29,7 @@ struct GPUOptions: ParsableArguments {
     }
 }
 
-/// Inputs, `--out`, `--json` and `--quiet`, shared by the batch commands.
+/// Inputs, `--out` and what every batch command shares (`BatchSettings`), plus `--json` and `--quiet`.
 struct BatchOptions: ParsableArguments {
     @Argument(help: "Video files (or still images).")
     var videos: [String]
@@ -43,38 +43,83 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "No progress bar and no summary line.")
     var quiet = false
 
-    @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192 = 67108864).")
-    var maxPixels = 8192 * 8192
+    @Option(help: "Refuse inputs whose frames have more pixels than this (8192x8192 by default).")
+    var maxPixels = BatchSettings.defaultMaxPixels
+
+    @Option(help: "Which viewing mode is each video's default: hig (as system players) or max-crop:P (fill unless it crops more than P%). Default: the policy the video's manifest records, else hig.",
+            transform: { try ModePolicy(parsing: $0) })
+    var policy: ModePolicy?
 
     @Flag(help: "Redo inputs whose outputs are complete and current (by default a re-run skips them).")
     var force = false
 
-    /// Runs `job`, showing a progress bar on a terminal, then reports failures and the summary; exits 1 when
+    var settings: BatchSettings {
+        var settings = BatchSettings(outputRoot: out)
+        settings.force = force
+        settings.maxPixels = maxPixels
+        settings.policy = policy
+        return settings
+    }
+}
+
+/// The shape of `preview`, `thumbnails` and `poster`: shared options, a job's own options, one pipeline.
+protocol BatchCommand: ParsableCommand {
+    associatedtype Job: BatchJob
+    /// What the progress bar counts ("renders").
+    static var unit: String { get }
+    var batch: BatchOptions { get }
+    var gpuOptions: GPUOptions { get }
+    /// The job's options from the command's own; throws for combinations the parser cannot check alone.
+    func jobOptions() throws -> Job.Options
+}
+
+extension BatchCommand {
+    func validate() throws { _ = try usageChecked(jobOptions) }
+
+    /// Runs the job, showing a progress bar on a terminal, then reports failures and the summary; exits 1 when
     /// any input failed. Without a Vulkan device every input fails for that one reason, said once.
-    func run(unit: String, gpu: GPUService, _ job: (((BatchProgress) -> Void)?) -> BatchSummary) throws {
+    func run() throws {
+        let job = Job(options: try jobOptions())
+        let gpu = gpuOptions.service()
         let signals = SignalHandler()
         signals.install()
-        let bar = !quiet && Terminal.standardErrorIsTerminal ? ProgressLine(label: "framefarm") : nil
-        let summary = job(bar.map { bar in
-            { progress in
-                let rate = progress.elapsedSeconds > 0 ? Double(progress.itemsDone) / progress.elapsedSeconds : 0
-                let fraction = Double(progress.inputsDone) / Double(max(1, progress.inputsTotal))
-                bar.update(fraction: fraction, detail: String(format: "%d/%d videos, %.1f %@/s",
-                                                              progress.inputsDone, progress.inputsTotal, rate, unit))
-            }
-        })
+        let bar = !batch.quiet && Terminal.standardErrorIsTerminal ? ProgressLine(label: "framefarm") : nil
+        let summary = BatchPipeline(settings: batch.settings, gpu: gpu).run(job, inputs: batch.videos) { progress in
+            guard let bar else { return }
+            let rate = progress.elapsedSeconds > 0 ? Double(progress.itemsDone) / progress.elapsedSeconds : 0
+            let fraction = Double(progress.inputsDone) / Double(max(1, progress.inputsTotal))
+            bar.update(fraction: fraction, detail: String(format: "%d/%d videos, %.1f %@/s", progress.inputsDone,
+                                                          progress.inputsTotal, rate, Self.unit))
+        }
         bar?.finish()
         if let failure = gpu.startFailure {
-            Terminal.printError(failure.reason)
+            Terminal.printError(failure.description)
             throw ExitCode(ExitStatus.someInputsFailed)
         }
-        summary.failures.filter { !$0.reason.hasPrefix("not started") }.forEach(Terminal.report)
-        if !quiet {
-            for input in summary.inputs { input.warnings.forEach { Terminal.printError("\(input.path): \($0)") } }
+        try report(summary)
+        if let interrupted = signals.exitStatus {
+            Terminal.printError("interrupted: \(summary.succeeded) of \(summary.inputs.count) inputs done")
+            throw ExitCode(interrupted)
         }
-        if json {
+        if summary.failed > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
+    }
+
+    /// One line per failed input, then (unless `--quiet`) warnings and skipped inputs, and the summary: as JSON
+    /// on stdout with `--json`, else one line on stderr.
+    private func report(_ summary: BatchSummary) throws {
+        summary.inputs.filter { $0.status == .failed }
+            .forEach { Terminal.printError("\($0.path): \($0.error ?? "failed")") }
+        if !batch.quiet {
+            for input in summary.inputs {
+                input.warnings.forEach { Terminal.printError("\(input.path): \($0)") }
+                if input.status == .upToDate {
+                    Terminal.printError("\(input.path): up to date, skipped (--force redoes it)")
+                }
+            }
+        }
+        if batch.json {
             try Terminal.printJSON(summary)
-        } else if !quiet {
+        } else if !batch.quiet {
             let sheet = summary.contactSheet.map { " Contact sheet: \($0)" } ?? ""
             let memory = summary.peakGPUMemoryBytes.map {
                 String(format: " (%.1f MiB of GPU memory at most)", Double($0) / 1_048_576)
@@ -83,30 +128,41 @@ struct BatchOptions: ParsableArguments {
                                                        summary.succeeded, summary.inputs.count, summary.elapsedSeconds,
                                                        summary.gpu?.name ?? "no GPU", memory, sheet).utf8))
         }
-        if let interrupted = signals.exitStatus {
-            Terminal.printError("interrupted: \(summary.succeeded) of \(summary.inputs.count) inputs done")
-            throw ExitCode(interrupted)
+    }
+}
+
+/// `--format`, as every command that writes images takes it.
+enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
+    case jpeg, png, webp
+    /// WebP where this FFmpeg can write it, else JPEG.
+    case webpIfAvailable = "webp-if-available"
+
+    func imageFormat() throws -> ImageFormat {
+        if self == .webpIfAvailable { return .webpIfAvailable }
+        let format = ImageFormat(rawValue: rawValue)!
+        guard format != .webp || ImageFormat.canEncodeWebP else {
+            throw ValidationError("--format webp: this FFmpeg has no libwebp encoder (webp-if-available falls back to JPEG)")
         }
-        if summary.failed > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
+        return format
     }
 }
 
 /// `--remove-padding auto|off`, as every rendering command takes it.
-func parseRemovePadding(_ text: String) throws -> Bool {
-    guard ["auto", "off"].contains(text) else { throw ValidationError("--remove-padding must be auto or off") }
-    return text == "auto"
-}
+enum PaddingRemoval: String, ExpressibleByArgument, CaseIterable {
+    case auto, off
 
-/// `--format jpeg|png|webp|webp-if-available`; the last falls back to JPEG where FFmpeg cannot write WebP.
-func parseImageFormat(_ text: String) throws -> ImageFormat {
-    if text == "webp-if-available" { return .webpIfAvailable }
-    guard let format = ImageFormat(rawValue: text) else {
-        throw ValidationError("--format must be jpeg, png, webp or webp-if-available")
-    }
-    guard format != .webp || ImageFormat.canEncodeWebP else {
-        throw ValidationError("--format webp: this FFmpeg has no libwebp encoder (webp-if-available falls back to JPEG)")
-    }
-    return format
+    var removes: Bool { self == .auto }
 }
 
 extension ResamplingFilter: ExpressibleByArgument {}
+extension SeekMode: ExpressibleByArgument {}
+extension FitRegion: ExpressibleByArgument {}
+
+/// A comma-separated list of positive integers (`--widths 1920,640`).
+func parseWidths(_ text: String) throws -> [Int] {
+    let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+    guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) >= 16 }) else {
+        throw ValidationError("widths must be at least 16 px, comma-separated")
+    }
+    return values.compactMap { $0 }
+}

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import FrameFarm
 
-struct PosterCommand: ParsableCommand {
+struct PosterCommand: BatchCommand {
+    typealias Job = PosterJob
+    static let unit = "posters"
     static let configuration = CommandConfiguration(
         commandName: "poster",
         abstract: "Pick a representative frame and write it as poster images.",
@@ -16,41 +18,25 @@ struct PosterCommand: ParsableCommand {
     @OptionGroup var batch: BatchOptions
     @OptionGroup var gpuOptions: GPUOptions
 
-    @Option(help: "auto, seconds (12.5) or a percentage (25%).")
-    var at = "auto"
+    @Option(help: "auto, seconds (12.5) or a percentage (25%).", transform: { try FrameChoice(parsing: $0) })
+    var at = FrameChoice.poster
 
-    @Option(help: "Extra widths, comma-separated.")
-    var widths = "1920,640,160"
+    @Option(help: "Extra widths, comma-separated.", transform: parseWidths)
+    var widths = [1920, 640, 160]
 
-    @Option(help: "jpeg | png | webp | webp-if-available.")
-    var format = "jpeg"
+    @Option(help: "Image format.")
+    var format = FormatChoice.jpeg
 
-    @Option(help: "Remove baked-in letterbox/pillarbox bars first: auto | off.")
-    var removePadding = "auto"
+    @Option(help: "Remove baked-in letterbox/pillarbox bars first.")
+    var removePadding = PaddingRemoval.auto
 
-    func options() throws -> PosterOptions {
+    func jobOptions() throws -> PosterOptions {
         var options = PosterOptions()
-        options.frame = try FrameChoice(parsing: at)
-        let values = widths.split(separator: ",").map { Int($0) }
-        guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) >= 16 }) else {
-            throw ValidationError("--widths must be widths of at least 16 px, comma-separated")
-        }
-        options.widths = values.compactMap { $0 }
-        options.format = try parseImageFormat(format)
-        options.removePadding = try parseRemovePadding(removePadding)
-        options.maxPixels = batch.maxPixels
+        options.frame = at
+        options.widths = widths
+        options.format = try format.imageFormat()
+        options.removePadding = removePadding.removes
         options.resampling = gpuOptions.resampling
         return options
-    }
-
-    func validate() throws { _ = try usageChecked(options) }
-
-    func run() throws {
-        let options = try options()
-        let gpu = gpuOptions.service()
-        try batch.run(unit: "posters", gpu: gpu) { progress in
-            PosterJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu,
-                            force: batch.force, progress: progress)
-        }
     }
 }

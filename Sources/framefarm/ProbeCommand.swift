@@ -9,7 +9,7 @@ struct ProbeCommand: ParsableCommand {
         discussion: """
             Sizes are display sizes (sample aspect ratio and rotation applied) unless named 'coded'. Padding is \
             found from frames sampled across the video and reported as 'contentRect'. The JSON keys are listed \
-            in the README and stay stable.
+            in docs/commands.md and stay stable.
             """)
 
     @Argument(help: "Video files.")
@@ -23,7 +23,7 @@ struct ProbeCommand: ParsableCommand {
     var policy: ModePolicy = .hig
 
     @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).")
-    var maxPixels = 8192 * 8192
+    var maxPixels = BatchSettings.defaultMaxPixels
 
     func run() throws {
         let results = Prober.probe(paths: videos, policy: policy, maxPixels: maxPixels)

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import FrameFarm
 
-struct ThumbnailsCommand: ParsableCommand {
+struct ThumbnailsCommand: BatchCommand {
+    typealias Job = ThumbnailJob
+    static let unit = "thumbnails"
     static let configuration = CommandConfiguration(
         commandName: "thumbnails",
         abstract: "Make trick-play thumbnail tracks: sprite sheets, WebVTT, HLS image playlist, DASH, Apple I-frames.",
@@ -16,34 +18,36 @@ struct ThumbnailsCommand: ParsableCommand {
     @OptionGroup var batch: BatchOptions
     @OptionGroup var gpuOptions: GPUOptions
 
-    @Option(help: "Thumbnail width in pixels; the height follows the display aspect ratio (even).")
+    @Option(help: "Thumbnail width in pixels, 16 to 1920; the height follows the display aspect ratio (even).")
     var width = 160
 
-    @Option(help: "Seconds between thumbnails.")
+    @Option(help: "Seconds between thumbnails (default 10).")
     var interval: Double?
 
     @Option(help: "Number of thumbnails spread evenly over the video (instead of --interval).")
     var count: Int?
 
-    @Option(help: "Tiles per sprite sheet, CxR (1x1 gives one file per thumbnail).")
-    var grid = "10x10"
+    @Option(help: "Tiles per sprite sheet, CxR with C and R from 1 to 100 (1x1 gives one file per thumbnail).",
+            transform: parseGrid)
+    var grid = Grid(columns: 10, rows: 10)
 
-    @Option(help: "Sheet format: jpeg | png | webp | webp-if-available (WebP where FFmpeg has libwebp, else JPEG).")
-    var format = "jpeg"
+    @Option(help: "Sheet format (webp-if-available: WebP where FFmpeg has libwebp, else JPEG).")
+    var format = FormatChoice.jpeg
 
     @Option(help: "JPEG or WebP quality 1-100.")
     var quality = 85
 
-    @Option(help: "exact (the frame on screen at each time) | keyframe (nearest keyframe at or before: fast).")
-    var seek = "exact"
+    @Option(help: "exact (the frame on screen at each time) or keyframe (nearest keyframe at or before: fast).")
+    var seek = SeekMode.exact
 
-    @Option(help: "Manifests to write, comma-separated: vtt, hls, dash, iframes.")
-    var manifests = "vtt,hls,dash,iframes"
+    @Option(help: "Manifests to write, comma-separated: vtt, hls, dash, iframes (default: all).",
+            transform: { try ThumbnailManifest.parseList($0) })
+    var manifests = Set(ThumbnailManifest.allCases)
 
-    @Option(help: "Remove baked-in letterbox/pillarbox bars first: auto | off.")
-    var removePadding = "auto"
+    @Option(help: "Remove baked-in letterbox/pillarbox bars first.")
+    var removePadding = PaddingRemoval.auto
 
-    func options() throws -> ThumbnailOptions {
+    func jobOptions() throws -> ThumbnailOptions {
         var options = ThumbnailOptions()
         guard (16...1920).contains(width) else { throw ValidationError("--width must be 16 to 1920") }
         options.width = width
@@ -57,31 +61,30 @@ struct ThumbnailsCommand: ParsableCommand {
             options.spacing = .count(number)
         case (nil, nil): break
         }
-        let cells = grid.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard cells.count == 2, (1...100).contains(cells[0]), (1...100).contains(cells[1]) else {
-            throw ValidationError("--grid must be CxR with C and R from 1 to 100, e.g. 10x10")
-        }
-        (options.columns, options.rows) = (cells[0], cells[1])
-        options.format = try parseImageFormat(format)
+        (options.columns, options.rows) = (grid.columns, grid.rows)
+        options.format = try format.imageFormat()
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }
         options.quality = quality
-        guard let seekMode = SeekMode(rawValue: seek) else { throw ValidationError("--seek must be exact or keyframe") }
-        options.seek = seekMode
-        options.manifests = try ThumbnailManifest.parseList(manifests)
-        options.removePadding = try parseRemovePadding(removePadding)
-        options.maxPixels = batch.maxPixels
+        options.seek = seek
+        options.manifests = manifests
+        options.removePadding = removePadding.removes
         options.resampling = gpuOptions.resampling
         return options
     }
+}
 
-    func validate() throws { _ = try usageChecked(options) }
+/// Tiles per sprite sheet (`--grid CxR`).
+struct Grid: CustomStringConvertible {
+    var columns: Int
+    var rows: Int
 
-    func run() throws {
-        let options = try options()
-        let gpu = gpuOptions.service()
-        try batch.run(unit: "thumbnails", gpu: gpu) { progress in
-            ThumbnailJob.run(inputs: batch.videos, outputRoot: batch.out, options: options, gpu: gpu,
-                            force: batch.force, progress: progress)
-        }
+    var description: String { "\(columns)x\(rows)" }
+}
+
+func parseGrid(_ text: String) throws -> Grid {
+    let cells = text.lowercased().split(separator: "x").compactMap { Int($0) }
+    guard cells.count == 2, (1...100).contains(cells[0]), (1...100).contains(cells[1]) else {
+        throw ValidationError("grid must be CxR with C and R from 1 to 100, e.g. 10x10")
     }
+    return Grid(columns: cells[0], rows: cells[1])
 }

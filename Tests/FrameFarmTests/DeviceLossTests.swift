@@ -44,7 +44,7 @@ import Testing
         // A re-run redoes exactly the failed inputs, on the new context.
         let again = PreviewJob.run(inputs: inputs, outputRoot: out, options: options, gpu: gpu)
         #expect(again.failed == 0)
-        #expect(again.inputs.filter { $0.warnings.isEmpty }.map(\.path) == lost.failures.map(\.path))
+        #expect(again.inputs.filter { $0.status == .done }.map(\.path) == lost.failures.map(\.path))
         #expect(gpu.recreations == 2)
         #expect(gpu.validationMessages.isEmpty, "validation layer: \(gpu.validationMessages.prefix(3))")
     }

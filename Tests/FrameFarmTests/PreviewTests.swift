@@ -128,23 +128,23 @@ import Testing
         func run(force: Bool = false) -> BatchSummary.Outcome {
             PreviewJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service, force: force).inputs[0]
         }
-        #expect(run().warnings.isEmpty)
-        #expect(run().warnings.first?.contains("up to date") == true)
-        #expect(run(force: true).warnings.isEmpty)
+        #expect(run().status == .done)
+        #expect(run().status == .upToDate)
+        #expect(run(force: true).status == .done)
         // A missing output makes the input current no more.
         try FileManager.default.removeItem(atPath: out + "/sample/preview/pip-iphone-landscape-fit.png")
-        #expect(run().warnings.isEmpty)
+        #expect(run().status == .done)
         #expect(FileManager.default.fileExists(atPath: out + "/sample/preview/pip-iphone-landscape-fit.png"))
         // Other settings are a different job.
         options.modes = try ModeSelection(parsing: "auto")
-        #expect(run().warnings.isEmpty)
+        #expect(run().status == .done)
     }
 
     @Test func onlyRendersOfTheSameScreenWithThePicturesShapeAreDrawnOnce() {
         var options = PreviewOptions()
         options.overlays = [.safeArea, .corners, .crop]
         let size = PixelSize(width: 1920, height: 1080)
-        let plans = PreviewPlan.renders(options: options, geometry: DisplayGeometry(codedSize: size),
+        let plans = PreviewPlan.renders(options: options, policy: .hig, geometry: DisplayGeometry(codedSize: size),
                                         codedContent: PixelRect(size: size))
         let groups = PreviewJob.identicalRenders(plans)
         #expect(groups.flatMap { $0 }.sorted() == Array(plans.indices), "every render is written exactly once")
@@ -169,7 +169,7 @@ import Testing
         let geometry = DisplayGeometry(codedSize: coded, sampleAspectRatio: SampleAspectRatio(4, 3),
                                        transform: DisplayTransform(rotation: rotation))
         for content in [PixelRect(size: coded), PixelRect(x: 0, y: 37, width: 641, height: 285)] {
-            let plans = PreviewPlan.renders(options: PreviewOptions(), geometry: geometry, codedContent: content)
+            let plans = PreviewPlan.renders(options: PreviewOptions(), policy: .hig, geometry: geometry, codedContent: content)
             for plan in plans {
                 let crop = plan.job.sourceCrop
                 #expect(crop.x >= -1e-9 && crop.y >= -1e-9 && crop.x + crop.width <= Double(coded.width) + 1e-9

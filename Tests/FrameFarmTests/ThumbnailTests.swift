@@ -255,10 +255,10 @@ import Testing
         func run() -> BatchSummary.Outcome {
             ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service).inputs[0]
         }
-        #expect(run().warnings.isEmpty)
-        #expect(run().warnings.first?.contains("up to date") == true)
+        #expect(run().status == .done)
+        #expect(run().status == .upToDate)
         try FileManager.default.removeItem(atPath: out + "/sample/thumbnails/sheet-0001.jpg")
-        #expect(run().warnings.isEmpty)
+        #expect(run().status == .done)
         #expect(FileManager.default.fileExists(atPath: out + "/sample/thumbnails/sheet-0001.jpg"))
     }
 

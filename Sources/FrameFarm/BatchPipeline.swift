@@ -1,0 +1,173 @@
+import Foundation
+import FrameFarmMedia
+
+/// What every batch command shares, with the documented defaults.
+public struct BatchSettings: Sendable, Hashable {
+    public var outputRoot: String
+    /// Redo inputs whose outputs are complete and current (by default a re-run skips them).
+    public var force = false
+    /// Inputs whose frames have more pixels are refused (`--max-pixels`).
+    public var maxPixels = BatchSettings.defaultMaxPixels
+    /// The policy that picks each video's default viewing mode (`probe.defaultMode` in manifest.json, preview's
+    /// default renders). nil: the policy the video's manifest already records, else `.hig`; so commands run
+    /// without `--policy`, in any order, leave a video's `probe` section as its last explicit choice made it.
+    public var policy: ModePolicy?
+    /// Inputs processed at once (each already uses every core for decoding or encoding).
+    public var inFlight = 2
+
+    /// 8192x8192.
+    public static let defaultMaxPixels = MediaFile.defaultMaxPixels
+
+    public init(outputRoot: String) { self.outputRoot = outputRoot }
+}
+
+/// One batch command's work on one input, plugged into `BatchPipeline`, which does everything around it: the
+/// folder, the resume check, the policy, GPU readiness, failure isolation, the manifest with its `probe` section,
+/// progress and the contact sheet.
+public protocol BatchJob: Sendable {
+    associatedtype Options: Sendable
+    /// The command's name, as the batch summary gives it.
+    static var command: String { get }
+    init(options: Options)
+    /// The settings this job records in its manifest section, for the policy the input runs under; a re-run with
+    /// other settings redoes the input.
+    func settings(policy: ModePolicy) -> [String: String]
+    /// This job's section of `manifest`, if it has one: the settings that made it and the files it lists.
+    func recordedSection(in manifest: VideoManifest) -> RecordedSection?
+    /// Makes the input's outputs; the pipeline then writes its manifest.
+    func process(_ input: InputContext) throws -> InputResult
+}
+
+/// A job's section as a manifest records it.
+public struct RecordedSection: Sendable {
+    var settings: [String: String]
+    /// Relative to the video's folder.
+    var files: [String]
+}
+
+/// One input as a job sees it: where its outputs go and what the batch decided for it. Passed to one job call.
+public struct InputContext: Sendable {
+    public let path: String
+    /// The input's folder under the output root.
+    let folder: String
+    let layout: OutputLayout
+    let gpu: GPUService
+    /// The policy this input runs under (see `BatchSettings.policy`).
+    let policy: ModePolicy
+    let maxPixels: Int
+    let progress: ProgressCounter
+    /// Image encoders shared by the inputs in flight: they bound how many images are encoded at once.
+    let encoders: EncoderPool
+
+    var folderPath: String { layout.videoFolder(folder) }
+
+    /// Waits for the Vulkan device, then creates the input's folder (or `subfolder` in it) and returns its path.
+    /// Jobs call it once they are about to write, so an input that fails earlier leaves nothing behind.
+    func makeOutputFolder(_ subfolder: String? = nil) throws -> String {
+        try gpu.ready()
+        let path = subfolder.map { folderPath + "/" + $0 } ?? folderPath
+        try layout.makeFolder(path)
+        return path
+    }
+}
+
+/// What a job made of one input.
+public struct InputResult {
+    let facts: MediaFacts
+    /// Files written, relative to the video's folder (manifest.json is added by the pipeline).
+    let files: [String]
+    let warnings: [String]
+    /// Puts the job's section into the manifest.
+    let record: (inout VideoManifest) -> Void
+}
+
+/// Runs a `BatchJob` over a batch of inputs: bounded concurrency, one input's failure never stops the others,
+/// SIGINT/SIGTERM stop between inputs (`BatchCancellation`). Each input's `probe` section is written once, by
+/// the pipeline, under the batch's policy.
+public struct BatchPipeline: Sendable {
+    public let settings: BatchSettings
+    public let gpu: GPUService
+
+    public init(settings: BatchSettings, gpu: GPUService) {
+        self.settings = settings
+        self.gpu = gpu
+    }
+
+    public func run<Job: BatchJob>(_ job: Job, inputs: [String],
+                                   progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+        let layout = OutputLayout(root: settings.outputRoot)
+        let folders = OutputLayout.folderNames(for: inputs)
+        layout.removeStaleTemporaries(folders: folders)
+        let counter = ProgressCounter(total: inputs.count, report: progress)
+        let encoders = EncoderPool()
+        let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: settings.inFlight,
+                                         notStarted: BatchSummary.Outcome.notStarted) { path, folder in
+            defer { counter.add(inputs: 1) }
+            let input = ManifestStore.inputRecord(for: path)
+            let existing = ManifestStore.read(layout.manifestPath(folder)).flatMap {
+                $0.input.describesSameFile(as: input) ? $0 : nil
+            }
+            let policy = settings.policy ?? existing.flatMap { try? ModePolicy(parsing: $0.probe.policy) } ?? .hig
+            if !settings.force, let existing, isCurrent(job, in: existing, policy: policy, folder: folder, layout: layout) {
+                return BatchSummary.Outcome(path: path, folder: folder, status: .upToDate)
+            }
+            do {
+                // Without a Vulkan device no input can be done: the rest fail at once, unprobed.
+                if gpu.hasFailedToStart { try gpu.ready() }
+                let context = InputContext(path: path, folder: folder, layout: layout, gpu: gpu, policy: policy,
+                                           maxPixels: settings.maxPixels, progress: counter, encoders: encoders)
+                let result = try job.process(context)
+                try ManifestStore.update(at: layout.manifestPath(folder), input: input,
+                                         probe: ProbeReport(path: path, facts: result.facts, policy: policy),
+                                         result.record)
+                return BatchSummary.Outcome(path: path, folder: folder, status: .done,
+                                            outputs: result.files + ["manifest.json"], warnings: result.warnings)
+            } catch {
+                return BatchSummary.Outcome(path: path, folder: folder, status: .failed,
+                                            error: InputFailure(path: path, error: error).reason)
+            }
+        }
+        var contactSheet: String?
+        if outcomes.contains(where: \.ok) {
+            contactSheet = (try? ManifestStore.writeContactSheet(layout: layout)).map { layout.indexPath }
+        }
+        let succeeded = outcomes.filter(\.ok).count
+        return BatchSummary(command: Job.command, outputRoot: layout.root, contactSheet: contactSheet,
+                            gpu: gpu.startFailure == nil ? gpu.record : nil,
+                            peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds,
+                            succeeded: succeeded, failed: outcomes.count - succeeded, inputs: outcomes)
+    }
+
+    /// Whether a re-run can skip the input: its manifest describes the same file, the job's section was made with
+    /// the same settings, and every file the section lists exists and is not empty.
+    private func isCurrent<Job: BatchJob>(_ job: Job, in manifest: VideoManifest, policy: ModePolicy, folder: String,
+                                          layout: OutputLayout) -> Bool {
+        guard let made = job.recordedSection(in: manifest), made.settings == job.settings(policy: policy) else {
+            return false
+        }
+        return made.files.allSatisfy { file in
+            let path = layout.videoFolder(folder) + "/" + file
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            return size > 0
+        }
+    }
+}
+
+extension BatchJob {
+    /// The job over `inputs` with the batch defaults but for the output root, `force` and `inFlight` (default 2).
+    public static func run(inputs: [String], outputRoot: String, options: Options, gpu: GPUService,
+                           force: Bool = false, inFlight: Int? = nil,
+                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+        var settings = BatchSettings(outputRoot: outputRoot)
+        settings.force = force
+        settings.inFlight = inFlight ?? settings.inFlight
+        return BatchPipeline(settings: settings, gpu: gpu).run(Self(options: options), inputs: inputs, progress: progress)
+    }
+}
+
+extension MediaFacts {
+    /// The part of the coded frame a job shows: without the baked-in bars, or the whole frame.
+    func codedContent(removingPadding: Bool) -> PixelRect {
+        removingPadding ? codedContentRect : PixelRect(size: info.geometry.codedSize)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+/// What the pipeline does for every job: one `probe` section per input under the batch's policy, and outcomes
+/// that say what became of each input.
+@Suite struct BatchPipelineTests {
+    private func run<Job: BatchJob>(_ job: Job, _ input: String, out: String, policy: ModePolicy?) -> BatchSummary {
+        var settings = BatchSettings(outputRoot: out)
+        settings.policy = policy
+        return BatchPipeline(settings: settings, gpu: SharedGPU.service).run(job, inputs: [input])
+    }
+
+    private func smallJobs() -> (preview: PreviewJob, thumbnails: ThumbnailJob, poster: PosterJob) {
+        var preview = PreviewOptions()
+        preview.devices = [DeviceCatalog.builtIn.device(id: "pip-iphone")!]
+        preview.frame = .seconds(0.5)
+        var thumbnails = ThumbnailOptions()
+        thumbnails.spacing = .count(3)
+        var poster = PosterOptions()
+        poster.widths = [160]
+        return (PreviewJob(options: preview), ThumbnailJob(options: thumbnails), PosterJob(options: poster))
+    }
+
+    /// The `probe` section once depended on which command ran last: thumbnails and poster wrote it under the hig
+    /// policy whatever preview had been asked. Now a command run without a policy keeps the one recorded.
+    @Test func theProbeSectionIsTheSameWhicheverCommandRunsLast() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory)  // 16:9: hig fits it on a 16:9 screen, max-crop:10 fills it
+        let policy = try ModePolicy(parsing: "max-crop:10")
+        let jobs = smallJobs()
+        let previewFirst = directory.file("preview-first"), thumbnailsFirst = directory.file("thumbnails-first")
+        #expect(run(jobs.preview, path, out: previewFirst, policy: policy).failed == 0)
+        #expect(run(jobs.thumbnails, path, out: previewFirst, policy: nil).failed == 0)
+        #expect(run(jobs.poster, path, out: previewFirst, policy: nil).failed == 0)
+        #expect(run(jobs.thumbnails, path, out: thumbnailsFirst, policy: nil).failed == 0)
+        #expect(run(jobs.poster, path, out: thumbnailsFirst, policy: nil).failed == 0)
+        #expect(run(jobs.preview, path, out: thumbnailsFirst, policy: policy).failed == 0)
+        let one = try #require(ManifestStore.read(previewFirst + "/sample/manifest.json"))
+        let other = try #require(ManifestStore.read(thumbnailsFirst + "/sample/manifest.json"))
+        #expect(one.probe == other.probe)
+        #expect(one.probe.policy == "max-crop:10" && one.probe.defaultMode == "fill", "\(one.probe)")
+        #expect(one.preview?.renders.filter(\.isDefault).map(\.mode) == [.fill])
+
+        // Without any policy given, a fresh folder gets hig's pick.
+        let plain = directory.file("plain")
+        #expect(run(jobs.poster, path, out: plain, policy: nil).failed == 0)
+        #expect(ManifestStore.read(plain + "/sample/manifest.json")?.probe.defaultMode == "fit")
+    }
+
+    @Test func outcomesSayWhatBecameOfEachInput() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory)
+        let broken = directory.write("broken.mp4", Data("not a video".utf8))
+        let out = directory.file("out")
+        let jobs = smallJobs()
+        var settings = BatchSettings(outputRoot: out)
+        let pipeline = BatchPipeline(settings: settings, gpu: SharedGPU.service)
+        let first = pipeline.run(jobs.poster, inputs: [path, broken])
+        #expect(first.inputs.map(\.status) == [.done, .failed])
+        #expect(first.inputs.map(\.ok) == [true, false])
+        #expect(first.inputs[0].outputs.contains("manifest.json"))
+        let again = pipeline.run(jobs.poster, inputs: [path])
+        #expect(again.inputs.map(\.status) == [.upToDate] && again.inputs[0].warnings.isEmpty)
+        settings.force = true
+        #expect(BatchPipeline(settings: settings, gpu: SharedGPU.service).run(jobs.poster, inputs: [path])
+            .inputs.map(\.status) == [.done])
+        // The status is part of the JSON summary, under stable names.
+        let json = String(decoding: try JSONEncoder().encode(again), as: UTF8.self)
+        #expect(json.contains("\"status\":\"up-to-date\""), "\(json)")
+    }
+}
