@@ -7,7 +7,17 @@ struct FrameFarmCommand: ParsableCommand {
         abstract: "Render how videos look on every device, and make trick-play thumbnails and posters, on any Vulkan GPU.",
         discussion: """
             Exit status: 0 when every input succeeded, 1 when some failed (each failure is one line \
-            'framefarm: <path>: <reason>' on stderr), 2 for usage errors.
+            'framefarm: <path>: <reason>' on stderr), 2 for usage errors. Shell completions: \
+            'framefarm --generate-completion-script bash|zsh|fish'.
             """,
-        subcommands: [PreviewCommand.self, ThumbnailsCommand.self, PosterCommand.self, ProbeCommand.self, DevicesCommand.self, SampleCommand.self])
+        subcommands: [PreviewCommand.self, ThumbnailsCommand.self, PosterCommand.self, ProbeCommand.self,
+                      DevicesCommand.self, SampleCommand.self])
+
+    @Flag(help: "Print FrameFarm's version and the FFmpeg libraries and Vulkan loader it runs with.")
+    var version = false
+
+    func run() throws {
+        guard version else { throw CleanExit.helpRequest(self) }
+        print(FrameFarmVersion.report)
+    }
 }

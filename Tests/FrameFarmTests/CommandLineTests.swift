@@ -181,4 +181,19 @@ import Testing
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("catmull-rom"), "\(bad.stderr)")
     }
+
+    /// `--version` names what a bug report needs: FrameFarm's version and the libraries it runs with, read from
+    /// the libraries themselves (the FFmpeg version must match what `ffmpeg -version`'s libraries say).
+    @Test func versionNamesTheLibrariesItRunsWith() throws {
+        let run = try Self.run(["--version"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(run.stdout)")
+        #expect(lines.first == "framefarm \(FrameFarmVersion.current)")
+        #expect(lines.count > 1 && lines[1].hasPrefix("FFmpeg ") && lines[1].contains("libavcodec "))
+        #expect(lines.count > 2 && lines[2].range(of: #"^Vulkan loader 1\.\d+\.\d+$"#, options: .regularExpression) != nil,
+                "\(run.stdout)")
+        let help = try Self.run([])
+        #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS"), "no arguments prints the help")
+    }
 }
