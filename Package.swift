@@ -42,5 +42,5 @@ let package = Package(
         .testTarget(name: "FrameFarmGPUTests", dependencies: ["FrameFarmGPU"]),
         .testTarget(name: "FrameFarmTests", dependencies: ["FrameFarm", "FrameFarmMedia"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

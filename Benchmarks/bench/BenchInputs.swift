@@ -124,16 +124,7 @@ enum BenchInputs {
         let missing = specs.filter {
             seen.insert($0.fileName).inserted && !FileManager.default.fileExists(atPath: path(of: $0, cache: cache))
         }
-        let lock = NSLock()
-        var failures: [Error] = []
-        DispatchQueue.concurrentPerform(iterations: missing.count) { index in
-            do {
-                _ = try materialize(missing[index], cache: cache)
-            } catch {
-                lock.withLock { failures.append(error) }
-            }
-        }
-        if let failure = failures.first { throw failure }
+        try Concurrent.forEach(count: missing.count) { index in _ = try materialize(missing[index], cache: cache) }
     }
 
     /// Probes `path` with the engine and describes it for the scenarios.

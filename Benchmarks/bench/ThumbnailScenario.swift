@@ -47,7 +47,7 @@ extension BenchRunner {
     /// One `ffmpeg -ss T` process per thumbnail, `parallel` at a time.
     private func seekPeer(clip: BenchClip, times: [Double], parallel: Int) -> PeerThumbnails {
         let folder = settings.work + "/thumbnails-ffmpeg-seek"
-        let arguments = { (index: Int) in
+        let arguments = { @Sendable (index: Int) in
             FFmpegRecipes.seekThumbnail(clip: clip.path, time: times[index],
                                         output: folder + String(format: "/thumb-%04d.jpg", index + 1))
         }
@@ -56,15 +56,7 @@ extension BenchRunner {
                                    + "   (one per thumbnail, T = 0, 10, 20 ...)", items: times.count,
                                    prepare: { _ = try self.freshFolder("thumbnails-ffmpeg-seek") },
                                    run: { ffmpeg in
-            let lock = NSLock()
-            var firstError: Error?
-            let next = IndexCounter()
-            DispatchQueue.concurrentPerform(iterations: parallel) { _ in
-                while let index = next.take(below: times.count) {
-                    do { _ = try ffmpeg.run(arguments(index)) } catch { lock.withLock { firstError = firstError ?? error } }
-                }
-            }
-            if let firstError { throw firstError }
+            try Concurrent.forEach(count: times.count, width: parallel) { index in _ = try ffmpeg.run(arguments(index)) }
         })
         return PeerThumbnails(measurement: measurement, layout: .singleFiles(folder: folder))
     }
@@ -81,18 +73,4 @@ struct PeerThumbnails {
 
     var measurement: Measurement
     var layout: Layout
-}
-
-/// Hands out 0, 1, 2 ... to concurrent workers.
-final class IndexCounter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-
-    func take(below limit: Int) -> Int? {
-        lock.withLock {
-            guard value < limit else { return nil }
-            defer { value += 1 }
-            return value
-        }
-    }
 }

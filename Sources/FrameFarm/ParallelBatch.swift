@@ -5,44 +5,24 @@ import FrameFarmMedia
 /// Runs independent per-input work on all cores and returns the results in input order.
 public enum ParallelBatch {
     /// Inputs not yet started when `BatchCancellation` is requested get `notStarted(input)` instead of `body`.
-    public static func map<Input, Output>(_ inputs: [Input], width: Int = ProcessInfo.processInfo.activeProcessorCount,
-                                          notStarted: ((Input) -> Output)? = nil,
-                                          _ body: (Input) -> Output) -> [Output] {
-        var results = [Output?](repeating: nil, count: inputs.count)
-        let lock = NSLock()
-        let next = SharedIndex()
-        DispatchQueue.concurrentPerform(iterations: max(1, min(width, inputs.count))) { _ in
-            while true {
-                let index = next.increment()
-                guard index < inputs.count else { return }
-                let stop = notStarted != nil && BatchCancellation.isStopRequested
-                let output = stop ? notStarted!(inputs[index]) : body(inputs[index])
-                lock.withLock { results[index] = output }
-            }
+    public static func map<Input: Sendable, Output: Sendable>(
+        _ inputs: [Input], width: Int = Concurrent.cores, notStarted: (@Sendable (Input) -> Output)? = nil,
+        _ body: @Sendable (Input) -> Output
+    ) -> [Output] {
+        Concurrent.map(count: inputs.count, width: width) { index in
+            if let notStarted, BatchCancellation.isStopRequested { return notStarted(inputs[index]) }
+            return body(inputs[index])
         }
-        return results.map { $0! }
     }
 
     /// Runs `body` for 0..<count over all cores, each image with an encoder of `encoders` taken for its encoding;
     /// rethrows the first error. Encodings that share a pool and run at once together encode no more images at a
     /// time than the pool has encoders.
     static func encode(count: Int, with encoders: EncoderPool = EncoderPool(),
-                       _ body: (Int, ImageEncoder) throws -> Void) throws {
-        let lock = NSLock()
-        var firstError: Error?
-        let next = SharedIndex()
-        DispatchQueue.concurrentPerform(iterations: max(1, min(count, encoders.count))) { _ in
-            while true {
-                let index = next.increment()
-                guard index < count, lock.withLock({ firstError == nil }) else { return }
-                do {
-                    try encoders.withEncoder { try body(index, $0) }
-                } catch {
-                    lock.withLock { if firstError == nil { firstError = error } }
-                }
-            }
+                       _ body: @Sendable (Int, ImageEncoder) throws -> Void) throws {
+        try Concurrent.forEach(count: count, width: encoders.count) { index in
+            try encoders.withEncoder { try body(index, $0) }
         }
-        if let firstError { throw firstError }
     }
 }
 
@@ -121,17 +101,4 @@ final class BackgroundWork: @unchecked Sendable {
 
     /// Whether the work has ended with an error (does not wait).
     var hasFailed: Bool { lock.withLock { error != nil } }
-}
-
-/// Hands out 0, 1, 2 ... to concurrent workers (lock-protected).
-final class SharedIndex: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-
-    func increment() -> Int {
-        lock.withLock {
-            defer { value += 1 }
-            return value
-        }
-    }
 }

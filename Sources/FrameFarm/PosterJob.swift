@@ -47,24 +47,26 @@ public struct PosterJob: BatchJob {
             let height = max(2, Int((Double(width) * Double(full.height) / Double(full.width) / 2).rounded()) * 2)
             files.append(PosterSection.File(file: "poster-\(width).\(options.format.fileExtension)", width: width, height: height))
         }
-        let folderPath = try input.makeOutputFolder()
+        let folderPath = try input.makeOutputFolder(), options = options
+        let posters = files
         let gpuFrame = GPUFrame(frame)
         let crop = gpuFrame.crop(SourceRect(codedContent))
         try input.gpu.withRenderer { renderer in
-            let jobs = files.indices.map { index in
+            let jobs = posters.indices.map { index in
                 RenderJob(sourceIndex: 0, sourceCrop: crop,
-                          destination: PixelRect(x: 0, y: 0, width: files[index].width, height: files[index].height),
+                          destination: PixelRect(x: 0, y: 0, width: posters[index].width, height: posters[index].height),
                           canvasIndex: index, transform: facts.info.geometry.transform)
             }
-            let canvases = files.map { CanvasSpec(size: PixelSize(width: $0.width, height: $0.height)) }
+            let canvases = posters.map { CanvasSpec(size: PixelSize(width: $0.width, height: $0.height)) }
             let rendered = try renderer.render(RenderBatch(sources: [gpuFrame.source], canvases: canvases, jobs: jobs,
                                                            resampling: options.resampling))
-            try ParallelBatch.encode(count: files.count, with: input.encoders) { index, encoder in
+            try ParallelBatch.encode(count: posters.count, with: input.encoders) { index, encoder in
+                let file = posters[index]
                 let data = try rendered.withUnsafeBytes(canvas: index) {
-                    try encoder.encode($0, width: files[index].width, height: files[index].height,
-                                       bytesPerRow: files[index].width * 4, format: options.format, quality: options.quality)
+                    try encoder.encode($0, width: file.width, height: file.height, bytesPerRow: file.width * 4,
+                                       format: options.format, quality: options.quality)
                 }
-                try AtomicFile.write(data, to: folderPath + "/" + files[index].file)
+                try AtomicFile.write(data, to: folderPath + "/" + file.file)
             }
         }
         input.progress.add(items: 1)

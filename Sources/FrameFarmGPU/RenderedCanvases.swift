@@ -5,7 +5,8 @@ import FrameFarmCore
 ///
 /// Valid until the renderer reuses the batch's slot (the next `render`, or the second `submit` after this
 /// batch's); reading a stale result traps. Thread-safety: read-only while valid, so readable from any thread.
-public struct RenderedCanvases {
+// Unchecked: it holds the slot's mapped Vulkan memory, which no one writes while the result is valid.
+public struct RenderedCanvases: @unchecked Sendable {
     private let slot: RenderSlot
     private let generation: UInt64
     private let buffer: GPUBuffer

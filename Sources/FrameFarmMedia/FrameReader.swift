@@ -275,22 +275,18 @@ public final class FrameReader {
     /// run at once, each with its own keyframe-only reader; returns the runs' results in order, or rethrows the
     /// first run's error. For samples spread over a video (padding, poster candidates): decoded one after
     /// another they kept one core busy and the others idle.
-    public static func inKeyframeRuns<Result>(
+    public static func inKeyframeRuns<Result: Sendable>(
         path: String, analysis: StreamAnalysis?, targets: [Double], workers: Int, maxPixels: Int,
-        _ body: (FrameReader, ArraySlice<Double>) throws -> Result
+        _ body: @Sendable (FrameReader, ArraySlice<Double>) throws -> Result
     ) throws -> [Result] {
         let runs = targets.indices.split(into: max(1, min(workers, targets.count)))
-        var results = [Swift.Result<Result, Error>](repeating: .failure(CancellationError()), count: runs.count)
-        let lock = NSLock()
-        DispatchQueue.concurrentPerform(iterations: runs.count) { run in
-            let result = Swift.Result { () throws -> Result in
+        return try Concurrent.map(count: runs.count) { run in
+            Swift.Result { () throws -> Result in
                 let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
                                              maxPixels: maxPixels)
                 return try body(reader, targets[runs[run]])
             }
-            lock.withLock { results[run] = result }
-        }
-        return try results.map { try $0.get() }
+        }.map { try $0.get() }
     }
 
     /// Keyframe times and the last packet time of the first `maxPackets` packets: from the container's index when

@@ -104,7 +104,7 @@ public enum PosterPicker {
     /// Keeps the best of the frames it is shown, holding only that one, and the best damaged one apart: concealed
     /// damage (smeared blocks, broken edges) reads as detail and contrast, so a damaged frame would often win. It
     /// is chosen only when no candidate decoded clean.
-    public struct Tally {
+    public struct Tally: Sendable {
         private var clean: Choice?
         private var damaged: Choice?
         private var seen = Set<Double>()

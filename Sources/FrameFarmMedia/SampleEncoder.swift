@@ -11,6 +11,7 @@ final class SampleEncoder {
     private let frame: UnsafeMutablePointer<AVFrame>
     private let packet = Packet()
     private let pattern: SamplePattern
+    private var frames: SampleFrames { SampleFrames(pattern: pattern, options: options) }
     private let pixelFormat: AVPixelFormat
 
     init(path: String, finalPath: String, options: SampleOptions) throws {
@@ -188,16 +189,13 @@ final class SampleEncoder {
         let batchSize = min(16, max(1, ProcessInfo.processInfo.activeProcessorCount))
         for batchStart in stride(from: 0, to: times.count, by: batchSize) {
             let batch = batchStart..<min(batchStart + batchSize, times.count)
-            var drawn = [SamplePattern.Planes?](repeating: nil, count: batch.count)
-            drawn.withUnsafeMutableBufferPointer { slots in
-                DispatchQueue.concurrentPerform(iterations: batch.count) { offset in
-                    slots[offset] = planes(index: batch.lowerBound + offset, time: times[batch.lowerBound + offset])
-                }
+            let drawn = Concurrent.map(count: batch.count) { [frames] offset in
+                frames.planes(index: batch.lowerBound + offset, time: times[batch.lowerBound + offset])
             }
             for (offset, picture) in drawn.enumerated() {
                 let index = batch.lowerBound + offset
                 try check("av_frame_make_writable", av_frame_make_writable(frame))
-                fill(with: picture!)
+                fill(with: picture)
                 if options.interlaced {
                     frame.pointee.interlaced_frame = 1
                     frame.pointee.top_field_first = 1
@@ -222,26 +220,6 @@ final class SampleEncoder {
             guard next < options.durationSeconds else { return times }
             times.append(next)
         }
-    }
-
-    /// Frame `index`'s planes; an interlaced sample takes its bottom field from half a frame later.
-    private func planes(index: Int, time: Double) -> SamplePattern.Planes {
-        let planes = draw(index: index, time: time)
-        guard options.interlaced else { return planes }
-        return pattern.interlace(top: planes, bottom: draw(index: index, time: time + frameDuration / 2))
-    }
-
-    private func draw(index: Int, time: Double) -> SamplePattern.Planes {
-        let brightness: Double
-        if time < options.blackLeadSeconds {
-            brightness = 0
-        } else if options.fadeInSeconds > 0, time < options.blackLeadSeconds + options.fadeInSeconds {
-            brightness = (time - options.blackLeadSeconds) / options.fadeInSeconds
-        } else {
-            brightness = 1
-        }
-        return pattern.draw(index: options.firstFrameNumber + index, time: time, brightness: brightness,
-                            blurred: options.blurredRange?.contains(time) ?? false)
     }
 
     /// Copies 8-bit planes into the AVFrame, widening to the pixel format's depth; full-range formats get their
@@ -298,5 +276,32 @@ final class SampleEncoder {
             packet.pointer.pointee.stream_index = stream.pointee.index
             try check("av_interleaved_write_frame", av_interleaved_write_frame(output, packet.pointer))
         }
+    }
+}
+
+/// What each frame of a sample shows. Values only, so frames are drawn on several threads at once.
+struct SampleFrames: Sendable {
+    let pattern: SamplePattern
+    let options: SampleOptions
+
+    /// Frame `index`'s planes; an interlaced sample takes its bottom field from half a frame later.
+    func planes(index: Int, time: Double) -> SamplePattern.Planes {
+        let planes = draw(index: index, time: time)
+        guard options.interlaced else { return planes }
+        let frameDuration = Double(options.frameRate.denominator) / Double(options.frameRate.numerator)
+        return pattern.interlace(top: planes, bottom: draw(index: index, time: time + frameDuration / 2))
+    }
+
+    private func draw(index: Int, time: Double) -> SamplePattern.Planes {
+        let brightness: Double
+        if time < options.blackLeadSeconds {
+            brightness = 0
+        } else if options.fadeInSeconds > 0, time < options.blackLeadSeconds + options.fadeInSeconds {
+            brightness = (time - options.blackLeadSeconds) / options.fadeInSeconds
+        } else {
+            brightness = 1
+        }
+        return pattern.draw(index: options.firstFrameNumber + index, time: time, brightness: brightness,
+                            blurred: options.blurredRange?.contains(time) ?? false)
     }
 }

@@ -10,11 +10,19 @@ import Testing
         deinit { released() }
     }
 
+    /// Counts releases from any thread.
+    final class Counter: @unchecked Sendable {  // every access under `lock`
+        private var value = 0
+        private let lock = NSLock()
+
+        func increment() -> Int { lock.withLock { defer { value += 1 }; return value } }
+    }
+
     /// What the work captured is let go of before `finish` returns, so its last release cannot happen on the
     /// worker thread while the waiter goes on (a GPUService released that way at exit crashed the CLI).
     @Test func whatTheWorkCapturedIsReleasedBeforeFinishReturns() throws {
         for round in 0..<2000 {
-            let releases = SharedIndex()
+            let releases = Counter()
             let work: BackgroundWork
             do {
                 let witness = Witness { _ = releases.increment() }

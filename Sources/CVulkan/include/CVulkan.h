@@ -25,7 +25,9 @@
     X(vkGetPhysicalDeviceQueueFamilyProperties) X(vkGetQueryPoolResults) X(vkMapMemory) X(vkQueueSubmit) \
     X(vkResetCommandBuffer) X(vkResetFences) X(vkUnmapMemory) X(vkUpdateDescriptorSets) X(vkWaitForFences)
 
-#define FRAMEFARM_DECLARE_VULKAN_FUNCTION(name) extern PFN_##name _Nonnull name;
+// Written once, under pthread_once, before any Vulkan call, and only read after: safe to read from any thread.
+#define FRAMEFARM_DECLARE_VULKAN_FUNCTION(name) \
+    extern PFN_##name _Nonnull name __attribute__((swift_attr("nonisolated(unsafe)")));
 FRAMEFARM_VULKAN_FUNCTIONS(FRAMEFARM_DECLARE_VULKAN_FUNCTION)
 #undef FRAMEFARM_DECLARE_VULKAN_FUNCTION
 

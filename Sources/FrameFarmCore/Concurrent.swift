@@ -1,0 +1,60 @@
+import Dispatch
+import Foundation
+
+/// The one way FrameFarm spreads work over threads: indices 0..<count handed out, one at a time, to at most
+/// `width` workers on Dispatch's pool. The caller waits until every index is done. Thread-safe.
+public enum Concurrent {
+    public static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// `body` for every index; the results in index order.
+    public static func map<Output: Sendable>(count: Int, width: Int = cores,
+                                             _ body: @Sendable (Int) -> Output) -> [Output] {
+        let results = Slots<Output>(count: count)
+        let next = Counter()
+        DispatchQueue.concurrentPerform(iterations: max(1, min(width, count))) { _ in
+            while case let index = next.take(), index < count { results[index] = body(index) }
+        }
+        return results.values
+    }
+
+    /// `body` for every index until one throws; then no further index starts, and the first error is rethrown.
+    public static func forEach(count: Int, width: Int = cores, _ body: @Sendable (Int) throws -> Void) throws {
+        let firstError = Slots<Error>(count: 1)
+        let next = Counter()
+        DispatchQueue.concurrentPerform(iterations: max(1, min(width, count))) { _ in
+            while case let index = next.take(), index < count, firstError[0] == nil {
+                do {
+                    try body(index)
+                } catch {
+                    firstError.setIfEmpty(0, error)
+                }
+            }
+        }
+        if let error = firstError[0] { throw error }
+    }
+
+    /// Hands out 0, 1, 2 ... to concurrent workers.
+    private final class Counter: @unchecked Sendable {  // every access under `lock`
+        private var value = 0
+        private let lock = NSLock()
+
+        func take() -> Int { lock.withLock { defer { value += 1 }; return value } }
+    }
+
+    /// Results written by index from several threads.
+    private final class Slots<Value>: @unchecked Sendable {  // every access under `lock`
+        private var slots: [Value?]
+        private let lock = NSLock()
+
+        init(count: Int) { slots = [Value?](repeating: nil, count: count) }
+
+        subscript(index: Int) -> Value? {
+            get { lock.withLock { slots[index] } }
+            set { lock.withLock { slots[index] = newValue } }
+        }
+
+        func setIfEmpty(_ index: Int, _ value: Value) { lock.withLock { if slots[index] == nil { slots[index] = value } } }
+
+        var values: [Value] { lock.withLock { slots.map { $0! } } }
+    }
+}
