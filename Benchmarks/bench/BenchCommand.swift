@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FrameFarm
 
 /// Scenario names accepted by `--only`.
 /// Scenarios run in this order whatever order `--only` names them in: floors first, because the thumbnail and
@@ -82,6 +83,13 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        let configuration: Configuration
+        do {
+            configuration = try Configuration(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        configuration.applyProcessWide()
         if let scenario = child.scenario {
             try ChildScenario.run(scenario: scenario, options: child, gpu: gpu)
             return
@@ -135,4 +143,13 @@ struct ChildOptions: ParsableArguments {
 
     @Option(help: "Timed runs.")
     var times = 1
+}
+
+extension GPUService {
+    /// The bench's device: as the `FRAMEFARM_*` variables configure it (checked at start), `--gpu` first.
+    static func bench(gpu: String?) throws -> GPUService {
+        var configuration = try Configuration(environment: ProcessInfo.processInfo.environment).gpu
+        if let gpu { configuration.selection = GPUSelection(argument: gpu) }
+        return try GPUService(configuration: configuration)
+    }
 }

@@ -34,7 +34,7 @@ final class BenchRunner {
         if ffmpeg == nil {
             Log.progress("no ffmpeg on PATH: every peer, floor and PSNR will be skipped (`make bench` installs it)")
         }
-        let gpu = try GPUService(gpu: settings.gpu)
+        let gpu = try GPUService.bench(gpu: settings.gpu)
         try prepareInputs()
         var report = BenchReport(header: ReportHeader(
             date: MachineInfo.date, cpuModel: MachineInfo.cpuModel, cores: MachineInfo.cores, memory: MachineInfo.memory,

@@ -16,7 +16,7 @@ enum ChildScenario {
     static func run(scenario: String, options: ChildOptions, gpu gpuArgument: String?) throws {
         var result = ChildResult(seconds: [], peakRSSBytes: nil, items: 0, error: nil)
         do {
-            let gpu = try GPUService(gpu: gpuArgument)
+            let gpu = try GPUService.bench(gpu: gpuArgument)
             let work = try EngineWork(scenario: scenario, seek: options.seek, frameTime: options.at)
             if let warmUp = options.warmUpClip {
                 let scratch = options.output + "-warm-up"

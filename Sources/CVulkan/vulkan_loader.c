@@ -12,9 +12,10 @@ FRAMEFARM_VULKAN_FUNCTIONS(FRAMEFARM_DEFINE_VULKAN_FUNCTION)
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char failure[512];
+static const char *requested_path;
 
 static void open_loader(void) {
-    const char *path = getenv("FRAMEFARM_VULKAN_LOADER");
+    const char *path = requested_path;
     if (path == NULL || path[0] == '\0') path = "libvulkan.so.1";
     // Kept open for the life of the process: Vulkan objects may be destroyed as late as exit.
     void *loader = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -34,7 +35,12 @@ static void open_loader(void) {
 #undef FRAMEFARM_RESOLVE_VULKAN_FUNCTION
 }
 
-int framefarm_vulkan_open(char *message, size_t capacity) {
+int framefarm_vulkan_open(const char *_Nullable path, char *message, size_t capacity) {
+    // Only the first call's path is used: pthread_once runs open_loader once, with the path set before it.
+    static pthread_mutex_t path_lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&path_lock);
+    if (requested_path == NULL && path != NULL) requested_path = strdup(path);
+    pthread_mutex_unlock(&path_lock);
     pthread_once(&once, open_loader);
     if (failure[0] == '\0') return 0;
     snprintf(message, capacity, "%s", failure);

@@ -1,5 +1,6 @@
 // The engine's clients (the CLI, the bench) see the pure core types, never the media or gpu layers directly.
 @_exported import FrameFarmCore
+import FrameFarmGPU
 import FrameFarmMedia
 
 extension ImageFormat {
@@ -8,3 +9,9 @@ extension ImageFormat {
     public static var webpIfAvailable: ImageFormat { ImageEncoder.canEncodeWebP ? .webp : .jpeg }
     public static var canEncodeWebP: Bool { ImageEncoder.canEncodeWebP }
 }
+
+// What `Configuration` is made of, for the executables that fill it in.
+public typealias GPUConfiguration = FrameFarmGPU.GPUConfiguration
+public typealias GPUSelection = FrameFarmGPU.GPUSelection
+public typealias PrefilterPlacement = FrameFarmGPU.PrefilterPlacement
+public typealias FFmpegLogLevel = FrameFarmMedia.FFmpegLogLevel

@@ -6,7 +6,7 @@ import FrameFarmGPU
 /// fails with a clear message and the context is recreated, so the remaining inputs run on a fresh device.
 /// Renderers still busy on the old context keep it alive until they are done, then are dropped. Thread-safe.
 public final class GPUService: @unchecked Sendable {
-    private let selection: GPUSelection
+    public let configuration: GPUConfiguration
     private let lock = NSLock()
     /// nil after a loss whose recreation failed; the next render tries again.
     private var current: GPUContext?
@@ -20,40 +20,34 @@ public final class GPUService: @unchecked Sendable {
     /// Making the first context on a background thread (`starting(gpu:)`); nil when `init` made it.
     private var startup: BackgroundWork?
 
-    private init(selection: GPUSelection) {
-        self.selection = selection
+    private init(unstarted configuration: GPUConfiguration) {
+        self.configuration = configuration
     }
 
     /// Makes the Vulkan context now; throws `GPUUnavailable` when there is none.
-    /// - Parameter gpu: `--gpu` (an index or a name substring); nil falls back to `FRAMEFARM_GPU`, then the best
-    ///   device.
-    public convenience init(gpu: String?) throws {
-        self.init(selection: Self.selection(gpu))
+    public convenience init(configuration: GPUConfiguration = GPUConfiguration()) throws {
+        self.init(unstarted: configuration)
         try makeFirstContext()
     }
 
     /// Starts making the Vulkan context on a background thread and returns at once, so that loading the driver
     /// (60-90 ms for lavapipe and LLVM, more with several drivers installed) overlaps the batch's probing and
     /// decoding. Renders wait for it; `ready()` and `startFailure` say whether it could be made.
-    public static func starting(gpu: String?) -> GPUService {
-        let service = GPUService(selection: selection(gpu))
+    public static func starting(configuration: GPUConfiguration) -> GPUService {
+        let service = GPUService(unstarted: configuration)
         service.startup = BackgroundWork { try service.makeFirstContext() }
         return service
-    }
-
-    private static func selection(_ gpu: String?) -> GPUSelection {
-        gpu.map(GPUSelection.init(argument:)) ?? .fromEnvironment()
     }
 
     /// Makes the first context and its first renderer: compiling the renderer's pipelines is, after loading
     /// the driver, most of a CPU driver's start-up (50 ms on lavapipe), so it belongs off the batch's critical path.
     private func makeFirstContext() throws {
         do {
-            let context = try GPUContext(selection: selection)
-            let renderer = try Renderer(context: context)
+            let context = try GPUContext(configuration: configuration)
+            let renderer = try Renderer(context: context, configuration: configuration)
             lock.withLock {
                 current = context
-                firstRecord = GPURecord(name: context.deviceName, type: context.deviceType)
+                firstRecord = GPURecord(name: context.deviceName, type: context.deviceType.rawValue)
                 idle.append((renderer, generation))
             }
         } catch {
@@ -96,7 +90,7 @@ public final class GPUService: @unchecked Sendable {
     public var recreations: Int { lock.withLock { generation } }
 
     /// Validation-layer messages so far, of this context and every one it replaced (only with
-    /// FRAMEFARM_VALIDATION=1).
+    /// `GPUConfiguration.validation`).
     public var validationMessages: [String] {
         lock.withLock { retiredValidationMessages + (current?.validationMessages ?? []) }
     }
@@ -144,10 +138,10 @@ public final class GPUService: @unchecked Sendable {
                 let renderer = idle.remove(at: index).renderer
                 return (renderer, renderer.context, self.generation)
             }
-            if current == nil { current = try GPUContext(selection: selection) }
+            if current == nil { current = try GPUContext(configuration: configuration) }
             return (nil, current!, self.generation)
         }
-        return (try reusable ?? Renderer(context: context), checkedOut)
+        return (try reusable ?? Renderer(context: context, configuration: configuration), checkedOut)
     }
 
     private func checkIn(_ renderer: Renderer, generation rendererGeneration: Int) {
@@ -165,7 +159,7 @@ public final class GPUService: @unchecked Sendable {
             retiredPeakMemory = max(retiredPeakMemory, current?.deviceMemory.peak ?? 0)
             current = nil
             do {
-                current = try GPUContext(selection: selection)
+                current = try GPUContext(configuration: configuration)
                 return nil
             } catch {
                 return error

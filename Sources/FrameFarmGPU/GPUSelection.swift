@@ -1,8 +1,8 @@
 import Foundation
 
 /// Which Vulkan device to use: the best one (discrete > integrated > virtual > CPU), or one named by index or by
-/// a case-insensitive substring of its name. Parsed from `--gpu` (the engine passes it) or `FRAMEFARM_GPU`.
-public enum GPUSelection: Sendable, Equatable, CustomStringConvertible {
+/// a case-insensitive substring of its name. Parsed from `--gpu` or `FRAMEFARM_GPU` by the executables.
+public enum GPUSelection: Sendable, Hashable, CustomStringConvertible {
     case automatic
     case index(Int)
     case nameContains(String)
@@ -18,12 +18,6 @@ public enum GPUSelection: Sendable, Equatable, CustomStringConvertible {
         } else {
             self = .nameContains(trimmed)
         }
-    }
-
-    /// `FRAMEFARM_GPU` when set, else automatic.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> GPUSelection {
-        environment["FRAMEFARM_GPU"].map(GPUSelection.init(argument:)) ?? .automatic
     }
 
     public var description: String {

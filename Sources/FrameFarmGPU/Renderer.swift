@@ -52,7 +52,7 @@ public final class Renderer {
     private var pipelines: [PassVariant: PassPipelines] = [:]
     private let filterTables = FilterTableCache()
     private var submitTimes: [Int: UInt64] = [:]
-    private let printsTimings = ProcessInfo.processInfo.environment["FRAMEFARM_GPU_TIMING"] == "1"
+    private let printsTimings: Bool
 
     /// Which specialization of the passes a batch needs: filtering light or encoded values, and whether any
     /// source needs colour conversion (HDR, wide gamut). SDR pipelines carry none of that code: CPU drivers run
@@ -78,21 +78,20 @@ public final class Renderer {
 
     /// - Parameters:
     ///   - slotCount: batches that may be in flight (2: upload of N+1 and readback of N-1 overlap N).
-    ///   - prefilterOnHost: nil (the default) prefilters on the host when the device is the CPU, unless
-    ///     `FRAMEFARM_PREFILTER=device`; tests pass true or false to check both.
-    ///   - canvasesOnDevice: nil (the default) draws straight into the readback buffer unless
-    ///     `FRAMEFARM_CANVASES=device`; tests pass true or false to check both. On the H100 the passes took 142 ms
-    ///     to write 113 MP of device screens into host memory across PCIe; drawing into device memory and copying
-    ///     once is the usual remedy, not yet measured on a GPU, so it is not the default.
-    public init(context: GPUContext, slotCount: Int = 2, prefilterOnHost: Bool? = nil,
-                canvasesOnDevice: Bool? = nil) throws {
+    ///   - prefilter: `.automatic` prefilters on the host when the device is the CPU; tests ask for both.
+    ///   - canvasesOnDevice: draw into device memory and copy once, rather than straight into the readback buffer.
+    ///     On the H100 the passes took 142 ms to write 113 MP of device screens into host memory across PCIe;
+    ///     drawing into device memory and copying once is the usual remedy, not yet measured on a GPU, so it is not
+    ///     the default.
+    ///   - printsTimings: each submission's upload and compute times on stderr.
+    public init(context: GPUContext, slotCount: Int = 2, prefilter: PrefilterPlacement = .automatic,
+                canvasesOnDevice: Bool = false, printsTimings: Bool = false) throws {
         precondition(slotCount >= 1)
         self.context = context
         self.slotCount = slotCount
-        let environment = ProcessInfo.processInfo.environment
-        prefiltersOnHost = prefilterOnHost
-            ?? (context.deviceType == "cpu" && environment["FRAMEFARM_PREFILTER"] != "device")
-        drawsCanvasesOnDevice = canvasesOnDevice ?? (environment["FRAMEFARM_CANVASES"] == "device")
+        prefiltersOnHost = prefilter == .host || (prefilter == .automatic && context.deviceType == .cpu)
+        drawsCanvasesOnDevice = canvasesOnDevice
+        self.printsTimings = printsTimings
         let setLayout = try DescriptorSetLayout(context: context, types: ShaderBinding.allCases.map(\.descriptorType))
         pipelineLayout = try PipelineLayout(setLayout: setLayout, pushConstantSize: MemoryLayout<PassConstants>.size)
         let pool = try DescriptorPool(layout: setLayout, setCount: slotCount)
@@ -298,5 +297,13 @@ public final class Renderer {
             commands.barrier(from: .compute, to: .host)
         }
         try commands.end()
+    }
+}
+
+extension Renderer {
+    /// A renderer as `configuration` asks (prefilter, canvases, timings).
+    public convenience init(context: GPUContext, configuration: GPUConfiguration) throws {
+        try self.init(context: context, prefilter: configuration.prefilter,
+                      canvasesOnDevice: configuration.canvasesOnDevice, printsTimings: configuration.printsTimings)
     }
 }

@@ -10,7 +10,7 @@ public final class GPUContext: @unchecked Sendable {
     /// The device's name as the driver reports it, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
     public let deviceName: String
     /// "discrete-gpu", "integrated-gpu", "virtual-gpu", "cpu" or "other".
-    public let deviceType: String
+    public let deviceType: GPUDeviceType
     /// Whether the Khronos validation layer is on (`FRAMEFARM_VALIDATION=1`).
     public let validationEnabled: Bool
 
@@ -43,10 +43,16 @@ public final class GPUContext: @unchecked Sendable {
         }
     }
 
-    /// Opens the device `selection` picks. Validation follows `FRAMEFARM_VALIDATION=1` unless `validation` says.
-    public init(selection: GPUSelection = .fromEnvironment(), validation: Bool? = nil) throws {
-        try VulkanLoader.open()
-        let wantsValidation = validation ?? (ProcessInfo.processInfo.environment["FRAMEFARM_VALIDATION"] == "1")
+    /// Opens the device `configuration` selects, with the validation layer if it asks.
+    public convenience init(configuration: GPUConfiguration) throws {
+        try self.init(selection: configuration.selection, validation: configuration.validation,
+                      loaderPath: configuration.loaderPath)
+    }
+
+    /// Opens the device `selection` picks.
+    public init(selection: GPUSelection = .automatic, validation: Bool = false, loaderPath: String? = nil) throws {
+        try VulkanLoader.open(path: loaderPath)
+        let wantsValidation = validation
         if wantsValidation && !ValidationLog.layerIsInstalled() { throw GPUError.validationLayerMissing }
         let log = wantsValidation ? ValidationLog() : nil
         let instance = try Self.createInstance(validationLog: log)
@@ -193,13 +199,13 @@ public final class GPUContext: @unchecked Sendable {
         }
     }
 
-    private static func typeName(_ type: VkPhysicalDeviceType) -> String {
+    private static func typeName(_ type: VkPhysicalDeviceType) -> GPUDeviceType {
         switch type {
-        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: "discrete-gpu"
-        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: "integrated-gpu"
-        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: "virtual-gpu"
-        case VK_PHYSICAL_DEVICE_TYPE_CPU: "cpu"
-        default: "other"
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: .discreteGPU
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: .integratedGPU
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: .virtualGPU
+        case VK_PHYSICAL_DEVICE_TYPE_CPU: .cpu
+        default: .other
         }
     }
 

@@ -3,22 +3,22 @@ import CVulkan
 /// Opens the Vulkan loader once per process (Sources/CVulkan says why it is not linked); every Vulkan call
 /// comes after this.
 public enum VulkanLoader {
-    private static let failure: String? = {
+    /// Opens the loader at `path` (nil: libvulkan.so.1); only the process's first call chooses the path.
+    static func open(path: String? = nil) throws {
         var message = [CChar](repeating: 0, count: 512)
-        guard framefarm_vulkan_open(&message, message.count) != 0 else { return nil }
-        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }()
-
-    static func open() throws {
-        if let failure { throw GPUError.vulkanLoaderMissing(reason: failure) }
+        let status = path.withOptionalCString { framefarm_vulkan_open($0, &message, message.count) }
+        if status != 0 {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw GPUError.vulkanLoaderMissing(reason: reason)
+        }
     }
 }
 
 extension VulkanLoader {
-    /// The Vulkan instance version the loader offers, "1.3.239", or why there is none.
-    public static var versionDescription: String {
+    /// The Vulkan instance version the loader at `path` offers, "1.3.239", or why there is none.
+    public static func versionDescription(path: String? = nil) -> String {
         do {
-            try open()
+            try open(path: path)
         } catch {
             return "no Vulkan loader (\(error))"
         }
@@ -28,5 +28,12 @@ extension VulkanLoader {
         var version: UInt32 = 0
         guard enumerate(&version) == VK_SUCCESS else { return "Vulkan loader (version unknown)" }
         return "Vulkan loader \(version >> 22 & 0x7F).\(version >> 12 & 0x3FF).\(version & 0xFFF)"
+    }
+}
+
+fileprivate extension Optional where Wrapped == String {
+    func withOptionalCString<Result>(_ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+        guard let self else { return body(nil) }
+        return self.withCString(body)
     }
 }

@@ -18,10 +18,17 @@ struct GPUOptions: ParsableArguments {
 
     var resampling: Resampling { Resampling(filter: filter, linearLight: linearLight) }
 
+    /// The process's GPU configuration with `--gpu` applied.
+    var configuration: GPUConfiguration {
+        var configuration = ProcessConfiguration.current.gpu
+        if let gpu { configuration.selection = GPUSelection(argument: gpu) }
+        return configuration
+    }
+
     /// The Vulkan context starts on a background thread while the batch probes its inputs; `BatchCommand.run`
     /// reports it in one line when it cannot be made.
     func service() -> GPUService {
-        let service = GPUService.starting(gpu: gpu)
+        let service = GPUService.starting(configuration: configuration)
         if verbose, service.startFailure == nil {
             Terminal.printError("using Vulkan device \(service.deviceName) (\(service.deviceType))")
         }

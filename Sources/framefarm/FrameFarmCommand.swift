@@ -18,6 +18,6 @@ struct FrameFarmCommand: ParsableCommand {
 
     func run() throws {
         guard version else { throw CleanExit.helpRequest(self) }
-        print(FrameFarmVersion.report)
+        print(FrameFarmVersion.report(configuration: ProcessConfiguration.current))
     }
 }

@@ -37,3 +37,13 @@ enum ExitStatus {
     static let someInputsFailed: Int32 = 1
     static let usage: Int32 = 2
 }
+
+/// The configuration the `FRAMEFARM_*` variables give this process (`Configuration.variables` lists them); read
+/// once, at start, by `main`, which exits with a usage error when one is invalid.
+enum ProcessConfiguration {
+    static let parsed = Result { () throws(ConfigurationError) in
+        try Configuration(environment: ProcessInfo.processInfo.environment)
+    }
+
+    static var current: Configuration { (try? parsed.get()) ?? Configuration() }
+}

@@ -1,6 +1,13 @@
 import ArgumentParser
 import Foundation
 
+switch ProcessConfiguration.parsed {
+case .success(let configuration): configuration.applyProcessWide()
+case .failure(let error):
+    Terminal.printError(error.description)
+    exit(ExitStatus.usage)
+}
+
 // Usage errors exit with 2 (not ArgumentParser's 64), as the README documents.
 do {
     var command = try FrameFarmCommand.parseAsRoot()

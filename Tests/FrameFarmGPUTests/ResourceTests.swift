@@ -14,7 +14,7 @@ extension GPUTests {
 
         @Test func contextsAndRenderersComeAndGo() throws {
             for iteration in 0..<100 {
-                let context = try GPUContext()
+                let context = try GPUContext(validation: TestGPU.validationRequested)
                 if iteration % 10 == 0 {
                     // A renderer, its pipelines and buffers too, every tenth time (pipeline builds dominate the cost).
                     let renderer = try Renderer(context: context)
@@ -27,7 +27,7 @@ extension GPUTests {
         /// The context's device-memory account follows every buffer: it peaks at least at what a renderer holds,
         /// and returns to zero once the renderer and a canvas are gone.
         @Test func deviceMemoryIsAccountedAndReturned() throws {
-            let context = try GPUContext()
+            let context = try GPUContext(validation: TestGPU.validationRequested)
             do {
                 let renderer = try Renderer(context: context)
                 let canvas = try PersistentCanvas(context: context, size: PixelSize(width: 64, height: 32))
@@ -47,7 +47,7 @@ extension GPUTests {
         /// A render's result ends at the next render, so renders one after another reuse one slot's buffers
         /// (already grown, their pages touched) instead of growing a second set.
         @Test func rendersInTurnReuseOneSlot() throws {
-            let context = try GPUContext()
+            let context = try GPUContext(validation: TestGPU.validationRequested)
             let renderer = try Renderer(context: context, slotCount: 2)
             let size = PixelSize(width: 1024, height: 768)
             let job = RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 0, y: 0, width: 48, height: 28),

@@ -16,7 +16,9 @@ enum TestGPU {
 
     nonisolated(unsafe) private static var renderers: [Choice: Renderer] = [:]
 
+    // The tests are an edge of the library: they read the variables `make test` sets, as the executables do.
     static var validationRequested: Bool { ProcessInfo.processInfo.environment["FRAMEFARM_VALIDATION"] == "1" }
+    static var canvasesOnDeviceRequested: Bool { ProcessInfo.processInfo.environment["FRAMEFARM_CANVASES"] == "device" }
 
     /// Runs `body` with exclusive use of a shared renderer, then fails the test on any validation message.
     /// - Parameters:
@@ -27,11 +29,12 @@ enum TestGPU {
     static func withRenderer<R>(prefilterOnHost: Bool? = nil, canvasesOnDevice: Bool? = nil,
                                 _ body: (Renderer) throws -> R) throws -> R {
         try lock.withLock {
-            if shared == nil { shared = Result { try GPUContext() } }
+            if shared == nil { shared = Result { try GPUContext(validation: validationRequested) } }
             let context = try shared!.get()
             let choice = Choice(prefilterOnHost: prefilterOnHost, canvasesOnDevice: canvasesOnDevice)
             let renderer = try renderers[choice]
-                ?? Renderer(context: context, prefilterOnHost: prefilterOnHost, canvasesOnDevice: canvasesOnDevice)
+                ?? Renderer(context: context, prefilter: prefilterOnHost.map { $0 ? .host : .device } ?? .automatic,
+                            canvasesOnDevice: canvasesOnDevice ?? canvasesOnDeviceRequested)
             renderers[choice] = renderer
             let before = context.validationMessages.count
             let result = try body(renderer)

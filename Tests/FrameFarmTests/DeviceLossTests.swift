@@ -19,7 +19,7 @@ import Testing
             }
         }
         // Its own service: the shared one must not see the injected faults.
-        let gpu = try GPUService(gpu: nil)
+        let gpu = try GPUService(configuration: testConfiguration.gpu)
         var options = PreviewOptions()
         options.devices = [DeviceCatalog.builtIn.device(id: "pip-iphone")!]
         let out = directory.file("out")

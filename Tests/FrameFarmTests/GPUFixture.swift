@@ -8,7 +8,7 @@ import Testing
 enum SharedGPU {
     static let service: GPUService = {
         do {
-            return try GPUService(gpu: nil)
+            return try GPUService(configuration: testConfiguration.gpu)
         } catch {
             fatalError("No Vulkan device: \(error). Install mesa-vulkan-drivers (make test does).")
         }
@@ -20,6 +20,16 @@ enum SharedGPU {
                 sourceLocation: sourceLocation)
     }
 }
+
+/// What the variables `make test` sets ask for (FRAMEFARM_VALIDATION=1 above all): the tests are an edge of the
+/// library, as the executables are.
+let testConfiguration: Configuration = {
+    do {
+        return try Configuration(environment: ProcessInfo.processInfo.environment)
+    } catch {
+        fatalError("\(error)")
+    }
+}()
 
 /// Reads a PNG or JPEG written by a job.
 func readImage(_ path: String) throws -> RGBAImage {

@@ -15,7 +15,7 @@ struct SoakTests {
 
     @Test func fiveHundredInputsHoldMemoryAndDescriptorsFlat() throws {
         let inputs = try Self.cachedInputs()
-        let gpu = try GPUService(gpu: nil)
+        let gpu = try GPUService(configuration: testConfiguration.gpu)
         var previewOptions = PreviewOptions()
         previewOptions.devices = ["pip-iphone", "apple-watch-s10-46"].map { DeviceCatalog.builtIn.device(id: $0)! }
         var thumbnailOptions = ThumbnailOptions()

@@ -31,9 +31,9 @@
 FRAMEFARM_VULKAN_FUNCTIONS(FRAMEFARM_DECLARE_VULKAN_FUNCTION)
 #undef FRAMEFARM_DECLARE_VULKAN_FUNCTION
 
-/// Opens the Vulkan loader (FRAMEFARM_VULKAN_LOADER if set, else libvulkan.so.1) and resolves every function
-/// above; the first call does the work and later calls repeat its result. Returns 0 on success; otherwise -1,
-/// with the reason in `message`.
-int framefarm_vulkan_open(char *_Nonnull message, size_t capacity);
+/// Opens the Vulkan loader (`path`, or libvulkan.so.1 when NULL) and resolves every function above; the first
+/// call does the work (with its path) and later calls repeat its result. Returns 0 on success; otherwise -1, with
+/// the reason in `message`.
+int framefarm_vulkan_open(const char *_Nullable path, char *_Nonnull message, size_t capacity);
 
 #endif
