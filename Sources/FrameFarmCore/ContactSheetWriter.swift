@@ -97,10 +97,7 @@ public enum ContactSheetWriter {
 
     private static func percent(_ fraction: Double) -> String { String(format: "%.1f%%", fraction * 100) }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ text: String) -> String { MarkupEscaping.escaped(text) }
 
     /// Percent-escapes each path component for use in href/src, keeping the slashes.
     static func pathComponentEscaped(_ path: String) -> String {

@@ -33,20 +33,14 @@ public enum DASHImageWriter {
         let segmentMilliseconds = max(1, TimeFormatting.milliseconds(track.fullSheetDuration))
         let lines = [
             "<AdaptationSet contentType=\"image\" mimeType=\"\(track.format.mimeType)\">",
-            "  <SegmentTemplate media=\"\(escaped(track.naming.dashTemplate(track.format)))\" timescale=\"1000\" "
+            "  <SegmentTemplate media=\"\(MarkupEscaping.escaped(track.naming.dashTemplate(track.format)))\" timescale=\"1000\" "
                 + "duration=\"\(segmentMilliseconds)\" startNumber=\"1\"/>",
-            "  <Representation id=\"\(escaped(id))\" bandwidth=\"\(bandwidth)\" width=\"\(grid.width)\" "
+            "  <Representation id=\"\(MarkupEscaping.escaped(id))\" bandwidth=\"\(bandwidth)\" width=\"\(grid.width)\" "
                 + "height=\"\(grid.height)\">",
             "    <EssentialProperty schemeIdUri=\"\(thumbnailTileScheme)\" value=\"\(track.columns)x\(track.rows)\"/>",
             "  </Representation>",
             "</AdaptationSet>",
         ]
         return lines.map { indent + $0 }.joined(separator: "\n")
-    }
-
-    /// XML attribute escaping (`$` needs none: sheet names cannot contain it).
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
