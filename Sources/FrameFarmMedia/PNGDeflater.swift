@@ -220,20 +220,31 @@ final class PNGDeflater {
             tokenCodes[byte] = literalCodes[byte]
             tokenBitCounts[byte] = literalLengths[byte]
         }
-        let distanceCode = distanceCodes[Self.runDistanceSymbol]
-        let distanceBits = UInt32(distanceLengths[Self.runDistanceSymbol])
+        let distance = (code: distanceCodes[Self.runDistanceSymbol],
+                        bits: UInt32(distanceLengths[Self.runDistanceSymbol]))
         for length in 3...Self.longestRun {
             let (symbol, base) = Self.lengthTable[length]
-            let extra = UInt32(length) - base, extraBits = Self.lengthExtraBits(symbol: Int(symbol))
-            let codeBits = UInt32(literalLengths[Int(symbol)])
-            tokenCodes[256 + length] = literalCodes[Int(symbol)] | extra << codeBits | distanceCode << (codeBits + extraBits)
-            tokenBitCounts[256 + length] = UInt8(codeBits + extraBits + distanceBits)
+            let extra = (value: UInt32(length) - base, bits: Self.lengthExtraBits(symbol: Int(symbol)))
+            (tokenCodes[256 + length], tokenBitCounts[256 + length]) = Self.runCode(
+                length: (literalCodes[Int(symbol)], UInt32(literalLengths[Int(symbol)])), extra: extra, distance: distance)
         }
         for index in 0..<count {
             let token = Int(tokens[index])
             writer.put(tokenCodes[token], Int(tokenBitCounts[token]))
         }
         writer.put(literalCodes[Self.endOfBlock], Int(literalLengths[Self.endOfBlock]))
+    }
+
+    /// A run's whole code, written in one `BitWriter.put`: the length symbol's code, the length's extra bits, then
+    /// the distance's code. It fits 32 bits only because every run has the one distance `runDistance`: its code is
+    /// 1 bit in a dynamic block (two distance symbols, for a complete code) or 5 in a fixed one, so a run takes at
+    /// most 15 + 5 + 5 bits. A second distance could take 15 bits and pass 32: that traps here, never overflows.
+    static func runCode(length: (code: UInt32, bits: UInt32), extra: (value: UInt32, bits: UInt32),
+                        distance: (code: UInt32, bits: UInt32)) -> (code: UInt32, bits: UInt8) {
+        let bits = length.bits + extra.bits + distance.bits
+        precondition(bits <= 32, "a run's code of \(bits) bits does not fit the 32-bit word BitWriter.put takes")
+        let code = UInt64(length.code) | UInt64(extra.value) << length.bits | UInt64(distance.code) << (length.bits + extra.bits)
+        return (UInt32(code), UInt8(bits))
     }
 
     /// Stored blocks of at most 65535 bytes each (RFC 1951, 3.2.4).

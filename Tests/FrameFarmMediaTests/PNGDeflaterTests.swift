@@ -138,6 +138,30 @@ import Testing
     }
 }
 
+/// A run's parts go out as one 32-bit word (`PNGDeflater.runCode`), which holds only while runs have one distance.
+@Suite struct RunCodeTests {
+    /// The bits of `value`, lowest first, as deflate sends them.
+    private func bits(_ value: UInt64, _ count: UInt32) -> [Bool] { (0..<Int(count)).map { value >> $0 & 1 == 1 } }
+
+    @Test func aRunsPartsFollowEachOtherLowBitsFirst() {
+        // The widest a run can be: a 15-bit length code, 5 extra bits, a 5-bit (fixed) distance code.
+        for (length, extra, distance) in [((UInt32(0x5A5A), UInt32(15)), (UInt32(0x13), UInt32(5)), (UInt32(0x0B), UInt32(5))),
+                                          ((0x3, 2), (0, 0), (0x1, 1)), ((0x7FFF, 15), (0x1F, 5), (0x1F, 5))] {
+            let run = PNGDeflater.runCode(length: length, extra: extra, distance: distance)
+            #expect(Int(run.bits) == Int(length.1 + extra.1 + distance.1))
+            #expect(bits(UInt64(run.code), UInt32(run.bits))
+                == bits(UInt64(length.0), length.1) + bits(UInt64(extra.0), extra.1) + bits(UInt64(distance.0), distance.1))
+        }
+    }
+
+    @Test func aSecondDistanceTrapsInsteadOfOverflowing() async {
+        // A 15-bit distance code, as a second distance symbol could get, would need 35 bits.
+        await #expect(processExitsWith: .failure) {
+            _ = PNGDeflater.runCode(length: (0x7FFF, 15), extra: (0x1F, 5), distance: (0x7FFF, 15))
+        }
+    }
+}
+
 @Suite struct HuffmanCodeTests {
     private func lengths(_ frequencies: [UInt32], limit: Int = 15) -> [Int] {
         var lengths = [UInt8](repeating: 0, count: frequencies.count)
