@@ -13,7 +13,7 @@ public final class DecodedFrame: @unchecked Sendable {
     init(taking frame: UnsafeMutablePointer<AVFrame>, timeSeconds: Double, format: FrameFormat) {
         pointer = frame
         self.timeSeconds = timeSeconds
-        self.isKeyFrame = frame.pointee.key_frame != 0
+        self.isKeyFrame = framefarm_frame_is_key(frame) != 0
         self.format = format
     }
 
@@ -26,13 +26,13 @@ public final class DecodedFrame: @unchecked Sendable {
 
     /// Whether the decoder marked the frame interlaced: two fields, captured half a frame apart, in alternate
     /// rows. Shown whole, it combs wherever anything moved between them.
-    public var isInterlaced: Bool { pointer.pointee.interlaced_frame != 0 }
+    public var isInterlaced: Bool { framefarm_frame_is_interlaced(pointer) != 0 }
 
     /// The field shown first (the top one unless the frame is bottom field first), alone: every other row of
     /// every plane (4:2:0 interlaced video alternates fields by chroma row too), as a frame of half the height.
     public var firstField: (format: FrameFormat, copy: (UnsafeMutableRawBufferPointer) -> Void,
                             planes: [PlaneMemory]?) {
-        let firstRow = pointer.pointee.top_field_first != 0 ? 0 : 1
+        let firstRow = framefarm_frame_is_top_field_first(pointer) != 0 ? 0 : 1
         var field = format
         field.height = (format.height - firstRow + 1) / 2
         return (field, { [self] destination in copyPlanes(into: destination, as: field, firstRow: firstRow, rowStep: 2) },

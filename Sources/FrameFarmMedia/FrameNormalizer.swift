@@ -83,7 +83,7 @@ final class FrameNormalizer {
         let width = frame.pointee.width, height = frame.pointee.height
         scaler = sws_getCachedContext(scaler, width, height, pixelFormat, width, height, target,
                                       SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
-        guard let scaler else { throw MediaError(call: "sws_getCachedContext", code: -1, message: "unsupported conversion") }
+        guard let scaler else { throw MediaError(call: "sws_getCachedContext", message: "unsupported conversion") }
         var outputColor = color
         if isRGB {
             outputColor = ColorDescription(matrix: .bt709, range: .full, transfer: .srgb, chromaSiting: .center)
@@ -91,7 +91,7 @@ final class FrameNormalizer {
             let sourceCoefficients = sws_getCoefficients(SWS_CS_DEFAULT)
             sws_setColorspaceDetails(scaler, sourceCoefficients, 1, coefficients, 1, 0, 1 << 16, 1 << 16)
         }
-        guard let converted = av_frame_alloc() else { throw MediaError(call: "av_frame_alloc", code: -12, message: "out of memory") }
+        guard let converted = av_frame_alloc() else { throw MediaError.outOfMemory("av_frame_alloc") }
         converted.pointee.format = target.rawValue
         converted.pointee.width = width
         converted.pointee.height = height

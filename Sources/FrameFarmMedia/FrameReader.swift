@@ -84,7 +84,7 @@ public final class FrameReader {
             let frame: UnsafeMutablePointer<AVFrame>?, step: CodecStep
             do {
                 (frame, step) = try decoder.receive()
-            } catch let error as MediaError where error.code != -12 && errorsInARow < 64 {
+            } catch let error as MediaError where error.code != .outOfMemory && errorsInARow < 64 {
                 // A frame-threaded decoder reports a damaged packet (one cut off at the end of a file, say) when
                 // its frame is due rather than when it is sent; it goes on with the next one.
                 errorsInARow += 1
@@ -150,7 +150,7 @@ public final class FrameReader {
                 draining = true
                 _ = try decoder.send(nil)
             }
-        } catch let error as MediaError where error.code != -12 {
+        } catch let error as MediaError where error.code != .outOfMemory {
             // Corrupt data: the decoder skips the packet and resynchronises at the next one.
             corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1)
         }
@@ -171,12 +171,16 @@ public final class FrameReader {
     /// Inputs that can't seek (image pipes, some streams) are reopened at the start instead, and exact reads
     /// decode forward from there.
     public func seek(toSeconds seconds: Double) throws {
-        do {
-            // At the start, reopening is exact whatever the container (a seek may land past the first keyframe).
-            guard seconds > info.startSeconds else { throw MediaError(call: "seek", code: 0, message: "rewind") }
-            try file.seek(toSeconds: seconds)
-            decoder.flush()
-        } catch is MediaError {
+        // At the start, reopening is exact whatever the container (a seek may land past the first keyframe).
+        var positioned = false
+        if seconds > info.startSeconds {
+            do {
+                try file.seek(toSeconds: seconds)
+                decoder.flush()
+                positioned = true
+            } catch is MediaError {}  // this input can't seek: reopened below
+        }
+        if !positioned {
             file = try MediaFile(path: path, maxPixels: maxPixels, analysis: file.analysis)
             decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
                                        skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)

@@ -54,7 +54,7 @@ public enum IFrameSequenceWriter {
     private static func validate(jpegs: [Data], width: Int, height: Int, times: [Double],
                                  durations: [Double]) throws {
         func invalid(_ message: String) -> MediaError {
-            MediaError(call: "IFrameSequenceWriter.write", code: -22 /* AVERROR(EINVAL) */, message: message)
+            MediaError(call: "IFrameSequenceWriter.write", code: .invalidArgument, message: message)
         }
         guard !jpegs.isEmpty, jpegs.count == times.count, jpegs.count == durations.count else {
             throw invalid("need one time and one duration per JPEG, and at least one JPEG "
@@ -82,7 +82,7 @@ public enum IFrameSequenceWriter {
     /// write one sample per fragment.
     static func layout(of file: Data, jpegs: [Data], times: [Double], durations: [Double]) throws -> IFrameSequence {
         func unexpected(_ message: String) -> MediaError {
-            MediaError(call: "IFrameSequenceWriter.layout", code: -1_094_995_529 /* AVERROR_INVALIDDATA */,
+            MediaError(call: "IFrameSequenceWriter.layout", code: .invalidData,
                        message: message)
         }
         let boxes = try MP4Boxes.sequence(in: file)
@@ -130,7 +130,7 @@ final class IFrameMuxer {
         try check("avformat_alloc_output_context2", avformat_alloc_output_context2(&context, nil, "mp4", path))
         guard let context, let newStream = avformat_new_stream(context, nil) else {
             avformat_free_context(context)
-            throw MediaError(call: "avformat_new_stream", code: -12, message: "out of memory")
+            throw MediaError.outOfMemory("avformat_new_stream")
         }
         output = context
         stream = newStream
@@ -160,12 +160,12 @@ final class IFrameMuxer {
         try check("avformat_write_header", avformat_write_header(output, &dictionary))
         // An option left in the dictionary is one this libavformat does not know: the layout would be wrong.
         if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
-            throw MediaError(call: "avformat_write_header", code: -22,
+            throw MediaError(call: "avformat_write_header", code: .invalidArgument,
                              message: "mp4 muxer does not accept option \(String(cString: unused.pointee.key))")
         }
         let timeBase = stream.pointee.time_base
         guard timeBase.num == 1, timeBase.den == Int32(IFrameSequenceWriter.timescale) else {
-            throw MediaError(call: "avformat_write_header", code: -22,
+            throw MediaError(call: "avformat_write_header", code: .invalidArgument,
                              message: "mp4 muxer chose time base \(timeBase.num)/\(timeBase.den)")
         }
     }

@@ -10,7 +10,7 @@ public enum ImageDecoder {
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data) }
         if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data) }
         if WebPCodec.isWebP(data) { return try WebPCodec.decode(data) }
-        throw MediaError(call: "decode", code: -1, message: "neither PNG, JPEG nor WebP")
+        throw MediaError(call: "decode", message: "neither PNG, JPEG nor WebP")
     }
 
     private static func decodePNG(_ data: Data) throws -> RGBAImage {
@@ -33,7 +33,7 @@ public enum ImageDecoder {
     /// which libpng's full reader and ImageMagick refuse) would pass: every chunk's CRC and the file's end are
     /// checked here, as `pngcheck` does.
     static func checkPNGChunks(_ data: Data) throws {
-        func fail(_ message: String) -> MediaError { MediaError(call: "PNG chunk check", code: -1, message: message) }
+        func fail(_ message: String) -> MediaError { MediaError(call: "PNG chunk check", message: message) }
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             func word(at offset: Int) -> Int {
                 (0..<4).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
@@ -60,7 +60,7 @@ public enum ImageDecoder {
     }
 
     private static func decodeJPEG(_ data: Data) throws -> RGBAImage {
-        guard let handle = tjInitDecompress() else { throw MediaError(call: "tjInitDecompress", code: -1, message: "") }
+        guard let handle = tjInitDecompress() else { throw MediaError(call: "tjInitDecompress", message: "") }
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let header = data.withUnsafeBytes { buffer in
@@ -68,7 +68,7 @@ public enum ImageDecoder {
                                 &width, &height, &subsampling, &colorspace)
         }
         guard header == 0 else {
-            throw MediaError(call: "tjDecompressHeader3", code: header, message: String(cString: tjGetErrorStr2(handle)))
+            throw MediaError(call: "tjDecompressHeader3", message: String(cString: tjGetErrorStr2(handle)))
         }
         var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
         let result = data.withUnsafeBytes { source in
@@ -79,7 +79,7 @@ public enum ImageDecoder {
             }
         }
         guard result == 0 else {
-            throw MediaError(call: "tjDecompress2", code: result, message: String(cString: tjGetErrorStr2(handle)))
+            throw MediaError(call: "tjDecompress2", message: String(cString: tjGetErrorStr2(handle)))
         }
         return RGBAImage(width: Int(width), height: Int(height), pixels: pixels)
     }
@@ -90,5 +90,5 @@ func pngError(_ image: inout png_image, _ call: String) -> MediaError {
         String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
     }
     png_image_free(&image)
-    return MediaError(call: call, code: -1, message: message)
+    return MediaError(call: call, message: message)
 }

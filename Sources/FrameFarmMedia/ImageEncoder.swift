@@ -58,7 +58,7 @@ public final class ImageEncoder {
     private func encodeJPEG(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
                             quality: Int) throws -> Data {
         if jpegHandle == nil { jpegHandle = tjInitCompress() }
-        guard let jpegHandle else { throw MediaError(call: "tjInitCompress", code: -1, message: "cannot create encoder") }
+        guard let jpegHandle else { throw MediaError(call: "tjInitCompress", message: "cannot create encoder") }
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let result = tjCompress2(jpegHandle, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(width),
@@ -66,7 +66,7 @@ public final class ImageEncoder {
                                  Int32(TJSAMP_420.rawValue), Int32(min(100, max(1, quality))), TJFLAG_ACCURATEDCT)
         defer { tjFree(output) }
         guard result == 0, let output else {
-            throw MediaError(call: "tjCompress2", code: result, message: String(cString: tjGetErrorStr2(jpegHandle)))
+            throw MediaError(call: "tjCompress2", message: String(cString: tjGetErrorStr2(jpegHandle)))
         }
         return Data(bytes: output, count: Int(size))
     }

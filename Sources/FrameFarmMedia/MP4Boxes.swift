@@ -81,7 +81,7 @@ enum MP4Boxes {
     }
 
     private static func malformed(at offset: Int, _ reason: String) -> MediaError {
-        MediaError(call: "MP4Boxes.sequence", code: -1_094_995_529 /* AVERROR_INVALIDDATA */,
+        MediaError(call: "MP4Boxes.sequence", code: .invalidData,
                    message: "\(reason) at byte \(offset)")
     }
 }

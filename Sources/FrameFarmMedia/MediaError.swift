@@ -1,24 +1,51 @@
 import CFFmpeg
+import Glibc
 
-/// A failed call into FFmpeg, libpng or libjpeg-turbo: the call's name, its code, and the library's message.
+/// An FFmpeg error code (a negative `AVERROR`), with names for the codes FrameFarm reacts to, in the style of
+/// swift-system's `Errno`. `EAGAIN` and `EOF` from the send/receive API are loop control (`CodecStep`), not errors.
+public struct FFmpegError: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `AVERROR(ENOMEM)`.
+    public static let outOfMemory = FFmpegError(rawValue: -ENOMEM)
+    /// `AVERROR(EINVAL)`: an argument or setting FFmpeg refuses.
+    public static let invalidArgument = FFmpegError(rawValue: -EINVAL)
+    /// `AVERROR_INVALIDDATA`: the data is not what its format says.
+    public static let invalidData = FFmpegError(rawValue: framefarm_averror_invaliddata())
+    /// `AVERROR(EAGAIN)` and `AVERROR_EOF`.
+    public static let tryAgain = FFmpegError(rawValue: framefarm_averror_eagain())
+    public static let endOfFile = FFmpegError(rawValue: framefarm_averror_eof())
+
+    /// FFmpeg's own words for the code (`av_strerror`).
+    public var description: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(rawValue, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// A failed call into FFmpeg, libpng or libjpeg-turbo, or a check of their data: the call's name, FFmpeg's code
+/// when FFmpeg failed (nil for the other libraries, which say it in words), and the message.
 public struct MediaError: Error, CustomStringConvertible, Sendable {
     public let call: String
-    public let code: Int32
+    public let code: FFmpegError?
     public let message: String
 
-    public init(call: String, code: Int32, message: String) {
+    public init(call: String, code: FFmpegError? = nil, message: String) {
         self.call = call
         self.code = code
         self.message = message
     }
 
-    /// An FFmpeg error code turned into FFmpeg's own message (`av_strerror`).
+    /// A failed FFmpeg call, in FFmpeg's words.
     static func ffmpeg(_ call: String, _ code: Int32) -> MediaError {
-        var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &buffer, buffer.count)
-        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return MediaError(call: call, code: code, message: message)
+        let error = FFmpegError(rawValue: code)
+        return MediaError(call: call, code: error, message: error.description)
     }
+
+    static func outOfMemory(_ call: String) -> MediaError { MediaError(call: call, code: .outOfMemory, message: "out of memory") }
 
     public var description: String { "\(call) failed: \(message)" }
 }

@@ -33,7 +33,7 @@ public final class StreamAnalysis: @unchecked Sendable {
     init(path: String, info: VideoStreamInfo, streamIndex: Int32,
          parameters source: UnsafePointer<AVCodecParameters>) throws {
         guard let copy = avcodec_parameters_alloc() else {
-            throw MediaError(call: "avcodec_parameters_alloc", code: -12, message: "out of memory")
+            throw MediaError.outOfMemory("avcodec_parameters_alloc")
         }
         parameters = copy
         self.path = path
@@ -226,7 +226,7 @@ public final class MediaFile {
         // The side data's bytes when they are at least a `T`.
         func sideData<T>(_ type: AVPacketSideDataType, as _: T.Type) -> UnsafeRawPointer? {
             var size = 0
-            guard let data = av_stream_get_side_data(stream, type, &size), size >= MemoryLayout<T>.size else { return nil }
+            guard let data = framefarm_stream_side_data(stream, type, &size), size >= MemoryLayout<T>.size else { return nil }
             return UnsafeRawPointer(data)
         }
         return FrameColor.peakLuminance(
@@ -236,7 +236,7 @@ public final class MediaFile {
 
     private var displayTransform: DisplayTransform {
         var size: Int = 0
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
+        guard let data = framefarm_stream_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
             return .identity
         }
         var matrix = [Int32](UnsafeRawBufferPointer(start: data, count: 36).bindMemory(to: Int32.self))

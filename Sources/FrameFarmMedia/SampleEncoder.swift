@@ -18,7 +18,7 @@ final class SampleEncoder {
         FFmpegLog.configured
         self.options = options
         guard options.size.width >= 1, options.size.height >= 1, options.durationSeconds >= 0 else {
-            throw MediaError(call: "sample", code: -22, message: "size must be at least 1x1 and duration non-negative")
+            throw MediaError(call: "sample", code: .invalidArgument, message: "size must be at least 1x1 and duration non-negative")
         }
         var context: UnsafeMutablePointer<AVFormatContext>?
         // The muxer is chosen by the final name's extension (the temporary name ends in .tmp).
@@ -31,7 +31,7 @@ final class SampleEncoder {
         let encoder = try SampleEncoder.findEncoder(options.encoder)
         guard let codecContext = avcodec_alloc_context3(encoder), let newStream = avformat_new_stream(output, nil),
               let newFrame = av_frame_alloc() else {
-            throw MediaError(call: "avcodec_alloc_context3", code: -12, message: "out of memory")
+            throw MediaError.outOfMemory("avcodec_alloc_context3")
         }
         codec = codecContext
         stream = newStream
@@ -58,7 +58,7 @@ final class SampleEncoder {
     private static func findEncoder(_ name: String?) throws -> UnsafePointer<AVCodec> {
         if let name {
             guard let encoder = avcodec_find_encoder_by_name(name) else {
-                throw MediaError(call: "avcodec_find_encoder_by_name", code: -22, message: "no encoder named \(name)")
+                throw MediaError(call: "avcodec_find_encoder_by_name", code: .invalidArgument, message: "no encoder named \(name)")
             }
             return encoder
         }
@@ -67,7 +67,7 @@ final class SampleEncoder {
 
     private static func choosePixelFormat(_ name: String?, encoder: UnsafePointer<AVCodec>) throws -> AVPixelFormat {
         var supported: [AVPixelFormat] = []
-        if var list = encoder.pointee.pix_fmts {
+        if var list = framefarm_encoder_pixel_formats(encoder) {
             while list.pointee != AV_PIX_FMT_NONE {
                 supported.append(list.pointee)
                 list += 1
@@ -77,7 +77,7 @@ final class SampleEncoder {
         let format = av_get_pix_fmt(name)
         guard format != AV_PIX_FMT_NONE, supported.isEmpty || supported.contains(format) else {
             let names = supported.compactMap { av_get_pix_fmt_name($0).map { String(cString: $0) } }
-            throw MediaError(call: "sample", code: -22,
+            throw MediaError(call: "sample", code: .invalidArgument,
                              message: "encoder \(String(cString: encoder.pointee.name)) can't write \(name) (it takes \(names.joined(separator: ", ")))")
         }
         return format
@@ -103,7 +103,7 @@ final class SampleEncoder {
         codec.pointee.color_trc = options.size.height >= 720 ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M
         if let transfer = options.hdrTransfer {
             guard transfer.isHDR else {
-                throw MediaError(call: "sample", code: -22, message: "HDR transfer must be pq or hlg, not \(transfer.rawValue)")
+                throw MediaError(call: "sample", code: .invalidArgument, message: "HDR transfer must be pq or hlg, not \(transfer.rawValue)")
             }
             codec.pointee.colorspace = AVCOL_SPC_BT2020_NCL
             codec.pointee.color_primaries = AVCOL_PRI_BT2020
@@ -144,8 +144,8 @@ final class SampleEncoder {
         stream.pointee.avg_frame_rate = rate
         stream.pointee.sample_aspect_ratio = codec.pointee.sample_aspect_ratio
         if options.rotation % 360 != 0 || options.mirrored {
-            guard let data = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36) else {
-                throw MediaError(call: "av_stream_new_side_data", code: -12, message: "out of memory")
+            guard let data = framefarm_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36) else {
+                throw MediaError.outOfMemory("av_stream_new_side_data")
             }
             let matrix = UnsafeMutableRawPointer(data).assumingMemoryBound(to: Int32.self)
             // av_display_rotation_set(a) makes av_display_rotation_get return -a, which readers (ffmpeg's
@@ -156,8 +156,8 @@ final class SampleEncoder {
         }
         if let peak = options.hdrPeakLuminance {
             let size = MemoryLayout<AVContentLightMetadata>.size
-            guard let data = av_stream_new_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, size) else {
-                throw MediaError(call: "av_stream_new_side_data", code: -12, message: "out of memory")
+            guard let data = framefarm_stream_new_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, size) else {
+                throw MediaError.outOfMemory("av_stream_new_side_data")
             }
             let light = UnsafeMutableRawPointer(data).assumingMemoryBound(to: AVContentLightMetadata.self)
             light.pointee.MaxCLL = UInt32(peak)
@@ -197,8 +197,7 @@ final class SampleEncoder {
                 try check("av_frame_make_writable", av_frame_make_writable(frame))
                 fill(with: picture)
                 if options.interlaced {
-                    frame.pointee.interlaced_frame = 1
-                    frame.pointee.top_field_first = 1
+                    framefarm_frame_mark_interlaced_top_field_first(frame)
                 }
                 frame.pointee.pts = Int64(((times[index] + options.startSeconds) * ticksPerSecond).rounded())
                 try send(frame)

@@ -20,7 +20,7 @@ final class VideoDecoder {
             throw InputError.notAVideo("no decoder for codec \(name)")
         }
         guard let context = avcodec_alloc_context3(codec) else {
-            throw MediaError(call: "avcodec_alloc_context3", code: -12, message: "out of memory")
+            throw MediaError.outOfMemory("avcodec_alloc_context3")
         }
         self.context = context
         self.keyframesOnly = keyframesOnly
@@ -46,7 +46,7 @@ final class VideoDecoder {
 
     /// Receives the next frame into a new AVFrame the caller owns; nil with the step when none is ready.
     func receive() throws -> (UnsafeMutablePointer<AVFrame>?, CodecStep) {
-        guard let frame = av_frame_alloc() else { throw MediaError(call: "av_frame_alloc", code: -12, message: "out of memory") }
+        guard let frame = av_frame_alloc() else { throw MediaError.outOfMemory("av_frame_alloc") }
         let step: CodecStep
         do {
             step = try CodecStep.of("avcodec_receive_frame", avcodec_receive_frame(context, frame))

@@ -12,12 +12,12 @@ enum WebPCodec {
     static func encode(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
                        quality: Int) throws -> Data {
         guard let codec = avcodec_find_encoder_by_name("libwebp") else {
-            throw MediaError(call: "avcodec_find_encoder_by_name", code: -1,
+            throw MediaError(call: "avcodec_find_encoder_by_name",
                              message: "this FFmpeg has no libwebp encoder: use --format jpeg or webp-if-available")
         }
         var context = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&context) }
-        guard let context else { throw MediaError(call: "avcodec_alloc_context3", code: -12, message: "out of memory") }
+        guard let context else { throw MediaError.outOfMemory("avcodec_alloc_context3") }
         context.pointee.width = Int32(width)
         context.pointee.height = Int32(height)
         context.pointee.pix_fmt = AV_PIX_FMT_BGRA
@@ -27,7 +27,7 @@ enum WebPCodec {
 
         var frame = av_frame_alloc()
         defer { av_frame_free(&frame) }
-        guard let frame else { throw MediaError(call: "av_frame_alloc", code: -12, message: "out of memory") }
+        guard let frame else { throw MediaError.outOfMemory("av_frame_alloc") }
         frame.pointee.format = AV_PIX_FMT_BGRA.rawValue
         frame.pointee.width = Int32(width)
         frame.pointee.height = Int32(height)
@@ -49,7 +49,7 @@ enum WebPCodec {
         try check("avcodec_send_frame", avcodec_send_frame(context, nil))
         var packet = av_packet_alloc()
         defer { av_packet_free(&packet) }
-        guard let packet else { throw MediaError(call: "av_packet_alloc", code: -12, message: "out of memory") }
+        guard let packet else { throw MediaError.outOfMemory("av_packet_alloc") }
         try check("avcodec_receive_packet", avcodec_receive_packet(context, packet))
         // The packet is a whole RIFF/WebP file (libwebp's memory writer).
         return Data(bytes: packet.pointee.data, count: Int(packet.pointee.size))
@@ -61,17 +61,17 @@ enum WebPCodec {
 
     static func decode(_ data: Data) throws -> RGBAImage {
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_WEBP) else {
-            throw MediaError(call: "avcodec_find_decoder", code: -1, message: "this FFmpeg has no WebP decoder")
+            throw MediaError(call: "avcodec_find_decoder", message: "this FFmpeg has no WebP decoder")
         }
         var context = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&context) }
-        guard let context else { throw MediaError(call: "avcodec_alloc_context3", code: -12, message: "out of memory") }
+        guard let context else { throw MediaError.outOfMemory("avcodec_alloc_context3") }
         try check("avcodec_open2", avcodec_open2(context, codec, nil))
         var packet = av_packet_alloc()
         defer { av_packet_free(&packet) }
         var frame = av_frame_alloc()
         defer { av_frame_free(&frame) }
-        guard let packet, let frame else { throw MediaError(call: "av_packet_alloc", code: -12, message: "out of memory") }
+        guard let packet, let frame else { throw MediaError.outOfMemory("av_packet_alloc") }
         try check("av_new_packet", av_new_packet(packet, Int32(data.count)))
         data.withUnsafeBytes { packet.pointee.data.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                                           count: data.count) }
@@ -82,7 +82,7 @@ enum WebPCodec {
         guard let scaler = sws_getContext(Int32(width), Int32(height), AVPixelFormat(frame.pointee.format),
                                           Int32(width), Int32(height), AV_PIX_FMT_RGBA, SWS_POINT | SWS_ACCURATE_RND,
                                           nil, nil, nil) else {
-            throw MediaError(call: "sws_getContext", code: -1, message: "cannot convert the decoded WebP to RGBA")
+            throw MediaError(call: "sws_getContext", message: "cannot convert the decoded WebP to RGBA")
         }
         defer { sws_freeContext(scaler) }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
