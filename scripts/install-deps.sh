@@ -4,7 +4,7 @@
 # the peers `bench` times against)
 set -euo pipefail
 
-packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools
+packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools spirv-tools
           libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
           libpng-dev libdeflate-dev libturbojpeg0-dev)
 if [[ "${1:-}" == "--test" ]]; then

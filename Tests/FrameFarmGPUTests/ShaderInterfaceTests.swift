@@ -1,3 +1,4 @@
+@_spi(Reflection) import Swift
 import Testing
 @testable import FrameFarmGPU
 
@@ -54,18 +55,29 @@ extension GPUTests {
         static let shaders = [ShaderLibrary.prefilter, ShaderLibrary.resample_horizontal, ShaderLibrary.resample_vertical,
                               ShaderLibrary.overlay]
 
+        /// Each stored property's name and byte offset as the compiler laid out `T` (the runtime's field
+        /// metadata, read through the standard library's reflection SPI).
+        static func swiftMembers<T>(of _: T) -> [(name: String, offset: Int)] {
+            var members: [(name: String, offset: Int)] = []
+            _ = _forEachField(of: T.self) { name, offset, _, _ in
+                members.append((String(cString: name), offset))
+                return true
+            }
+            return members
+        }
+
         func check<T>(_ value: T, named name: String, isArrayElement: Bool = true) {
-            let swiftNames = Mirror(reflecting: value).children.compactMap(\.label)
+            let swiftMembers = Self.swiftMembers(of: value)
             var found = false
             for shader in Self.shaders {
                 let reflection = Reflection(shader.words)
                 guard let type = reflection.structType(name) else { continue }
                 found = true
                 let members = reflection.members(of: type)
-                #expect(members.map(\.name) == swiftNames, "\(name) members in \(shader.name)")
-                let lastOffset = Int(members.last!.offset)
-                // Every member is 4-byte scalars; the last one spans to the end of the struct.
-                #expect(lastOffset < MemoryLayout<T>.size, "\(name) in \(shader.name)")
+                #expect(members.map(\.name) == swiftMembers.map(\.name), "\(name) members in \(shader.name)")
+                // Every member's offset, not a sample: a reordered or resized member moves the ones after it.
+                #expect(members.map { Int($0.offset) } == swiftMembers.map(\.offset), "\(name) offsets in \(shader.name)")
+                #expect(Int(members.last!.offset) < MemoryLayout<T>.size, "\(name) in \(shader.name)")
                 if isArrayElement, let stride = reflection.runtimeArrayStride(of: type) {
                     #expect(Int(stride) == MemoryLayout<T>.stride, "\(name) stride in \(shader.name)")
                 }
@@ -81,6 +93,16 @@ extension GPUTests {
             check(CanvasDescriptor(), named: "CanvasDescriptor")
             check(OverlayDescriptor(), named: "OverlayDescriptor")
             check(PassConstants(), named: "PassConstants", isArrayElement: false)
+        }
+
+        /// The field metadata agrees with the offsets `MemoryLayout` gives.
+        @Test func fieldMetadataAgreesWithMemoryLayout() {
+            let job = Self.swiftMembers(of: ResampleJob())
+            #expect(job.first { $0.name == "luma" }?.offset == MemoryLayout<ResampleJob>.offset(of: \.luma))
+            #expect(job.first { $0.name == "chroma" }?.offset == MemoryLayout<ResampleJob>.offset(of: \.chroma))
+            let source = Self.swiftMembers(of: SourceDescriptor())
+            #expect(source.first { $0.name == "matrix" }?.offset == MemoryLayout<SourceDescriptor>.offset(of: \.matrix))
+            #expect(source.first { $0.name == "gamut" }?.offset == MemoryLayout<SourceDescriptor>.offset(of: \.gamut))
         }
 
         /// Offsets of nested and array members, which a names-only check would miss.
