@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers (see docs/architecture.md): FrameFarmCore (pure Swift) <- FrameFarmMedia (FFmpeg, libpng, libdeflate, libjpeg-turbo)
-// and FrameFarmGPU (Vulkan) <- FrameFarm (engine) <- framefarm, bench. Only Media and GPU import the C modules.
+// and FrameFarmGPU (Vulkan) <- FrameFarm (engine) <- framefarm, bench; FrameFarmSamples (the test-video generator,
+// on Core and Media) serves framefarm, bench and the tests. Only Media and GPU import the C modules.
 let package = Package(
     name: "FrameFarm",
     platforms: [.macOS(.v13)],
@@ -28,19 +29,21 @@ let package = Package(
         .target(name: "FrameFarmGPU", dependencies: ["FrameFarmCore", "CVulkan"],
                 plugins: [.plugin(name: "ShaderCompiler")]),
         .target(name: "FrameFarm", dependencies: ["FrameFarmCore", "FrameFarmMedia", "FrameFarmGPU"]),
+        // The synthetic test-video generator: `framefarm sample`, the tests and the bench; not the engine.
+        .target(name: "FrameFarmSamples", dependencies: ["FrameFarmCore", "FrameFarmMedia"]),
         .executableTarget(name: "framefarm", dependencies: [
-            "FrameFarm", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "FrameFarm", "FrameFarmSamples", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bench", dependencies: [
-            "FrameFarm", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "FrameFarm", "FrameFarmSamples", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Benchmarks/bench"),
 
         .plugin(name: "ShaderCompiler", capability: .buildTool()),
 
         .testTarget(name: "FrameFarmCoreTests", dependencies: ["FrameFarmCore"]),
-        .testTarget(name: "FrameFarmMediaTests", dependencies: ["FrameFarmMedia"]),
+        .testTarget(name: "FrameFarmMediaTests", dependencies: ["FrameFarmMedia", "FrameFarmSamples"]),
         .testTarget(name: "FrameFarmGPUTests", dependencies: ["FrameFarmGPU"]),
-        .testTarget(name: "FrameFarmTests", dependencies: ["FrameFarm", "FrameFarmMedia"]),
+        .testTarget(name: "FrameFarmTests", dependencies: ["FrameFarm", "FrameFarmMedia", "FrameFarmSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import FrameFarm
+import FrameFarmSamples
 
 /// One synthetic input the bench makes with the engine's sample writer, named by every parameter that shapes it
 /// so that a cached file is reused only when it is the same clip.
@@ -112,7 +113,7 @@ enum BenchInputs {
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         let started = Date()
         Log.progress("generating \(spec.fileName) (\(spec.label))...")
-        try SampleMaker.make(path: path, options: spec.options)
+        try SampleVideoWriter.write(to: path, options: spec.options)
         Log.progress("generated \(spec.fileName) in \(Format.seconds(Date().timeIntervalSince(started)))")
         return path
     }
@@ -158,7 +159,7 @@ enum BenchInputs {
         trial.durationSeconds = 0.2
         let path = NSTemporaryDirectory() + "/framefarm-bench-encoder-trial-\(getpid()).mp4"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return (try? SampleMaker.make(path: path, options: trial.options)) != nil
+        return (try? SampleVideoWriter.write(to: path, options: trial.options)) != nil
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import FrameFarm
+@_spi(Bench) import FrameFarm
 
 /// One clip's stages measured apart: the Vulkan stage on a frame decoded beforehand (upload, compute, readback,
 /// encode) for a 100-tile sheet and for every device screen, and decoding alone for a thumbnail track.

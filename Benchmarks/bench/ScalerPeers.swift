@@ -1,5 +1,5 @@
 import Foundation
-import FrameFarm
+@_spi(Bench) import FrameFarm
 
 /// ffmpeg's own scalers doing the pipeline scenario's jobs on the same decoded frame: swscale's Lanczos on the
 /// CPU, and the libplacebo filter (Lanczos) on the same Vulkan device (lavapipe here). Time per job is the slope

@@ -3,8 +3,10 @@ import FrameFarmGPU
 import FrameFarmMedia
 
 /// Measures FrameFarm's stages apart, for the bench's `pipeline` scenario: decoding alone, and the Vulkan stage
-/// alone on frames decoded beforehand (upload, compute, readback, encode).
-public enum StageProbe {
+/// alone on frames decoded beforehand (upload, compute, readback, encode). The bench's, not the product's API: it
+/// needs the engine's insides (renderer timings, preview plans), which the bench may not import, so it lives here
+/// behind `@_spi(Bench)`.
+@_spi(Bench) public enum StageProbe {
     public struct DecodeTiming: Sendable {
         public var frames: Int
         public var seconds: Double
@@ -165,12 +167,5 @@ public enum StageProbe {
             }
             return RenderBatch(sources: [gpuFrame.source], canvases: [CanvasSpec(size: track.sheets[0].size)], jobs: jobs)
         }
-    }
-}
-
-/// Reads PNG and JPEG files (FrameFarm's outputs) back to pixels, for checks and quality measurements.
-public enum ImageFiles {
-    public static func read(_ path: String) throws -> RGBAImage {
-        try ImageDecoder.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrameFarm
+import FrameFarmSamples
 
 struct SampleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -124,13 +125,14 @@ struct SampleCommand: ParsableCommand {
     }
 
     func run() throws {
+        let options = try options()
         let progress = Terminal.standardErrorIsTerminal ? ProgressLine(label: "encoding \(out)") : nil
         do {
-            try SampleMaker.make(path: out, options: try options()) { progress?.update(fraction: $0) }
+            try SampleVideoWriter.write(to: out, options: options) { progress?.update(fraction: $0) }
             progress?.finish()
-        } catch let failure as InputFailure {
+        } catch {
             progress?.finish()
-            Terminal.report(failure)
+            Terminal.report(InputFailure(path: out, error: error))
             throw ExitCode(ExitStatus.someInputsFailed)
         }
         print(out)

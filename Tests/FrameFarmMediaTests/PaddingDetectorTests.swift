@@ -2,6 +2,7 @@ import Foundation
 import FrameFarmCore
 import Testing
 @testable import FrameFarmMedia
+import FrameFarmSamples
 
 @Suite struct PaddingDetectorTests {
     private func detect(workers: Int = 2, _ configure: (inout SampleOptions) -> Void) throws

@@ -1,6 +1,7 @@
 import Foundation
 import FrameFarmCore
 @testable import FrameFarmMedia
+import FrameFarmSamples
 
 /// A temporary folder per test, removed when the value goes away.
 final class TemporaryDirectory {

@@ -1,5 +1,6 @@
 import Foundation
 import FrameFarm
+import FrameFarmSamples
 
 /// A temporary folder per test, removed when the value goes away.
 final class TemporaryDirectory {
@@ -30,7 +31,7 @@ func makeSample(in directory: TemporaryDirectory, name: String = "sample.mp4",
     options.preset = "ultrafast"
     configure(&options)
     let path = directory.file(name)
-    try SampleMaker.make(path: path, options: options)
+    try SampleVideoWriter.write(to: path, options: options)
     return path
 }
 

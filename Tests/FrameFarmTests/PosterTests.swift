@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import FrameFarm
 @testable import FrameFarmMedia
+import FrameFarmSamples
 
 @Suite(.serialized) struct PosterTests {
     @Test func autoPosterSkipsTheBlackOpeningFadeAndBlurAndWritesEveryWidth() throws {

@@ -3,6 +3,7 @@ import Foundation
 import FrameFarmMedia
 import Testing
 @testable import FrameFarm
+import FrameFarmSamples
 
 /// Issue 7, item 6: 500 small inputs through preview and thumbnails, 8 in flight, in this process; resident
 /// memory stays flat (the last 100 inputs within 10% of the first 100) and no file descriptor is leaked.
@@ -59,7 +60,7 @@ struct SoakTests {
             options.size = PixelSize(width: 64, height: 36)
             options.durationSeconds = 1
             options.preset = "ultrafast"
-            do { try SampleMaker.make(path: missing[index], options: options) } catch { failures.append(error) }
+            do { try SampleVideoWriter.write(to: missing[index], options: options) } catch { failures.append(error) }
         }
         if let error = failures.first { throw error }
         return paths

@@ -2,6 +2,7 @@ import Foundation
 import FrameFarmMedia
 import Testing
 @testable import FrameFarm
+import FrameFarmSamples
 
 /// Thumbnails are checked by reading each tile's frame code back from the written sheets (160 px wide JPEGs),
 /// so a seek that lands on the wrong frame, a wrong tile offset or an unreadable tile all fail.

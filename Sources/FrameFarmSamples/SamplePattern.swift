@@ -1,5 +1,6 @@
 import Foundation
 import FrameFarmCore
+import FrameFarmMedia
 
 /// Draws the synthetic sample's frames into 8-bit Y, Cb, Cr planes: a moving colour field, a moving zone plate
 /// (fine detail that aliases visibly if a scaler doesn't filter), a bouncing box, a clock, and the FrameCode
@@ -33,11 +34,7 @@ struct SamplePattern {
         zonePlate = plate
     }
 
-    struct Planes {
-        var luma: [UInt8]
-        var cb: [UInt8]
-        var cr: [UInt8]
-    }
+    typealias Planes = YCbCrPlanes
 
     /// An interlaced frame: even rows (the top field) from `top`, odd rows from `bottom`, in every plane (4:2:0
     /// interlaced video alternates fields by chroma row too).

@@ -1,0 +1,179 @@
+import Foundation
+import FrameFarmCore
+import FrameFarmMedia
+
+/// What `framefarm sample` makes. Every frame carries its number as a FrameCode and a clock.
+public struct SampleOptions: Sendable {
+    public var size = PixelSize(width: 1280, height: 720)
+    public var durationSeconds = 10.0
+    /// Frames per second as a fraction (30000/1001 for 29.97).
+    public var frameRate = (numerator: 25, denominator: 1)
+    /// Bake 2.39:1 letterbox bars (top and bottom) or 4:3 pillarbox bars (left and right) into the frame.
+    public var letterbox = false
+    public var pillarbox = false
+    public var sampleAspectRatio = SampleAspectRatio.square
+    /// Display-matrix rotation, clockwise degrees (0, 90, 180, 270).
+    public var rotation = 0
+    /// Mirror the picture left-right in the display matrix, before the rotation (as DisplayTransform reads it):
+    /// the front-camera case.
+    public var mirrored = false
+    /// Encoder name (libx264, libx265, mpeg4, mjpeg ...); nil picks libx264, else mpeg4.
+    public var encoder: String?
+    /// Pixel format name (yuv420p, yuv422p, yuv444p, yuv420p10le ...); nil takes the encoder's first choice.
+    public var pixelFormat: String?
+    /// Keyframe every this many seconds; nil keeps the encoder's default GOP (x264: 250 frames + scene cuts).
+    public var keyframeIntervalSeconds: Double?
+    public var bFrames: Int?
+    /// First timestamp of the stream, in seconds (use a .ts container to keep it: MP4 edit lists hide it).
+    public var startSeconds = 0.0
+    /// The number the first frame carries (FrameCode and counter): a sample to be appended to another, as
+    /// concatenated MPEG-TS files are, continues the other's numbering.
+    public var firstFrameNumber = 0
+    /// Frame durations cycle through 1x, 0.5x and 1.5x the nominal one (variable frame rate).
+    public var variableFrameRate = false
+    /// Seconds of black at the start, then seconds of fade-in; and a stretch of blurred frames.
+    public var blackLeadSeconds = 0.0
+    public var fadeInSeconds = 0.0
+    public var blurredRange: ClosedRange<Double>?
+    /// Tag the stream as HDR: BT.2020 primaries and matrix with this transfer (pq or hlg), and the content's
+    /// peak in cd/m² as container metadata (MaxCLL) when given. Tags only: the pattern's codes are written as
+    /// they are, not regraded for HDR, so this checks how readers take the tags.
+    public var hdrTransfer: TransferFunction?
+    public var hdrPeakLuminance: Int?
+    /// Interlaced, top field first, as a broadcast camera captures: odd rows show the scene half a frame later
+    /// than even rows, so anything moving combs when the two fields are shown together.
+    public var interlaced = false
+    /// x264 preset (ultrafast for tests, veryfast for realistic bench inputs).
+    public var preset = "veryfast"
+    /// MP4/MOV: the index ('moov') before the media data, as files for progressive download have it, instead of
+    /// after it. A copy of such a file cut short still opens; one with the index last does not.
+    public var indexFirst = false
+
+    public init() {}
+
+    /// The content rect inside the coded frame: the whole frame, or the frame minus baked-in bars sized so that
+    /// the picture is 2.39:1 (letterbox) or 4:3 (pillarbox) in display terms, SAR included.
+    public var contentRect: PixelRect {
+        let pixelAspect = sampleAspectRatio.value
+        if letterbox {
+            let height = min(size.height, Int((Double(size.width) * pixelAspect / 2.39 / 2).rounded()) * 2)
+            return PixelRect(x: 0, y: (size.height - height) / 2 & ~1, width: size.width, height: height)
+        }
+        if pillarbox {
+            let width = min(size.width, Int((Double(size.height) * 4 / 3 / pixelAspect / 2).rounded()) * 2)
+            return PixelRect(x: (size.width - width) / 2 & ~1, y: 0, width: width, height: size.height)
+        }
+        return PixelRect(size: size)
+    }
+}
+
+/// Encodes a synthetic sample video (no ffmpeg CLI needed): every frame carries its number as a FrameCode.
+public enum SampleVideoWriter {
+    /// Writes the sample to `path` atomically (a temporary name in the same folder, then a rename).
+    /// `progress` gets the fraction done.
+    public static func write(to path: String, options: SampleOptions,
+                             progress: ((Double) -> Void)? = nil) throws {
+        guard options.durationSeconds >= 0 else {
+            throw MediaError(call: "sample", code: .invalidArgument, message: "duration must not be negative")
+        }
+        let temporary = AtomicFile.temporaryPath(for: path)
+        do {
+            let writer = try VideoFileWriter(path: temporary, finalPath: path, encoding: options.encoding)
+            let subsampling = writer.chromaSubsampling
+            let frames = SampleFrames(pattern: SamplePattern(size: options.size, content: options.contentRect,
+                                                             chromaSubsamplingX: subsampling.x,
+                                                             chromaSubsamplingY: subsampling.y),
+                                      options: options)
+            try frames.encode(with: writer, progress: progress)
+            try writer.finish()
+            try AtomicFile.commit(temporary, to: path)
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+    }
+}
+
+extension SampleOptions {
+    /// How the sample is encoded: everything but what its frames show.
+    var encoding: VideoEncoding {
+        var encoding = VideoEncoding()
+        encoding.size = size
+        encoding.frameRate = frameRate
+        encoding.sampleAspectRatio = sampleAspectRatio
+        encoding.rotation = rotation
+        encoding.mirrored = mirrored
+        encoding.encoder = encoder
+        encoding.pixelFormat = pixelFormat
+        encoding.keyframeIntervalSeconds = keyframeIntervalSeconds
+        encoding.bFrames = bFrames
+        encoding.startSeconds = startSeconds
+        encoding.variableFrameRate = variableFrameRate
+        encoding.interlaced = interlaced
+        encoding.hdrTransfer = hdrTransfer
+        encoding.hdrPeakLuminance = hdrPeakLuminance
+        encoding.preset = preset
+        encoding.indexFirst = indexFirst
+        return encoding
+    }
+
+    var frameDuration: Double { Double(frameRate.denominator) / Double(frameRate.numerator) }
+}
+
+/// What each frame of a sample shows and when. Values only, so frames are drawn on several threads at once.
+struct SampleFrames: Sendable {
+    let pattern: SamplePattern
+    let options: SampleOptions
+
+    /// Draws the frames a batch ahead on every core (drawing costs more than x264's veryfast encode) and hands
+    /// them to `writer` one by one, in order.
+    func encode(with writer: VideoFileWriter, progress: ((Double) -> Void)?) throws {
+        let times = frameTimes()
+        let batchSize = min(16, Concurrent.cores)
+        for batchStart in stride(from: 0, to: times.count, by: batchSize) {
+            let batch = batchStart..<min(batchStart + batchSize, times.count)
+            let drawn = Concurrent.map(count: batch.count) { offset in
+                planes(index: batch.lowerBound + offset, time: times[batch.lowerBound + offset])
+            }
+            for (offset, picture) in drawn.enumerated() {
+                let index = batch.lowerBound + offset
+                try writer.write(picture, at: times[index])
+                progress?(Double(index + 1) / Double(times.count))
+            }
+        }
+    }
+
+    /// The presentation time of every frame: one at 0, then every frame that starts before the duration ends.
+    /// Variable-frame-rate samples cycle their frame durations through 1, 0.5 and 1.5 frame periods.
+    func frameTimes() -> [Double] {
+        var times = [0.0]
+        while true {
+            let index = times.count - 1
+            let next = options.variableFrameRate
+                ? times[index] + options.frameDuration * [1.0, 0.5, 1.5][index % 3]
+                : Double(index + 1) * options.frameDuration
+            guard next < options.durationSeconds else { return times }
+            times.append(next)
+        }
+    }
+
+    /// Frame `index`'s planes; an interlaced sample takes its bottom field from half a frame later.
+    func planes(index: Int, time: Double) -> YCbCrPlanes {
+        let planes = draw(index: index, time: time)
+        guard options.interlaced else { return planes }
+        return pattern.interlace(top: planes, bottom: draw(index: index, time: time + options.frameDuration / 2))
+    }
+
+    private func draw(index: Int, time: Double) -> YCbCrPlanes {
+        let brightness: Double
+        if time < options.blackLeadSeconds {
+            brightness = 0
+        } else if options.fadeInSeconds > 0, time < options.blackLeadSeconds + options.fadeInSeconds {
+            brightness = (time - options.blackLeadSeconds) / options.fadeInSeconds
+        } else {
+            brightness = 1
+        }
+        return pattern.draw(index: options.firstFrameNumber + index, time: time, brightness: brightness,
+                            blurred: options.blurredRange?.contains(time) ?? false)
+    }
+}
