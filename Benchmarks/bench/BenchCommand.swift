@@ -143,6 +143,9 @@ struct ChildOptions: ParsableArguments {
 
     @Option(help: "Timed runs.")
     var times = 1
+
+    @Option(help: "How PNGs are deflated: framefarm or libdeflate (the reference).")
+    var pngCompressor = "framefarm"
 }
 
 extension GPUService {

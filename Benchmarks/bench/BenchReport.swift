@@ -35,6 +35,8 @@ struct ScenarioResult: Codable {
     /// What `items` counts: thumbnails, renders, posters.
     var unit: String
     var frameFarm: Measurement
+    /// FrameFarm with a library in place of its own code (libdeflate for PNG): shown beside it, never a peer.
+    var references: [Measurement] = []
     var peers: [Measurement]
     /// `ffmpeg -threads 1 -skip_frame nokey -i clip -f null -` on this clip, when measured.
     var keyframeFloorSeconds: Double?

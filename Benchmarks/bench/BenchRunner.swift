@@ -136,8 +136,10 @@ final class BenchRunner {
             return "ThumbnailJob.run(inputs: [CLIP], outputRoot:, options: ThumbnailOptions() /* 160 px, interval 10, "
                 + "10x10 JPEG q85, all manifests, seek .\(seek) */, gpu:)"
         case "preview":
+            let compressor = arguments.firstIndex(of: "--png-compressor").map { arguments[$0 + 1] } ?? "framefarm"
             return "PreviewJob.run(inputs: [CLIP], outputRoot:, options: PreviewOptions() /* all built-in devices, "
                 + "fit+fill, frame .seconds(T), overlays [], PNG */, gpu:)"
+                + (compressor == "framefarm" ? "" : " with BatchSettings.pngCompressor = .\(compressor)")
         default:
             return "PosterJob.run(inputs: [CLIP], outputRoot:, options: PosterOptions() /* defaults */, gpu:)"
         }

@@ -17,7 +17,11 @@ enum ChildScenario {
         var result = ChildResult(seconds: [], peakRSSBytes: nil, items: 0, error: nil)
         do {
             let gpu = try GPUService.bench(gpu: gpuArgument)
-            let work = try EngineWork(scenario: scenario, seek: options.seek, frameTime: options.at)
+            var work = try EngineWork(scenario: scenario, seek: options.seek, frameTime: options.at)
+            guard let compressor = PNGCompressor(rawValue: options.pngCompressor) else {
+                throw BenchError("unknown PNG compressor \(options.pngCompressor)")
+            }
+            work.pngCompressor = compressor
             if let warmUp = options.warmUpClip {
                 let scratch = options.output + "-warm-up"
                 _ = try work.run(inputs: [warmUp], outputRoot: scratch, gpu: gpu, warmUp: true)
@@ -50,6 +54,7 @@ enum ChildScenario {
 struct EngineWork {
     enum Kind { case thumbnails(SeekMode), preview(Double), poster }
     let kind: Kind
+    var pngCompressor = PNGCompressor.framefarm
 
     init(scenario: String, seek: String, frameTime: Double) throws {
         switch scenario {
@@ -65,17 +70,19 @@ struct EngineWork {
     /// Runs the job once; returns the number of thumbnails, renders or posters written.
     /// A warm-up preview renders one device only: enough to build every pipeline, without the 5K canvases.
     func run(inputs: [String], outputRoot: String, gpu: GPUService, warmUp: Bool = false) throws -> Int {
+        var settings = BatchSettings(outputRoot: outputRoot)
+        settings.pngCompressor = pngCompressor
+        let pipeline = BatchPipeline(settings: settings, gpu: gpu)
         let summary: BatchSummary
         switch kind {
         case .thumbnails(let seek):
-            summary = ThumbnailJob.run(inputs: inputs, outputRoot: outputRoot, options: Self.thumbnailOptions(seek),
-                                       gpu: gpu)
+            summary = pipeline.run(ThumbnailJob(options: Self.thumbnailOptions(seek)), inputs: inputs)
         case .preview(let time):
             var options = Self.previewOptions(at: time)
             if warmUp { options.devices = Array(options.devices.prefix(1)) }
-            summary = PreviewJob.run(inputs: inputs, outputRoot: outputRoot, options: options, gpu: gpu)
+            summary = pipeline.run(PreviewJob(options: options), inputs: inputs)
         case .poster:
-            summary = PosterJob.run(inputs: inputs, outputRoot: outputRoot, options: PosterOptions(), gpu: gpu)
+            summary = pipeline.run(PosterJob(options: PosterOptions()), inputs: inputs)
         }
         if let failure = summary.failures.first { throw BenchError("FrameFarm failed: \(failure)") }
         return try Self.itemCount(summary: summary, kind: kind)

@@ -17,7 +17,7 @@ enum MarkdownReport {
                       "| scenario | clip | tool | median (min–max) | items | PSNR dB (samples) | output size | peak RSS | checked |",
                       "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
             for scenario in report.scenarios {
-                lines += ([scenario.frameFarm] + scenario.peers).map { detailRow(scenario, $0) }
+                lines += ([scenario.frameFarm] + scenario.references + scenario.peers).map { detailRow(scenario, $0) }
             }
         }
         if !report.floors.isEmpty {
@@ -128,7 +128,7 @@ enum MarkdownReport {
     private static func recipes(_ report: BenchReport) -> [String] {
         var seen = Set<String>()
         var lines = ["", "## Recipes (verbatim, as run)", ""]
-        let all = report.scenarios.flatMap { [$0.frameFarm] + $0.peers } + report.floors.flatMap(\.measurements)
+        let all = report.scenarios.flatMap { [$0.frameFarm] + $0.references + $0.peers } + report.floors.flatMap(\.measurements)
         // FrameFarm's recipe differs per scenario; a peer's name already says which recipe it is.
         for measurement in all where !seen.contains(measurement.tool == "FrameFarm" ? measurement.recipe : measurement.tool) {
             seen.insert(measurement.tool == "FrameFarm" ? measurement.recipe : measurement.tool)

@@ -22,6 +22,11 @@ extension BenchRunner {
             PreviewRenderSpec(fileName: String(format: "render-%03d.png", index), width: render.screenWidth,
                               height: render.screenHeight, fill: render.mode == .fill)
         }
+        // The same renders deflated by libdeflate: PNGDeflater stays only while it is clearly faster.
+        let libdeflateOutput = settings.work + "/preview-framefarm-libdeflate"
+        var libdeflate = runChild(scenario: "preview", clips: [clip.path], output: libdeflateOutput,
+                                  arguments: ["--at", Format.number(time, digits: 4), "--png-compressor", "libdeflate"])
+        libdeflate.tool = "FrameFarm, PNG by libdeflate level 1 (reference)"
         let peerFolder = settings.work + "/preview-ffmpeg"
         let arguments = FFmpegRecipes.previewRenders(clip: clip.path, time: time, renders: specs, output: peerFolder)
         var peer = timePeer("ffmpeg split + scale/crop (fill) and scale/pad (fit)",
@@ -34,9 +39,12 @@ extension BenchRunner {
                                          frame: Int((previewFrame.frameTimeSeconds * clip.frameRate).rounded()),
                                          samples: psnrSamples)
             checker.score(&ours, files: renders.map { folder + "/" + $0.file })
+            let libdeflateFolder = libdeflateOutput + "/" + OutputLayout.folderNames(for: [clip.path])[0]
+            checker.score(&libdeflate, files: renders.map { libdeflateFolder + "/" + $0.file })
             checker.score(&peer, files: specs.map { peerFolder + "/" + $0.fileName })
         }
         result.frameFarm = ours
+        result.references = [libdeflate]
         result.peers = [peer]
         return result
     }

@@ -14,6 +14,8 @@ public struct BatchSettings: Sendable, Hashable {
     public var policy: ModePolicy?
     /// Inputs processed at once (each already uses every core for decoding or encoding).
     public var inFlight = 2
+    /// How PNGs are deflated (`FRAMEFARM_PNG_COMPRESSOR`): the same pixels either way.
+    public var pngCompressor = PNGCompressor.framefarm
 
     /// 8192x8192.
     public static let defaultMaxPixels = MediaFile.defaultMaxPixels
@@ -99,7 +101,7 @@ public struct BatchPipeline: Sendable {
         let folders = OutputLayout.folderNames(for: inputs)
         layout.removeStaleTemporaries(folders: folders)
         let counter = ProgressCounter(total: inputs.count, report: progress)
-        let encoders = EncoderPool()
+        let encoders = EncoderPool(pngCompressor: settings.pngCompressor)
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: settings.inFlight,
                                          notStarted: BatchSummary.Outcome.notStarted) { path, folder in
             defer { counter.add(inputs: 1) }

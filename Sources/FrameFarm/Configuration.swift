@@ -7,6 +7,8 @@ import FrameFarmMedia
 public struct Configuration: Sendable, Hashable {
     public var gpu = GPUConfiguration()
     public var ffmpegLog = FFmpegLogLevel.quiet
+    /// How PNGs are deflated; the executables put it in each batch's `BatchSettings`.
+    public var pngCompressor = PNGCompressor.framefarm
 
     public init() {}
 
@@ -19,6 +21,7 @@ public struct Configuration: Sendable, Hashable {
         ("FRAMEFARM_GPU_TIMING", "1: each submission's upload and compute times on stderr"),
         ("FRAMEFARM_FFMPEG_LOG", "quiet, error, warning, info or debug: FFmpeg's own log"),
         ("FRAMEFARM_VULKAN_LOADER", "the Vulkan loader library to open instead of libvulkan.so.1"),
+        ("FRAMEFARM_PNG_COMPRESSOR", "framefarm or libdeflate: how PNG image data is deflated (same pixels)"),
     ]
 
     /// The configuration `environment` (a process's variables) asks for; a value that means nothing is an error
@@ -47,6 +50,7 @@ public struct Configuration: Sendable, Hashable {
         gpu.printsTimings = try flag("FRAMEFARM_GPU_TIMING")
         gpu.loaderPath = value("FRAMEFARM_VULKAN_LOADER")
         ffmpegLog = try choice("FRAMEFARM_FFMPEG_LOG", FFmpegLogLevel.self) ?? .quiet
+        pngCompressor = try choice("FRAMEFARM_PNG_COMPRESSOR", PNGCompressor.self) ?? .framefarm
     }
 
     /// Applies what is process-wide by nature (FFmpeg's log level); call once at start.

@@ -15,3 +15,4 @@ public typealias GPUConfiguration = FrameFarmGPU.GPUConfiguration
 public typealias GPUSelection = FrameFarmGPU.GPUSelection
 public typealias PrefilterPlacement = FrameFarmGPU.PrefilterPlacement
 public typealias FFmpegLogLevel = FrameFarmMedia.FFmpegLogLevel
+public typealias PNGCompressor = FrameFarmMedia.PNGCompressor

@@ -31,13 +31,15 @@ public enum ParallelBatch {
 /// submissions), they bound how many images are encoded at once.
 final class EncoderPool: @unchecked Sendable {
     let count: Int
+    let pngCompressor: PNGCompressor
     private var idle: [ImageEncoder]
     private let lock = NSLock()
     private let available: DispatchSemaphore
 
-    init(count: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(count: Int = ProcessInfo.processInfo.activeProcessorCount, pngCompressor: PNGCompressor = .framefarm) {
         self.count = max(1, count)
-        idle = (0..<self.count).map { _ in ImageEncoder() }
+        self.pngCompressor = pngCompressor
+        idle = (0..<self.count).map { _ in ImageEncoder(pngCompressor: pngCompressor) }
         available = DispatchSemaphore(value: self.count)
     }
 

@@ -125,7 +125,8 @@ public struct ThumbnailJob: BatchJob {
                              held: [ThumbnailFrameFeeder.Item], geometry: DisplayGeometry, codedContent: PixelRect,
                              start: Double, directory: String, input: InputContext) throws -> SheetWriter {
         var sheetWriter = SheetWriter(track: track, directory: directory, options: options,
-                                      wantsTiles: options.manifests.contains(.iframes))
+                                      wantsTiles: options.manifests.contains(.iframes),
+                                      pngCompressor: input.encoders.pngCompressor)
         try input.gpu.withRenderer { renderer in
             var pending: [ThumbnailFrameFeeder.Item] = []
             var held = held[...]
@@ -157,16 +158,18 @@ struct SheetWriter {
     /// Also keep each tile as its own JPEG (the Apple I-frame sequence needs single images).
     let wantsTiles: Bool
     private var open: [Int: (canvas: PersistentCanvas, remaining: Int, inFlight: [RenderTicket])] = [:]
-    private let encoder = ImageEncoder()
+    private let encoder: ImageEncoder
     private(set) var sheetBytes: [Int]
     private(set) var tiles: [Data]
     private(set) var frameTimes: [Double]
 
-    init(track: ThumbnailTrack, directory: String, options: ThumbnailOptions, wantsTiles: Bool) {
+    init(track: ThumbnailTrack, directory: String, options: ThumbnailOptions, wantsTiles: Bool,
+         pngCompressor: PNGCompressor) {
         self.track = track
         self.directory = directory
         self.options = options
         self.wantsTiles = wantsTiles
+        encoder = ImageEncoder(pngCompressor: pngCompressor)
         sheetBytes = [Int](repeating: 0, count: track.sheets.count)
         tiles = [Data](repeating: Data(), count: wantsTiles ? track.thumbnails.count : 0)
         frameTimes = [Double](repeating: 0, count: track.thumbnails.count)

@@ -3,11 +3,22 @@ import CTurboJPEG
 import Foundation
 import FrameFarmCore
 
+/// How PNG image data is deflated. Both take the same filtered rows and write valid zlib streams of them, so the
+/// pixels are the same; only size and speed differ, and the bench times both (`bench --only preview`).
+public enum PNGCompressor: String, Sendable, Hashable, CaseIterable {
+    /// `PNGDeflater`: pixel runs and Huffman codes fitted per block, written for filtered pictures.
+    case framefarm
+    /// libdeflate at its fastest level: the well-kept library `PNGDeflater` must beat to earn its place.
+    case libdeflate
+}
+
 /// RGBA pixels (rows of `bytesPerRow` bytes, alpha ignored: outputs are opaque) to PNG, JPEG or WebP bytes.
 /// Owns a libjpeg-turbo handle and a PNG deflater; not thread-safe: use one encoder per thread.
 public final class ImageEncoder {
+    public let pngCompressor: PNGCompressor
     private var jpegHandle: tjhandle?
     private let deflater = PNGDeflater()
+    private var libdeflate: OpaquePointer?
     /// PNG scratch (a block's worth of filtered rows, the deflated image), kept from image to image and never
     /// cleared: a fresh buffer costs a page fault per 4 KiB it touches, and zero-filled ones touch every page
     /// (deflate output rarely fills its worst-case bound). Fresh zeroed buffers per image were a fifth of a
@@ -15,10 +26,13 @@ public final class ImageEncoder {
     private var filteredRows = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var compressed = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
-    public init() {}
+    public init(pngCompressor: PNGCompressor = .framefarm) {
+        self.pngCompressor = pngCompressor
+    }
 
     deinit {
         if let jpegHandle { tjDestroy(jpegHandle) }
+        if let libdeflate { libdeflate_free_compressor(libdeflate) }
         filteredRows.deallocate()
         compressed.deallocate()
     }
@@ -39,9 +53,16 @@ public final class ImageEncoder {
     public func reserve(width: Int, height: Int, format: ImageFormat) {
         guard format == .png else { return }
         let rowBytes = 1 + width * 3
-        // The last row's filter may write 2 bytes past it.
-        Self.grow(&filteredRows, to: PNGDeflater.runDistance + Self.rowsPerBlock(rowBytes: rowBytes) * rowBytes + 2)
-        Self.grow(&compressed, to: PNGDeflater.bound(rowBytes * height))
+        switch pngCompressor {
+        case .framefarm:
+            // The last row's filter may write 2 bytes past it.
+            Self.grow(&filteredRows, to: PNGDeflater.runDistance + Self.rowsPerBlock(rowBytes: rowBytes) * rowBytes + 2)
+            Self.grow(&compressed, to: PNGDeflater.bound(rowBytes * height))
+        case .libdeflate:
+            if libdeflate == nil { libdeflate = libdeflate_alloc_compressor(1) }
+            Self.grow(&filteredRows, to: rowBytes * height + 2)
+            Self.grow(&compressed, to: libdeflate_zlib_compress_bound(libdeflate, rowBytes * height))
+        }
     }
 
     /// Whether this FFmpeg can write WebP (Debian's can: it is built with libwebp).
@@ -71,32 +92,17 @@ public final class ImageEncoder {
         return Data(bytes: output, count: Int(size))
     }
 
-    /// PNG: 8-bit RGB, every row Up-filtered (the difference from the row above), the rows deflated by
-    /// `PNGDeflater` into one IDAT. The Up filter turns smooth pictures and letterbox bars into runs of small
-    /// differences and zeros, which the deflater codes as pixel repeats and short codes. Rows are filtered a
-    /// deflate block at a time, into scratch that stays in cache, rather than all before deflating.
+    /// PNG: 8-bit RGB, every row Up-filtered (the difference from the row above), the rows deflated into one
+    /// IDAT by `pngCompressor`. The Up filter turns smooth pictures and letterbox bars into runs of small
+    /// differences and zeros, which `PNGDeflater` codes as pixel repeats and short codes.
     private func encodePNG(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int) throws -> Data {
         reserve(width: width, height: height, format: .png)
-        let rowBytes = 1 + width * 3
-        let rowsPerBlock = Self.rowsPerBlock(rowBytes: rowBytes)
-        let source = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        // The block's rows follow the last bytes of the block before, which runs may repeat.
-        let history = PNGDeflater.runDistance
-        let scratch = filteredRows.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        deflater.begin(into: compressed, inputCount: rowBytes * height)
-        var y = 0
-        while y < height {
-            let rows = min(rowsPerBlock, height - y)
-            for row in y..<(y + rows) {
-                Self.upFilter(source + row * bytesPerRow, above: row == 0 ? nil : source + (row - 1) * bytesPerRow,
-                              width: width, into: scratch + history + (row - y) * rowBytes)
-            }
-            deflater.append(UnsafeRawBufferPointer(start: scratch + history, count: rows * rowBytes),
-                            isLast: y + rows == height)
-            scratch.update(from: scratch + rows * rowBytes, count: history)
-            y += rows
+        let rows = FilteredRows(source: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), width: width,
+                                height: height, bytesPerRow: bytesPerRow)
+        let compressedCount = switch pngCompressor {
+        case .framefarm: deflateInBlocks(rows)
+        case .libdeflate: try deflateWithLibdeflate(rows)
         }
-        let compressedCount = deflater.end()
         var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         png.reserveCapacity(compressedCount + 64)
         var header = [UInt8]()
@@ -108,6 +114,49 @@ public final class ImageEncoder {
         return png
     }
 
+    /// The picture's rows and how filtered rows are laid out.
+    private struct FilteredRows {
+        let source: UnsafePointer<UInt8>
+        let width: Int, height: Int, bytesPerRow: Int
+        var rowBytes: Int { 1 + width * 3 }
+
+        /// Filters `row` into `target`.
+        func filter(_ row: Int, into target: UnsafeMutablePointer<UInt8>) {
+            ImageEncoder.upFilter(source + row * bytesPerRow, above: row == 0 ? nil : source + (row - 1) * bytesPerRow,
+                                  width: width, into: target)
+        }
+    }
+
+    /// `PNGDeflater`, a deflate block of rows at a time: the rows are filtered into scratch that stays in cache,
+    /// rather than all before deflating. Returns the compressed byte count.
+    private func deflateInBlocks(_ rows: FilteredRows) -> Int {
+        let rowBytes = rows.rowBytes, rowsPerBlock = Self.rowsPerBlock(rowBytes: rowBytes)
+        // The block's rows follow the last bytes of the block before, which runs may repeat.
+        let history = PNGDeflater.runDistance
+        let scratch = filteredRows.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        deflater.begin(into: compressed, inputCount: rowBytes * rows.height)
+        var y = 0
+        while y < rows.height {
+            let count = min(rowsPerBlock, rows.height - y)
+            for row in y..<(y + count) { rows.filter(row, into: scratch + history + (row - y) * rowBytes) }
+            deflater.append(UnsafeRawBufferPointer(start: scratch + history, count: count * rowBytes),
+                            isLast: y + count == rows.height)
+            scratch.update(from: scratch + count * rowBytes, count: history)
+            y += count
+        }
+        return deflater.end()
+    }
+
+    /// libdeflate's fastest level over all the filtered rows at once (it takes one buffer).
+    private func deflateWithLibdeflate(_ rows: FilteredRows) throws -> Int {
+        let scratch = filteredRows.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        for row in 0..<rows.height { rows.filter(row, into: scratch + row * rows.rowBytes) }
+        let count = libdeflate_zlib_compress(libdeflate, scratch, rows.rowBytes * rows.height,
+                                             compressed.baseAddress, compressed.count)
+        guard count > 0 else { throw MediaError(call: "libdeflate_zlib_compress", message: "output did not fit") }
+        return count
+    }
+
     /// Whole rows of filtered bytes that fit in one deflate block (one at least).
     private static func rowsPerBlock(rowBytes: Int) -> Int { max(1, PNGDeflater.blockBytes / rowBytes) }
 
@@ -115,7 +164,7 @@ public final class ImageEncoder {
     /// row above the first as zeros, so the first is stored as is. Two pixels at a time in 64-bit words: each
     /// pair's 8-byte store lays down 6 bytes and 2 that the next pair (or, past the row's end, the next row or
     /// nothing) overwrites, so `out` needs 2 bytes beyond the row.
-    private static func upFilter(_ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, width: Int,
+    fileprivate static func upFilter(_ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, width: Int,
                                  into out: UnsafeMutablePointer<UInt8>) {
         out[0] = 2  // Up
         let source = UnsafeRawPointer(row), target = UnsafeMutableRawPointer(out + 1)

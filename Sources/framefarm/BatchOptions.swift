@@ -65,6 +65,7 @@ struct BatchOptions: ParsableArguments {
         settings.force = force
         settings.maxPixels = maxPixels
         settings.policy = policy
+        settings.pngCompressor = ProcessConfiguration.current.pngCompressor
         return settings
     }
 }

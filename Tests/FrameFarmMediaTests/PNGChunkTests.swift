@@ -42,9 +42,11 @@ import Testing
         return image
     }
 
-    @Test(arguments: [(1, 1), (64, 16), (333, 97)])
-    func everyChunkCarriesItsCRC(size: (Int, Int)) throws {
-        let png = try ImageEncoder().encode(image(width: size.0, height: size.1), format: .png)
+    @Test(arguments: [(1, 1), (64, 16), (333, 97)], PNGCompressor.allCases)
+    func everyChunkCarriesItsCRC(size: (Int, Int), compressor: PNGCompressor) throws {
+        let original = image(width: size.0, height: size.1)
+        let png = try ImageEncoder(pngCompressor: compressor).encode(original, format: .png)
+        #expect(try ImageDecoder.decode(png) == original, "lossless")
         let chunks = Self.chunks(png)
         #expect(chunks.map(\.type).first == "IHDR" && chunks.map(\.type).last == "IEND")
         for chunk in chunks {

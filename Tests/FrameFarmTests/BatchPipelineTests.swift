@@ -69,4 +69,23 @@ import Testing
         let json = String(decoding: try JSONEncoder().encode(again), as: UTF8.self)
         #expect(json.contains("\"status\":\"up-to-date\""), "\(json)")
     }
+
+    /// `PNGDeflater` earns its place by speed only: libdeflate, the reference, writes the same pixels.
+    @Test func bothPNGCompressorsWriteTheSamePixels() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.letterbox = true }
+        var renders: [PNGCompressor: [String: RGBAImage]] = [:]
+        for compressor in PNGCompressor.allCases {
+            var settings = BatchSettings(outputRoot: directory.file(compressor.rawValue))
+            settings.pngCompressor = compressor
+            let summary = BatchPipeline(settings: settings, gpu: SharedGPU.service).run(smallJobs().preview, inputs: [path])
+            #expect(summary.failed == 0)
+            let files = summary.inputs[0].outputs.filter { $0.hasSuffix(".png") }
+            #expect(!files.isEmpty)
+            renders[compressor] = try Dictionary(uniqueKeysWithValues: files.map {
+                ($0, try readImage(settings.outputRoot + "/sample/" + $0))
+            })
+        }
+        #expect(renders[.framefarm] == renders[.libdeflate])
+    }
 }

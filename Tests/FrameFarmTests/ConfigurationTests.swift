@@ -8,7 +8,8 @@ import Testing
         let configuration = try Configuration(environment: [
             "FRAMEFARM_GPU": "llvmpipe", "FRAMEFARM_VALIDATION": "1", "FRAMEFARM_PREFILTER": "device",
             "FRAMEFARM_CANVASES": "device", "FRAMEFARM_GPU_TIMING": "1", "FRAMEFARM_FFMPEG_LOG": "Warning",
-            "FRAMEFARM_VULKAN_LOADER": "/opt/vulkan/libvulkan.so.1", "PATH": "/usr/bin",
+            "FRAMEFARM_VULKAN_LOADER": "/opt/vulkan/libvulkan.so.1", "FRAMEFARM_PNG_COMPRESSOR": "libdeflate",
+            "PATH": "/usr/bin",
         ])
         var expected = Configuration()
         expected.gpu.selection = .nameContains("llvmpipe")
@@ -18,10 +19,11 @@ import Testing
         expected.gpu.printsTimings = true
         expected.gpu.loaderPath = "/opt/vulkan/libvulkan.so.1"
         expected.ffmpegLog = .warning
+        expected.pngCompressor = .libdeflate
         #expect(configuration == expected)
         #expect(try Configuration(environment: [:]) == Configuration())
         #expect(try Configuration(environment: ["FRAMEFARM_GPU": ""]) == Configuration(), "empty is unset")
-        #expect(Set(Configuration.variables.map(\.name)).count == 7)
+        #expect(Set(Configuration.variables.map(\.name)).count == 8)
     }
 
     @Test func aMeaninglessValueNamesTheVariableAndTheValuesItTakes() {
