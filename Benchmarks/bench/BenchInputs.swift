@@ -138,7 +138,7 @@ enum BenchInputs {
                              frameRate: report.frameRate ?? 25, displayWidth: report.displayWidth,
                              displayHeight: report.displayHeight, codec: report.codec,
                              keyframeIntervalSeconds: report.keyframeIntervalSeconds,
-                             colorMatrix: report.colorMatrix, colorRange: report.colorRange)
+                             colorMatrix: report.colorMatrix.rawValue, colorRange: report.colorRange.rawValue)
         }
     }
 

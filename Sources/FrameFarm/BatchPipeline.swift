@@ -109,7 +109,7 @@ public struct BatchPipeline: Sendable {
             let existing = ManifestStore.read(layout.manifestPath(folder)).flatMap {
                 $0.input.describesSameFile(as: input) ? $0 : nil
             }
-            let policy = settings.policy ?? existing.flatMap { try? ModePolicy(parsing: $0.probe.policy) } ?? .hig
+            let policy = settings.policy ?? existing?.probe.policy ?? .hig
             if !settings.force, let existing, isCurrent(job, in: existing, policy: policy, folder: folder, layout: layout) {
                 return BatchSummary.Outcome(path: path, folder: folder, status: .upToDate)
             }

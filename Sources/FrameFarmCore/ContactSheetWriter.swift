@@ -51,11 +51,11 @@ public enum ContactSheetWriter {
         html += "<div class=\"facts\">\(probe.displayWidth)x\(probe.displayHeight) display "
         html += "(coded \(probe.codedWidth)x\(probe.codedHeight), SAR \(escape(probe.sampleAspectRatio)), rotation \(probe.rotation)), "
         html += "\(escape(probe.codec)), \(String(format: "%.2f", probe.durationSeconds)) s, "
-        html += "\(escape(probe.aspectClass)) \(String(format: "%.2f", probe.contentAspectRatio)):1, default mode \(escape(probe.defaultMode))"
+        html += "\(probe.aspectClass.rawValue) \(String(format: "%.2f", probe.contentAspectRatio)):1, default mode \(probe.defaultMode.rawValue)"
         if probe.interlaced == true { html += ", interlaced (shown from its first field)" }
         // The renders are SDR: say so, or an HDR master looks different here than on an HDR screen.
         if probe.isHDR {
-            html += ", HDR (\(escape(probe.colorTransfer.uppercased()))), shown tone-mapped to SDR"
+            html += ", HDR (\(probe.colorTransfer.rawValue.uppercased())), shown tone-mapped to SDR"
         }
         html += "</div>\n"
         if probe.paddingDetected {

@@ -30,26 +30,26 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// displayWidth / displayHeight.
     public var aspectRatio = 0.0
     /// Class of the content (padding removed): standard, wide or ultra-wide.
-    public var aspectClass = AspectClass.standard.rawValue
+    public var aspectClass = AspectClass.standard
     /// What `--modes auto` picks under `policy` on a 16:9 screen turned like the video.
-    public var defaultMode = ViewingMode.fit.rawValue
-    public var policy = ModePolicy.hig.rawValue
+    public var defaultMode = ViewingMode.fit
+    public var policy = ModePolicy.hig
     public var durationSeconds = 0.0
     public var frameRate: Double?
     public var keyframeIntervalSeconds: Double?
-    public var colorMatrix = ""
-    public var colorRange = ""
-    public var colorTransfer = ""
-    public var colorPrimaries = ""
+    public var colorMatrix = ColorMatrix.bt709
+    public var colorRange = ColorRange.limited
+    public var colorTransfer = TransferFunction.bt709
+    public var colorPrimaries = ColorPrimaries.bt709
     /// HDR content's peak in cd/m² from its metadata (nil for SDR or when unstated; tone mapping then assumes 1000).
     public var peakLuminance: Double?
-    public var chromaSiting = ""
+    public var chromaSiting = ChromaSiting.left
     /// Whether the stream says its frames are interlaced (they are then shown from their first field); absent when
     /// it doesn't say.
     public var interlaced: Bool?
 
     /// Whether the transfer is HDR (PQ or HLG): its renders are tone-mapped to SDR.
-    public var isHDR: Bool { TransferFunction(rawValue: colorTransfer)?.isHDR ?? false }
+    public var isHDR: Bool { colorTransfer.isHDR }
     /// The picture without baked-in bars, in display pixels; the full frame when there are none.
     public var contentRect = Rect(x: 0, y: 0, width: 0, height: 0)
     public var contentAspectRatio = 0.0

@@ -58,9 +58,9 @@ struct ProbeCommand: ParsableCommand {
         return """
             \(report.path)
               \(report.container), \(report.codec) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
-              display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass), default mode \(report.defaultMode) (\(report.policy))
+              display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass.rawValue), default mode \(report.defaultMode.rawValue) (\(report.policy))
               \(String(format: "%.3f", report.durationSeconds)) s, \(rate), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")
-              colour \(report.colorMatrix) \(report.colorRange) range, \(report.colorPrimaries) primaries, transfer \(report.colorTransfer)\(hdr), chroma \(report.chromaSiting)
+              colour \(report.colorMatrix.rawValue) \(report.colorRange.rawValue) range, \(report.colorPrimaries.rawValue) primaries, transfer \(report.colorTransfer.rawValue)\(hdr), chroma \(report.chromaSiting.rawValue)
               \(padding)\(cut)
             """
     }

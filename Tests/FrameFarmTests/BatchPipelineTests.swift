@@ -39,13 +39,13 @@ import Testing
         let one = try #require(ManifestStore.read(previewFirst + "/sample/manifest.json"))
         let other = try #require(ManifestStore.read(thumbnailsFirst + "/sample/manifest.json"))
         #expect(one.probe == other.probe)
-        #expect(one.probe.policy == "max-crop:10" && one.probe.defaultMode == "fill", "\(one.probe)")
+        #expect(one.probe.policy == policy && one.probe.defaultMode == .fill, "\(one.probe)")
         #expect(one.preview?.renders.filter(\.isDefault).map(\.mode) == [.fill])
 
         // Without any policy given, a fresh folder gets hig's pick.
         let plain = directory.file("plain")
         #expect(run(jobs.poster, path, out: plain, policy: nil).failed == 0)
-        #expect(ManifestStore.read(plain + "/sample/manifest.json")?.probe.defaultMode == "fit")
+        #expect(ManifestStore.read(plain + "/sample/manifest.json")?.probe.defaultMode == .fit)
     }
 
     @Test func outcomesSayWhatBecameOfEachInput() throws {

@@ -25,9 +25,9 @@ import Testing
         #expect(abs(report.contentRect.width - pictureWidth) <= 1)
         #expect(report.contentRect.height == 640)
         #expect(abs(report.contentRect.x - (360 - pictureWidth) / 2) <= 1)
-        #expect(report.aspectClass == "wide")
+        #expect(report.aspectClass == .wide)
         // Portrait 2.39:1 video on a portrait screen: the wide class fills under the HIG policy.
-        #expect(report.defaultMode == "fill")
+        #expect(report.defaultMode == .fill)
         #expect(abs((report.keyframeIntervalSeconds ?? 0) - 0.5) < 0.05)
         #expect(abs(report.durationSeconds - 2) < 0.1)
     }
@@ -59,10 +59,10 @@ import Testing
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) { $0.size = PixelSize(width: 480, height: 360) }
         let hig = try Prober.probe(paths: [path], policy: .hig).first!.get()
-        #expect(hig.aspectClass == "standard" && hig.defaultMode == "fit")
+        #expect(hig.aspectClass == .standard && hig.defaultMode == .fit)
         // 4:3 filling 16:9 crops 25% of the picture.
-        #expect(try Prober.probe(paths: [path], policy: .maxCrop(percent: 30)).first!.get().defaultMode == "fill")
-        #expect(try Prober.probe(paths: [path], policy: .maxCrop(percent: 20)).first!.get().defaultMode == "fit")
+        #expect(try Prober.probe(paths: [path], policy: .maxCrop(percent: 30)).first!.get().defaultMode == .fill)
+        #expect(try Prober.probe(paths: [path], policy: .maxCrop(percent: 20)).first!.get().defaultMode == .fit)
     }
 
     @Test func badInputsEachGetOneClearReasonAndTheRestGoOn() throws {
