@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (see docs/architecture.md): FrameFarmCore (pure Swift) <- FrameFarmMedia (FFmpeg, libpng, libdeflate, libjpeg-turbo)
+// Layers (see docs/architecture.md): FrameFarmCore (pure Swift) <- FrameFarmMedia (FFmpeg, libpng, libdeflate, libjpeg-turbo,
+// libwebp)
 // and FrameFarmGPU (Vulkan) <- FrameFarm (engine) <- framefarm, bench; FrameFarmSamples (the test-video generator,
 // on Core and Media) serves framefarm, bench and the tests. Only Media and GPU import the C modules.
 let package = Package(
@@ -23,9 +24,11 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
 
         .target(name: "FrameFarmCore"),
-        .target(name: "FrameFarmMedia", dependencies: ["FrameFarmCore", "CFFmpeg", "CPNG", "CTurboJPEG", "CDeflate"]),
+        .target(name: "FrameFarmMedia", dependencies: ["FrameFarmCore", "CFFmpeg", "CPNG", "CTurboJPEG", "CDeflate",
+                                                       "CWebP"]),
         .target(name: "FrameFarmGPU", dependencies: ["FrameFarmCore", "CVulkan"],
                 plugins: [.plugin(name: "ShaderCompiler")]),
         .target(name: "FrameFarm", dependencies: ["FrameFarmCore", "FrameFarmMedia", "FrameFarmGPU"]),

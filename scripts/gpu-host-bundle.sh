@@ -46,7 +46,7 @@ swift build --build-tests
 stage=$WORK/stage
 rm -rf "$stage" && mkdir -p "$stage"/{lib,bin,swift,tests,layers}
 cp -a "$FFMPEG"/lib/lib*.so.* "$stage/lib/"
-for library in libx264.so.164 libx265.so.199 libnuma.so.1 libpng16.so.16 libturbojpeg.so.0 libdeflate.so.0 \
+for library in libx264.so.164 libx265.so.199 libnuma.so.1 libpng16.so.16 libturbojpeg.so.0 libdeflate.so.0 libwebp.so.7 \
                libvulkan.so.1 libxml2.so.2 libicuuc.so.72 libicudata.so.72 liblzma.so.5 libz.so.1; do
     cp -L "/usr/lib/x86_64-linux-gnu/$library" "$stage/lib/"
 done

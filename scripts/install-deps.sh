@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools spirv-tools
           libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
-          libpng-dev libdeflate-dev libturbojpeg0-dev)
+          libpng-dev libdeflate-dev libturbojpeg0-dev libwebp-dev)
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(vulkan-validationlayers pngcheck)
 fi

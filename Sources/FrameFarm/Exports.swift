@@ -3,13 +3,6 @@
 import FrameFarmGPU
 import FrameFarmMedia
 
-extension ImageFormat {
-    /// The format `--format webp-if-available` means here: WebP where this FFmpeg can write it (built with
-    /// libwebp, as Debian's is), else JPEG.
-    public static var webpIfAvailable: ImageFormat { ImageEncoder.canEncodeWebP ? .webp : .jpeg }
-    public static var canEncodeWebP: Bool { ImageEncoder.canEncodeWebP }
-}
-
 // What `Configuration` is made of, for the executables that fill it in.
 public typealias GPUConfiguration = FrameFarmGPU.GPUConfiguration
 public typealias GPUSelection = FrameFarmGPU.GPUSelection

@@ -65,9 +65,6 @@ public final class ImageEncoder {
         }
     }
 
-    /// Whether this FFmpeg can write WebP (Debian's can: it is built with libwebp).
-    public static var canEncodeWebP: Bool { WebPCodec.canEncode }
-
     public func encode(_ image: RGBAImage, format: ImageFormat, quality: Int = 85) throws -> Data {
         try image.pixels.withUnsafeBytes {
             try encode($0, width: image.width, height: image.height, bytesPerRow: image.width * 4,

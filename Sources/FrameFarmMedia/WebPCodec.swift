@@ -1,58 +1,43 @@
 import CFFmpeg
+import CWebP
 import Foundation
 import FrameFarmCore
 
-/// WebP through libavcodec: encoding needs FFmpeg built with libwebp (Debian's is), decoding uses FFmpeg's own
-/// WebP decoder. Lossy WebP, like the JPEG it stands in for; each call opens its own codec context, so the
-/// functions are thread-safe.
+/// Lossy WebP, like the JPEG it stands in for: encoded by libwebp straight from the RGBA rows (alpha ignored, as
+/// outputs are opaque), decoded by FFmpeg's own WebP decoder, independent of libwebp. Thread-safe: each call owns
+/// its libwebp picture and writer, or its codec context.
 enum WebPCodec {
-    /// Whether this FFmpeg can write WebP (`--format webp-if-available` falls back to JPEG when not).
-    static var canEncode: Bool { avcodec_find_encoder_by_name("libwebp") != nil }
-
     static func encode(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
                        quality: Int) throws -> Data {
-        guard let codec = avcodec_find_encoder_by_name("libwebp") else {
-            throw MediaError(call: "avcodec_find_encoder_by_name",
-                             message: "this FFmpeg has no libwebp encoder: use --format jpeg or webp-if-available")
+        var config = WebPConfig()
+        guard WebPConfigInit(&config) != 0 else {
+            throw MediaError(call: "WebPConfigInit", message: "libwebp's ABI differs from its headers'")
         }
-        var context = avcodec_alloc_context3(codec)
-        defer { avcodec_free_context(&context) }
-        guard let context else { throw MediaError.outOfMemory("avcodec_alloc_context3") }
-        context.pointee.width = Int32(width)
-        context.pointee.height = Int32(height)
-        context.pointee.pix_fmt = AV_PIX_FMT_BGRA
-        context.pointee.time_base = AVRational(num: 1, den: 1)
-        _ = av_opt_set_double(context.pointee.priv_data, "quality", Double(min(100, max(0, quality))), 0)
-        try check("avcodec_open2", avcodec_open2(context, codec, nil))
-
-        var frame = av_frame_alloc()
-        defer { av_frame_free(&frame) }
-        guard let frame else { throw MediaError.outOfMemory("av_frame_alloc") }
-        frame.pointee.format = AV_PIX_FMT_BGRA.rawValue
-        frame.pointee.width = Int32(width)
-        frame.pointee.height = Int32(height)
-        try check("av_frame_get_buffer", av_frame_get_buffer(frame, 0))
-        // libwebp imports BGRA: swap R and B, and make every pixel opaque (outputs have no alpha).
-        let stride = Int(frame.pointee.linesize.0)
-        let target = frame.pointee.data.0!
-        for y in 0..<height {
-            let source = pixels.baseAddress! + y * bytesPerRow
-            let row = target + y * stride
-            for x in 0..<width {
-                row[x * 4] = source.load(fromByteOffset: x * 4 + 2, as: UInt8.self)
-                row[x * 4 + 1] = source.load(fromByteOffset: x * 4 + 1, as: UInt8.self)
-                row[x * 4 + 2] = source.load(fromByteOffset: x * 4, as: UInt8.self)
-                row[x * 4 + 3] = 255
-            }
+        config.quality = Float(min(100, max(0, quality)))
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else {
+            throw MediaError(call: "WebPPictureInit", message: "libwebp's ABI differs from its headers'")
         }
-        try check("avcodec_send_frame", avcodec_send_frame(context, frame))
-        try check("avcodec_send_frame", avcodec_send_frame(context, nil))
-        var packet = av_packet_alloc()
-        defer { av_packet_free(&packet) }
-        guard let packet else { throw MediaError.outOfMemory("av_packet_alloc") }
-        try check("avcodec_receive_packet", avcodec_receive_packet(context, packet))
-        // The packet is a whole RIFF/WebP file (libwebp's memory writer).
-        return Data(bytes: packet.pointee.data, count: Int(packet.pointee.size))
+        defer { WebPPictureFree(&picture) }
+        picture.width = Int32(width)
+        picture.height = Int32(height)
+        // RGBX: the fourth byte of each pixel is skipped, so no alpha plane is written.
+        guard WebPPictureImportRGBX(&picture, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                    Int32(bytesPerRow)) != 0 else {
+            throw MediaError(call: "WebPPictureImportRGBX", message: "out of memory")
+        }
+        var output = WebPMemoryWriter()
+        WebPMemoryWriterInit(&output)
+        defer { WebPMemoryWriterClear(&output) }
+        picture.writer = WebPMemoryWrite
+        let encoded = withUnsafeMutablePointer(to: &output) { writer in
+            picture.custom_ptr = UnsafeMutableRawPointer(writer)
+            return WebPEncode(&config, &picture)
+        }
+        guard encoded != 0 else {
+            throw MediaError(call: "WebPEncode", message: "libwebp error \(picture.error_code.rawValue)")
+        }
+        return Data(bytes: output.mem, count: output.size)
     }
 
     static func isWebP(_ data: Data) -> Bool {

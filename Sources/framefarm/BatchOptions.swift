@@ -142,17 +142,10 @@ extension BatchCommand {
 /// `--format`, as every command that writes images takes it.
 enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
     case jpeg, png, webp
-    /// WebP where this FFmpeg can write it, else JPEG.
+    /// Kept for scripts written when WebP depended on FFmpeg's build; libwebp is linked now, so it is WebP.
     case webpIfAvailable = "webp-if-available"
 
-    func imageFormat() throws -> ImageFormat {
-        if self == .webpIfAvailable { return .webpIfAvailable }
-        let format = ImageFormat(rawValue: rawValue)!
-        guard format != .webp || ImageFormat.canEncodeWebP else {
-            throw ValidationError("--format webp: this FFmpeg has no libwebp encoder (webp-if-available falls back to JPEG)")
-        }
-        return format
-    }
+    var imageFormat: ImageFormat { self == .webpIfAvailable ? .webp : ImageFormat(rawValue: rawValue)! }
 }
 
 /// `--remove-padding auto|off`, as every rendering command takes it.

@@ -34,7 +34,7 @@ struct PosterCommand: BatchCommand {
         var options = PosterOptions()
         options.frame = at
         options.widths = widths
-        options.format = try format.imageFormat()
+        options.format = format.imageFormat
         options.removePadding = removePadding.removes
         options.resampling = gpuOptions.resampling
         return options

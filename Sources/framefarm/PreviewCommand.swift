@@ -57,7 +57,7 @@ struct PreviewCommand: BatchCommand {
         options.overlays = overlay
         options.fitWithin = fitWithin
         options.removePadding = removePadding.removes
-        options.format = try format.imageFormat()
+        options.format = format.imageFormat
         options.resampling = gpuOptions.resampling
         return options
     }

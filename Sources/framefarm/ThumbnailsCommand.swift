@@ -31,7 +31,7 @@ struct ThumbnailsCommand: BatchCommand {
             transform: parseGrid)
     var grid = Grid(columns: 10, rows: 10)
 
-    @Option(help: "Sheet format (webp-if-available: WebP where FFmpeg has libwebp, else JPEG).")
+    @Option(help: "Sheet format (webp-if-available is kept as another name for webp).")
     var format = FormatChoice.jpeg
 
     @Option(help: "JPEG or WebP quality 1-100.")
@@ -62,7 +62,7 @@ struct ThumbnailsCommand: BatchCommand {
         case (nil, nil): break
         }
         (options.columns, options.rows) = (grid.columns, grid.rows)
-        options.format = try format.imageFormat()
+        options.format = format.imageFormat
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }
         options.quality = quality
         options.seek = seek

@@ -48,7 +48,6 @@ import Testing
 
     /// Read back by FFmpeg's own WebP decoder, independent of the libwebp encoder that wrote it.
     @Test func webpRoundTripKeepsFlatColoursClose() throws {
-        try #require(ImageEncoder.canEncodeWebP, "Debian's FFmpeg is built with libwebp")
         let image = patches()
         let data = try ImageEncoder().encode(image, format: .webp, quality: 95)
         #expect(data.prefix(4) == Data("RIFF".utf8) && data.dropFirst(8).prefix(4) == Data("WEBP".utf8))
