@@ -29,7 +29,10 @@ enum TestGPU {
     static func withRenderer<R>(prefilterOnHost: Bool? = nil, canvasesOnDevice: Bool? = nil,
                                 _ body: (Renderer) throws -> R) throws -> R {
         try lock.withLock {
-            if shared == nil { shared = Result { try GPUContext(validation: validationRequested) } }
+            if shared == nil {
+                keepDriverLoaded()
+                shared = Result { try GPUContext(validation: validationRequested) }
+            }
             let context = try shared!.get()
             let choice = Choice(prefilterOnHost: prefilterOnHost, canvasesOnDevice: canvasesOnDevice)
             let renderer = try renderers[choice]
@@ -42,5 +45,14 @@ enum TestGPU {
             #expect(messages.isEmpty, "validation messages: \(Array(messages))")
             return result
         }
+    }
+
+    /// Under `make test-sanitize` (which names lavapipe in FRAMEFARM_TEST_CLI_PRELOAD): the Vulkan loader unloads
+    /// the driver at vkDestroyInstance, after which LeakSanitizer can no longer scan the driver's globals and
+    /// reports what they point to as leaked, from an <unknown module>. Opened here with RTLD_NODELETE, it stays
+    /// mapped for the life of the test process, as the CLI processes keep it by LD_PRELOAD.
+    static func keepDriverLoaded() {
+        guard let driver = ProcessInfo.processInfo.environment["FRAMEFARM_TEST_CLI_PRELOAD"], !driver.isEmpty else { return }
+        _ = dlopen(driver, RTLD_NOW | RTLD_NODELETE)
     }
 }

@@ -24,6 +24,11 @@ enum SharedGPU {
 /// What the variables `make test` sets ask for (FRAMEFARM_VALIDATION=1 above all): the tests are an edge of the
 /// library, as the executables are.
 let testConfiguration: Configuration = {
+    // Under `make test-sanitize`, lavapipe stays mapped for the life of the test process (see the GPU tests'
+    // `TestGPU.keepDriverLoaded`, which says why).
+    if let driver = ProcessInfo.processInfo.environment["FRAMEFARM_TEST_CLI_PRELOAD"], !driver.isEmpty {
+        _ = dlopen(driver, RTLD_NOW | RTLD_NODELETE)
+    }
     do {
         return try Configuration(environment: ProcessInfo.processInfo.environment)
     } catch {
