@@ -96,7 +96,7 @@ public struct BatchPipeline: Sendable {
     }
 
     public func run<Job: BatchJob>(_ job: Job, inputs: [String],
-                                   progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+                                   progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: settings.outputRoot)
         let folders = OutputLayout.folderNames(for: inputs)
         layout.removeStaleTemporaries(folders: folders)
@@ -159,7 +159,7 @@ extension BatchJob {
     /// The job over `inputs` with the batch defaults but for the output root, `force` and `inFlight` (default 2).
     public static func run(inputs: [String], outputRoot: String, options: Options, gpu: GPUService,
                            force: Bool = false, inFlight: Int? = nil,
-                           progress: ((BatchProgress) -> Void)? = nil) -> BatchSummary {
+                           progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
         var settings = BatchSettings(outputRoot: outputRoot)
         settings.force = force
         settings.inFlight = inFlight ?? settings.inFlight

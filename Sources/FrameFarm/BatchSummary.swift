@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a batch command did, printed by `--json` and summarised on stderr: one entry per input.
 public struct BatchSummary: Codable, Sendable {
@@ -67,24 +68,27 @@ public struct BatchProgress: Sendable {
 }
 
 /// Thread-safe progress accounting shared by a batch's workers.
-final class ProgressCounter: @unchecked Sendable {
-    private let lock = NSLock()
+final class ProgressCounter: Sendable {
+    private struct Counts {
+        var inputsDone = 0
+        var itemsDone = 0
+    }
+
+    private let counts = Mutex(Counts())
     private let started = Date()
     private let total: Int
-    private var inputsDone = 0
-    private var itemsDone = 0
-    private let report: ((BatchProgress) -> Void)?
+    private let report: (@Sendable (BatchProgress) -> Void)?
 
-    init(total: Int, report: ((BatchProgress) -> Void)?) {
+    init(total: Int, report: (@Sendable (BatchProgress) -> Void)?) {
         self.total = total
         self.report = report
     }
 
     func add(items: Int = 0, inputs: Int = 0) {
-        let snapshot: BatchProgress = lock.withLock {
-            itemsDone += items
-            inputsDone += inputs
-            return BatchProgress(inputsDone: inputsDone, inputsTotal: total, itemsDone: itemsDone,
+        let snapshot = counts.withLock { counts in
+            counts.itemsDone += items
+            counts.inputsDone += inputs
+            return BatchProgress(inputsDone: counts.inputsDone, inputsTotal: total, itemsDone: counts.itemsDone,
                                  elapsedSeconds: Date().timeIntervalSince(started))
         }
         report?(snapshot)

@@ -34,12 +34,11 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
     /// for padding, since the time needs only the duration, known before.
     func probeAndDecode(path: String, maxPixels: Int) throws -> (facts: MediaFacts, decoded: Decoded) {
         var pick: PosterPicker.Choice?
-        var decoding: BackgroundWork?
-        var decoded: Decoded?
+        var decoding: BackgroundWork<Decoded>?
         do {
             let facts = try MediaProber.probe(path: path, maxPixels: maxPixels) { early in
                 guard self == .poster else {
-                    decoding = BackgroundWork { decoded = try self.decode(path: path, facts: early, maxPixels: maxPixels) }
+                    decoding = BackgroundWork { try self.decode(path: path, facts: early, maxPixels: maxPixels) }
                     return nil
                 }
                 return {
@@ -51,11 +50,11 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
                     return found?.content
                 }
             }
-            try decoding?.finish()
+            let decoded = try decoding?.finish()
             return (facts, try decoded ?? decode(path: path, facts: facts, maxPixels: maxPixels, keyframePick: pick))
         } catch {
             // A decode still running must not outlive the call.
-            try? decoding?.finish()
+            _ = try? decoding?.finish()
             throw error
         }
     }

@@ -5,6 +5,7 @@ import FrameFarmGPU
 /// thread-safe). When a render fails with `VK_ERROR_DEVICE_LOST` or an out-of-memory result, the input that hit it
 /// fails with a clear message and the context is recreated, so the remaining inputs run on a fresh device.
 /// Renderers still busy on the old context keep it alive until they are done, then are dropped. Thread-safe.
+// Unchecked: it holds renderers, which own Vulkan handles and are lent to one thread at a time, under a lock.
 public final class GPUService: @unchecked Sendable {
     public let configuration: GPUConfiguration
     private let lock = NSLock()
@@ -18,7 +19,7 @@ public final class GPUService: @unchecked Sendable {
     private var pendingFault: VulkanError?
     private var firstRecord: GPURecord?
     /// Making the first context on a background thread (`starting(gpu:)`); nil when `init` made it.
-    private var startup: BackgroundWork?
+    private var startup: BackgroundWork<Void>?
 
     private init(unstarted configuration: GPUConfiguration) {
         self.configuration = configuration

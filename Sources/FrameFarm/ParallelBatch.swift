@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import FrameFarmMedia
 
 /// Runs independent per-input work on all cores and returns the results in input order.
@@ -29,6 +30,7 @@ public enum ParallelBatch {
 /// Image encoders, one per core, lent out one image at a time. Kept across batches, they keep their scratch
 /// memory; shared by encodings that overlap (a preview batch: its videos in flight and each one's consecutive
 /// submissions), they bound how many images are encoded at once.
+// Unchecked: its encoders own libjpeg-turbo and libdeflate handles; each is lent to one thread at a time, under a lock.
 final class EncoderPool: @unchecked Sendable {
     let count: Int
     let pngCompressor: PNGCompressor
@@ -61,46 +63,46 @@ final class EncoderPool: @unchecked Sendable {
     }
 }
 
-/// Work started on a background thread; `finish` (from any thread, any number of times) waits for it and
-/// rethrows its error.
-final class BackgroundWork: @unchecked Sendable {
+/// Work started on a background thread, whose value or error `finish` (from any thread, any number of times)
+/// waits for.
+final class BackgroundWork<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var error: Error?
-    private var body: (() throws -> Void)?
+    private let outcome = Mutex<Result<Value, any Error>?>(nil)
+    private let body: Mutex<(@Sendable () throws -> Value)?>
 
-    init(_ body: @escaping () throws -> Void) {
-        self.body = body
+    init(_ body: @escaping @Sendable () throws -> Value) {
+        self.body = Mutex(body)
         DispatchQueue.global().async { self.run() }
-    }
-
-    private func run() {
-        do {
-            try runBody()
-        } catch {
-            lock.withLock { self.error = error }
-        }
-        done.signal()
     }
 
     /// Drops the body, and what it captured, before the waiters go on. Otherwise the last reference to a captured
     /// object could be released on this thread after `finish` returned: a GPUService released that way at exit
     /// unloaded the Vulkan driver while the main thread ran the process's exit handlers, and the process crashed.
-    private func runBody() throws {
-        let body = lock.withLock { () -> (() throws -> Void)? in
-            defer { self.body = nil }
-            return self.body
+    private func run() {
+        let result = Result { () throws -> Value in
+            let body = self.body.withLock { body in
+                defer { body = nil }
+                return body
+            }
+            return try body!()
         }
-        try body?()
+        outcome.withLock { $0 = result }
+        done.signal()
     }
 
-    func finish() throws {
+    @discardableResult
+    func finish() throws -> Value {
         // A latch: each waiter passes the signal on to the next.
         done.wait()
         done.signal()
-        if let error = lock.withLock({ error }) { throw error }
+        return try outcome.withLock { $0! }.get()
     }
 
     /// Whether the work has ended with an error (does not wait).
-    var hasFailed: Bool { lock.withLock { error != nil } }
+    var hasFailed: Bool {
+        outcome.withLock { outcome in
+            guard case .failure = outcome else { return false }
+            return true
+        }
+    }
 }

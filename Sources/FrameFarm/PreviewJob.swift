@@ -63,7 +63,7 @@ public struct PreviewJob: BatchJob {
             // lone large canvas then no longer holds the other cores idle: they encode the next group. Each group
             // is waited for before the next is submitted: lavapipe signals a submission's fence only once the
             // queue behind it has drained.
-            var encodings: [BackgroundWork] = []  // oldest first, one per slot at most
+            var encodings: [BackgroundWork<Void>] = []  // oldest first, one per slot at most
             // However the loop ends, no encoding may outlive the renderer whose memory it reads.
             defer { for encoding in encodings { try? encoding.finish() } }
             for group in Self.groups(drawn.map { plans[$0] }, limit: Self.canvasBytesPerSubmission) {

@@ -20,6 +20,7 @@ public enum SeekMode: String, Sendable, CaseIterable {
 /// chunks are cut at their middle. Frames go through a bounded queue, so memory holds at most `capacity` decoded
 /// frames however long the video. Frames no target needs are never kept; in keyframe mode non-key frames are
 /// never decoded.
+// Unchecked: its workers own FFmpeg readers (C handles), each on its own thread; the queue is under a condition lock.
 final class ThumbnailFrameFeeder: @unchecked Sendable {
     struct Item {
         var index: Int

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The one way FrameFarm spreads work over threads: indices 0..<count handed out, one at a time, to at most
 /// `width` workers on Dispatch's pool. The caller waits until every index is done. Thread-safe.
@@ -19,7 +20,7 @@ public enum Concurrent {
 
     /// `body` for every index until one throws; then no further index starts, and the first error is rethrown.
     public static func forEach(count: Int, width: Int = cores, _ body: @Sendable (Int) throws -> Void) throws {
-        let firstError = Slots<Error>(count: 1)
+        let firstError = Slots<any Error>(count: 1)
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: max(1, min(width, count))) { _ in
             while case let index = next.take(), index < count, firstError[0] == nil {
@@ -34,27 +35,25 @@ public enum Concurrent {
     }
 
     /// Hands out 0, 1, 2 ... to concurrent workers.
-    private final class Counter: @unchecked Sendable {  // every access under `lock`
-        private var value = 0
-        private let lock = NSLock()
+    private final class Counter: Sendable {
+        private let next = Mutex(0)
 
-        func take() -> Int { lock.withLock { defer { value += 1 }; return value } }
+        func take() -> Int { next.withLock { value in defer { value += 1 }; return value } }
     }
 
     /// Results written by index from several threads.
-    private final class Slots<Value>: @unchecked Sendable {  // every access under `lock`
-        private var slots: [Value?]
-        private let lock = NSLock()
+    private final class Slots<Value: Sendable>: Sendable {
+        private let slots: Mutex<[Value?]>
 
-        init(count: Int) { slots = [Value?](repeating: nil, count: count) }
+        init(count: Int) { slots = Mutex([Value?](repeating: nil, count: count)) }
 
         subscript(index: Int) -> Value? {
-            get { lock.withLock { slots[index] } }
-            set { lock.withLock { slots[index] = newValue } }
+            get { slots.withLock { $0[index] } }
+            set { slots.withLock { $0[index] = newValue } }
         }
 
-        func setIfEmpty(_ index: Int, _ value: Value) { lock.withLock { if slots[index] == nil { slots[index] = value } } }
+        func setIfEmpty(_ index: Int, _ value: Value) { slots.withLock { if $0[index] == nil { $0[index] = value } } }
 
-        var values: [Value] { lock.withLock { slots.map { $0! } } }
+        var values: [Value] { slots.withLock { $0.map { $0! } } }
     }
 }

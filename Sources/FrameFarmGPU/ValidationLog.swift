@@ -3,6 +3,7 @@ import Foundation
 
 /// Collects the validation layer's warnings and errors (VK_EXT_debug_utils) and echoes them to stderr.
 /// Thread-safe: the layer calls back from whichever thread made the offending Vulkan call.
+// Unchecked: Vulkan calls back into it through a C pointer, from any thread; its messages are under a lock.
 final class ValidationLog: @unchecked Sendable {
     private let lock = NSLock()
     private var collected: [String] = []

@@ -6,6 +6,7 @@ import Foundation
 /// Ownership: owns the `VkInstance`, the `VkDevice` and the validation messenger; destroys them in `deinit`,
 /// after every object that holds a reference to the context (buffers, pipelines, renderers) is gone.
 /// Thread-safety: immutable after init and shareable across threads; queue submissions are serialized inside.
+// Unchecked: it owns Vulkan handles (instance, device, queue), immutable after init; submissions lock.
 public final class GPUContext: @unchecked Sendable {
     /// The device's name as the driver reports it, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
     public let deviceName: String

@@ -3,6 +3,7 @@ import FrameFarmCore
 
 /// Owns one decoded AVFrame in a layout the GPU uploads as-is (other formats were converted by
 /// `FrameNormalizer`). Immutable once made, so it may be handed between threads.
+// Unchecked: it owns an AVFrame (a C struct), never written after init.
 public final class DecodedFrame: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVFrame>
     /// Presentation time in seconds, from the best-effort timestamp.

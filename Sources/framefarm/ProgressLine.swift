@@ -1,26 +1,30 @@
 import Foundation
+import Synchronization
 
 /// A one-line progress display on stderr, redrawn at most ten times a second; only used when stderr is a
-/// terminal (never in logs or pipes).
-final class ProgressLine {
+/// terminal (never in logs or pipes). Thread-safe: a batch's workers report from their own threads, and a lock
+/// keeps their redraws from interleaving.
+final class ProgressLine: Sendable {
     private let label: String
     private let started = Date()
-    private var lastDraw = Date.distantPast
+    private let lastDraw = Mutex(Date.distantPast)
 
     init(label: String) { self.label = label }
 
     func update(fraction: Double, detail: String = "") {
-        let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.1 || fraction >= 1 else { return }
-        lastDraw = now
-        let width = 30
-        let filled = Int((min(1, max(0, fraction)) * Double(width)).rounded())
-        let elapsed = now.timeIntervalSince(started)
-        let eta = fraction > 0.01 ? String(format: " ETA %.0fs", elapsed / fraction - elapsed) : ""
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let line = String(format: "\r%@ [%@] %3.0f%%%@ %@", label, bar, fraction * 100, eta, detail)
-        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        lastDraw.withLock { lastDraw in
+            let now = Date()
+            guard now.timeIntervalSince(lastDraw) >= 0.1 || fraction >= 1 else { return }
+            lastDraw = now
+            let width = 30
+            let filled = Int((min(1, max(0, fraction)) * Double(width)).rounded())
+            let elapsed = now.timeIntervalSince(started)
+            let eta = fraction > 0.01 ? String(format: " ETA %.0fs", elapsed / fraction - elapsed) : ""
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            let line = String(format: "\r%@ [%@] %3.0f%%%@ %@", label, bar, fraction * 100, eta, detail)
+            FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        }
     }
 
-    func finish() { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    func finish() { lastDraw.withLock { _ in FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
 }

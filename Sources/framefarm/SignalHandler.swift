@@ -1,15 +1,17 @@
 import Dispatch
 import Foundation
+import Synchronization
 import FrameFarm
 
 /// SIGINT/SIGTERM: the first asks the batch to stop after the inputs in progress (their files are completed and
 /// renamed into place); a second quits at once, deleting temporary files of writes still in progress. Either
 /// way the exit status is 130 (SIGINT) or 143 (SIGTERM).
-final class SignalHandler: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
-    private let lock = NSLock()
-    private var received: Int32?
+final class SignalHandler: Sendable {
+    /// Kept only so the sources live as long as the handler; never read after `install`.
+    nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
+    private let received = Mutex<Int32?>(nil)
 
+    /// Call once, before the batch starts.
     func install() {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
@@ -21,7 +23,7 @@ final class SignalHandler: @unchecked Sendable {
     }
 
     private func handle(_ signalNumber: Int32) {
-        let first = lock.withLock { () -> Bool in
+        let first = received.withLock { received in
             defer { received = received ?? signalNumber }
             return received == nil
         }
@@ -38,5 +40,5 @@ final class SignalHandler: @unchecked Sendable {
     }
 
     /// 128 + the signal received, or nil when none was.
-    var exitStatus: Int32? { lock.withLock { received.map { 128 + $0 } } }
+    var exitStatus: Int32? { received.withLock { $0.map { 128 + $0 } } }
 }

@@ -23,7 +23,7 @@ import Testing
     @Test func whatTheWorkCapturedIsReleasedBeforeFinishReturns() throws {
         for round in 0..<2000 {
             let releases = Counter()
-            let work: BackgroundWork
+            let work: BackgroundWork<Void>
             do {
                 let witness = Witness { _ = releases.increment() }
                 work = BackgroundWork { _ = witness }
