@@ -8,8 +8,10 @@ public struct VideoEncoding: Sendable {
     /// Frames per second as a fraction (30000/1001 for 29.97).
     public var frameRate = (numerator: 25, denominator: 1)
     public var sampleAspectRatio = SampleAspectRatio.square
-    /// Display-matrix rotation, clockwise degrees (0, 90, 180, 270), after mirroring left-right when `mirrored`.
+    /// Display-matrix rotation, clockwise degrees (0, 90, 180, 270).
     public var rotation = 0
+    /// Mirror the picture left-right in the display matrix, before the rotation (as DisplayTransform reads it):
+    /// the front-camera case.
     public var mirrored = false
     /// Encoder name (libx264, libx265, mpeg4, mjpeg ...); nil picks libx264, else mpeg4.
     public var encoder: String?
@@ -18,18 +20,21 @@ public struct VideoEncoding: Sendable {
     /// Keyframe every this many seconds; nil keeps the encoder's default GOP (x264: 250 frames + scene cuts).
     public var keyframeIntervalSeconds: Double?
     public var bFrames: Int?
-    /// Added to every frame's time (a .ts container keeps it; MP4 edit lists hide it).
+    /// First timestamp of the stream, in seconds (use a .ts container to keep it: MP4 edit lists hide it).
     public var startSeconds = 0.0
-    /// A 1/90000 s time base, for frames of varying durations; else one tick per frame.
+    /// Frame durations vary (a 1/90000 s time base); else one tick per frame.
     public var variableFrameRate = false
-    /// Interlaced, top field first (the pictures given must hold both fields in alternate rows).
+    /// Interlaced, top field first, as a broadcast camera captures: the pictures given hold the two fields in
+    /// alternate rows, the odd ones half a frame later.
     public var interlaced = false
-    /// HDR tags: BT.2020 primaries and matrix with this transfer (pq or hlg), and MaxCLL when given.
+    /// HDR tags: BT.2020 primaries and matrix with this transfer (pq or hlg), and the content's peak in cd/m² as
+    /// container metadata (MaxCLL) when given. Tags only: the pictures are written as they are.
     public var hdrTransfer: TransferFunction?
     public var hdrPeakLuminance: Int?
-    /// x264/x265 preset.
+    /// x264/x265 preset (ultrafast for tests, veryfast for realistic bench inputs).
     public var preset = "veryfast"
-    /// MP4/MOV: the index ('moov') before the media data, as for progressive download.
+    /// MP4/MOV: the index ('moov') before the media data, as files for progressive download have it, instead of
+    /// after it. A copy of such a file cut short still opens; one with the index last does not.
     public var indexFirst = false
 
     public init() {}

@@ -2,59 +2,35 @@ import Foundation
 import FrameFarmCore
 import FrameFarmMedia
 
-/// What `framefarm sample` makes. Every frame carries its number as a FrameCode and a clock.
+/// What `framefarm sample` makes. Every frame carries its number as a FrameCode and a clock. How the file is
+/// encoded (size, rate, aspect ratio, rotation, codec, GOP, interlacing, HDR tags ...) is `encoding`, whose fields
+/// read and write as the options' own (`options.size`, `options.keyframeIntervalSeconds`).
+@dynamicMemberLookup
 public struct SampleOptions: Sendable {
-    public var size = PixelSize(width: 1280, height: 720)
+    public var encoding = VideoEncoding()
     public var durationSeconds = 10.0
-    /// Frames per second as a fraction (30000/1001 for 29.97).
-    public var frameRate = (numerator: 25, denominator: 1)
     /// Bake 2.39:1 letterbox bars (top and bottom) or 4:3 pillarbox bars (left and right) into the frame.
     public var letterbox = false
     public var pillarbox = false
-    public var sampleAspectRatio = SampleAspectRatio.square
-    /// Display-matrix rotation, clockwise degrees (0, 90, 180, 270).
-    public var rotation = 0
-    /// Mirror the picture left-right in the display matrix, before the rotation (as DisplayTransform reads it):
-    /// the front-camera case.
-    public var mirrored = false
-    /// Encoder name (libx264, libx265, mpeg4, mjpeg ...); nil picks libx264, else mpeg4.
-    public var encoder: String?
-    /// Pixel format name (yuv420p, yuv422p, yuv444p, yuv420p10le ...); nil takes the encoder's first choice.
-    public var pixelFormat: String?
-    /// Keyframe every this many seconds; nil keeps the encoder's default GOP (x264: 250 frames + scene cuts).
-    public var keyframeIntervalSeconds: Double?
-    public var bFrames: Int?
-    /// First timestamp of the stream, in seconds (use a .ts container to keep it: MP4 edit lists hide it).
-    public var startSeconds = 0.0
     /// The number the first frame carries (FrameCode and counter): a sample to be appended to another, as
     /// concatenated MPEG-TS files are, continues the other's numbering.
     public var firstFrameNumber = 0
-    /// Frame durations cycle through 1x, 0.5x and 1.5x the nominal one (variable frame rate).
-    public var variableFrameRate = false
     /// Seconds of black at the start, then seconds of fade-in; and a stretch of blurred frames.
     public var blackLeadSeconds = 0.0
     public var fadeInSeconds = 0.0
     public var blurredRange: ClosedRange<Double>?
-    /// Tag the stream as HDR: BT.2020 primaries and matrix with this transfer (pq or hlg), and the content's
-    /// peak in cd/m² as container metadata (MaxCLL) when given. Tags only: the pattern's codes are written as
-    /// they are, not regraded for HDR, so this checks how readers take the tags.
-    public var hdrTransfer: TransferFunction?
-    public var hdrPeakLuminance: Int?
-    /// Interlaced, top field first, as a broadcast camera captures: odd rows show the scene half a frame later
-    /// than even rows, so anything moving combs when the two fields are shown together.
-    public var interlaced = false
-    /// x264 preset (ultrafast for tests, veryfast for realistic bench inputs).
-    public var preset = "veryfast"
-    /// MP4/MOV: the index ('moov') before the media data, as files for progressive download have it, instead of
-    /// after it. A copy of such a file cut short still opens; one with the index last does not.
-    public var indexFirst = false
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<VideoEncoding, Value>) -> Value {
+        get { encoding[keyPath: field] }
+        set { encoding[keyPath: field] = newValue }
+    }
 
     public init() {}
 
     /// The content rect inside the coded frame: the whole frame, or the frame minus baked-in bars sized so that
     /// the picture is 2.39:1 (letterbox) or 4:3 (pillarbox) in display terms, SAR included.
     public var contentRect: PixelRect {
-        let pixelAspect = sampleAspectRatio.value
+        let size = encoding.size, pixelAspect = encoding.sampleAspectRatio.value
         if letterbox {
             let height = min(size.height, Int((Double(size.width) * pixelAspect / 2.39 / 2).rounded()) * 2)
             return PixelRect(x: 0, y: (size.height - height) / 2 & ~1, width: size.width, height: height)
@@ -95,29 +71,7 @@ public enum SampleVideoWriter {
 }
 
 extension SampleOptions {
-    /// How the sample is encoded: everything but what its frames show.
-    var encoding: VideoEncoding {
-        var encoding = VideoEncoding()
-        encoding.size = size
-        encoding.frameRate = frameRate
-        encoding.sampleAspectRatio = sampleAspectRatio
-        encoding.rotation = rotation
-        encoding.mirrored = mirrored
-        encoding.encoder = encoder
-        encoding.pixelFormat = pixelFormat
-        encoding.keyframeIntervalSeconds = keyframeIntervalSeconds
-        encoding.bFrames = bFrames
-        encoding.startSeconds = startSeconds
-        encoding.variableFrameRate = variableFrameRate
-        encoding.interlaced = interlaced
-        encoding.hdrTransfer = hdrTransfer
-        encoding.hdrPeakLuminance = hdrPeakLuminance
-        encoding.preset = preset
-        encoding.indexFirst = indexFirst
-        return encoding
-    }
-
-    var frameDuration: Double { Double(frameRate.denominator) / Double(frameRate.numerator) }
+    var frameDuration: Double { Double(encoding.frameRate.denominator) / Double(encoding.frameRate.numerator) }
 }
 
 /// What each frame of a sample shows and when. Values only, so frames are drawn on several threads at once.
