@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What a batch command did, printed by `--json` and summarised on stderr: one entry per input.
 public struct BatchSummary: Codable, Sendable {
@@ -74,7 +73,7 @@ final class ProgressCounter: Sendable {
         var itemsDone = 0
     }
 
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
     private let started = Date()
     private let total: Int
     private let report: (@Sendable (BatchProgress) -> Void)?

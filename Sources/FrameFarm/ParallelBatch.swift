@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import FrameFarmMedia
 
 /// Runs independent per-input work on all cores and returns the results in input order.
@@ -67,11 +66,11 @@ final class EncoderPool: @unchecked Sendable {
 /// waits for.
 final class BackgroundWork<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private let outcome = Mutex<Result<Value, any Error>?>(nil)
-    private let body: Mutex<(@Sendable () throws -> Value)?>
+    private let outcome = Locked<Result<Value, any Error>?>(nil)
+    private let body: Locked<(@Sendable () throws -> Value)?>
 
     init(_ body: @escaping @Sendable () throws -> Value) {
-        self.body = Mutex(body)
+        self.body = Locked(body)
         DispatchQueue.global().async { self.run() }
     }
 

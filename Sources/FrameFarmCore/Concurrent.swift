@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The one way FrameFarm spreads work over threads: indices 0..<count handed out, one at a time, to at most
 /// `width` workers on Dispatch's pool. The caller waits until every index is done. Thread-safe.
@@ -36,16 +35,16 @@ public enum Concurrent {
 
     /// Hands out 0, 1, 2 ... to concurrent workers.
     private final class Counter: Sendable {
-        private let next = Mutex(0)
+        private let next = Locked(0)
 
         func take() -> Int { next.withLock { value in defer { value += 1 }; return value } }
     }
 
     /// Results written by index from several threads.
     private final class Slots<Value: Sendable>: Sendable {
-        private let slots: Mutex<[Value?]>
+        private let slots: Locked<[Value?]>
 
-        init(count: Int) { slots = Mutex([Value?](repeating: nil, count: count)) }
+        init(count: Int) { slots = Locked([Value?](repeating: nil, count: count)) }
 
         subscript(index: Int) -> Value? {
             get { slots.withLock { $0[index] } }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import FrameFarm
 
 /// A one-line progress display on stderr, redrawn at most ten times a second; only used when stderr is a
 /// terminal (never in logs or pipes). Thread-safe: a batch's workers report from their own threads, and a lock
@@ -7,7 +7,7 @@ import Synchronization
 final class ProgressLine: Sendable {
     private let label: String
     private let started = Date()
-    private let lastDraw = Mutex(Date.distantPast)
+    private let lastDraw = Locked(Date.distantPast)
 
     init(label: String) { self.label = label }
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import FrameFarm
 
 /// SIGINT/SIGTERM: the first asks the batch to stop after the inputs in progress (their files are completed and
@@ -9,7 +8,7 @@ import FrameFarm
 final class SignalHandler: Sendable {
     /// Kept only so the sources live as long as the handler; never read after `install`.
     nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
-    private let received = Mutex<Int32?>(nil)
+    private let received = Locked<Int32?>(nil)
 
     /// Call once, before the batch starts.
     func install() {
