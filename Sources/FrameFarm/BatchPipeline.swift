@@ -106,9 +106,7 @@ public struct BatchPipeline: Sendable {
                                          notStarted: BatchSummary.Outcome.notStarted) { path, folder in
             defer { counter.add(inputs: 1) }
             let input = ManifestStore.inputRecord(for: path)
-            let existing = ManifestStore.read(layout.manifestPath(folder)).flatMap {
-                $0.input.describesSameFile(as: input) ? $0 : nil
-            }
+            let existing = ManifestStore.current(at: layout.manifestPath(folder), for: input)
             let policy = settings.policy ?? existing?.probe.policy ?? .hig
             if !settings.force, let existing, isCurrent(job, in: existing, policy: policy, folder: folder, layout: layout) {
                 return BatchSummary.Outcome(path: path, folder: folder, status: .upToDate)
@@ -119,7 +117,7 @@ public struct BatchPipeline: Sendable {
                 let context = InputContext(path: path, folder: folder, layout: layout, gpu: gpu, policy: policy,
                                            maxPixels: settings.maxPixels, progress: counter, encoders: encoders)
                 let result = try job.process(context)
-                try ManifestStore.update(at: layout.manifestPath(folder), input: input,
+                try ManifestStore.update(existing, at: layout.manifestPath(folder), input: input,
                                          probe: ProbeReport(path: path, facts: result.facts, policy: policy),
                                          result.record)
                 return BatchSummary.Outcome(path: path, folder: folder, status: .done,

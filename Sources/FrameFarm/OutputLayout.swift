@@ -92,12 +92,16 @@ public enum ManifestStore {
         try AtomicFile.write(try encoder.encode(manifest), to: path)
     }
 
-    /// Loads the existing manifest when it describes the same input, else starts a fresh one; applies `update`
-    /// and writes it atomically.
-    public static func update(at path: String, input: InputRecord, probe: ProbeReport,
+    /// The manifest at `path` when it describes the same file as `input` (size and modification time), else nil.
+    public static func current(at path: String, for input: InputRecord) -> VideoManifest? {
+        read(path).flatMap { $0.input.describesSameFile(as: input) ? $0 : nil }
+    }
+
+    /// Starts from `existing` (the input's `current` manifest, read once by the caller) or a fresh one, applies
+    /// `update` and writes it atomically.
+    public static func update(_ existing: VideoManifest?, at path: String, input: InputRecord, probe: ProbeReport,
                               _ update: (inout VideoManifest) -> Void) throws {
-        var manifest = read(path).flatMap { $0.input.describesSameFile(as: input) ? $0 : nil }
-            ?? VideoManifest(input: input, probe: probe)
+        var manifest = existing ?? VideoManifest(input: input, probe: probe)
         manifest.input = input
         manifest.probe = probe
         update(&manifest)
