@@ -31,9 +31,11 @@ public protocol BatchJob: Sendable {
     /// The command's name, as the batch summary gives it.
     static var command: String { get }
     init(options: Options)
-    /// The settings this job records in its manifest section, for the policy the input runs under; a re-run with
-    /// other settings redoes the input.
-    func settings(policy: ModePolicy) -> [String: String]
+    /// What the job records in its manifest section that it was made with: every option that changes its
+    /// outputs (each a `Setting`, so the record is strings).
+    associatedtype Settings: Codable & Hashable & Sendable
+    /// The settings for the policy the input runs under; a re-run with other settings redoes the input.
+    func settings(policy: ModePolicy) -> Settings
     /// This job's section of `manifest`, if it has one: the settings that made it and the files it lists.
     func recordedSection(in manifest: VideoManifest) -> RecordedSection?
     /// Makes the input's outputs; the pipeline then writes its manifest.
@@ -42,6 +44,7 @@ public protocol BatchJob: Sendable {
 
 /// A job's section as a manifest records it.
 public struct RecordedSection: Sendable {
+    /// Its settings as written (`SettingsRecord`).
     var settings: [String: String]
     /// Relative to the video's folder.
     var files: [String]
@@ -78,7 +81,7 @@ public struct InputResult {
     let facts: MediaFacts
     /// Files written, relative to the video's folder (manifest.json is added by the pipeline).
     let files: [String]
-    let warnings: [String]
+    let warnings: [InputWarning]
     /// Puts the job's section into the manifest.
     let record: (inout VideoManifest) -> Void
 }
@@ -142,7 +145,8 @@ public struct BatchPipeline: Sendable {
     /// the same settings, and every file the section lists exists and is not empty.
     private func isCurrent<Job: BatchJob>(_ job: Job, in manifest: VideoManifest, policy: ModePolicy, folder: String,
                                           layout: OutputLayout) -> Bool {
-        guard let made = job.recordedSection(in: manifest), made.settings == job.settings(policy: policy) else {
+        guard let made = job.recordedSection(in: manifest),
+              SettingsRecord.read(Job.Settings.self, from: made.settings) == job.settings(policy: policy) else {
             return false
         }
         return made.files.allSatisfy { file in
@@ -168,6 +172,6 @@ extension BatchJob {
 extension MediaFacts {
     /// The part of the coded frame a job shows: without the baked-in bars, or the whole frame.
     func codedContent(removingPadding: Bool) -> PixelRect {
-        removingPadding ? codedContentRect : PixelRect(size: info.geometry.codedSize)
+        removingPadding ? codedContentRect : PixelRect(size: stream.info.geometry.codedSize)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What a batch command did, printed by `--json` and summarised on stderr: one entry per input.
-public struct BatchSummary: Codable, Sendable {
-    public struct Outcome: Codable, Sendable {
+public struct BatchSummary: Encodable, Sendable {
+    public struct Outcome: Encodable, Sendable {
         /// What became of an input.
         public enum Status: String, Codable, Sendable {
             /// Its outputs were made.
@@ -23,10 +23,10 @@ public struct BatchSummary: Codable, Sendable {
         public var error: String?
         /// Files written for this input, relative to its folder.
         public var outputs: [String]
-        public var warnings: [String]
+        public var warnings: [InputWarning]
 
         init(path: String, folder: String?, status: Status, error: String? = nil, outputs: [String] = [],
-             warnings: [String] = []) {
+             warnings: [InputWarning] = []) {
             self.path = path
             self.folder = folder
             self.status = status

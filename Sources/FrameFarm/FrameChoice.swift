@@ -2,7 +2,7 @@ import Foundation
 import FrameFarmMedia
 
 /// Which frame a preview (or poster) shows: `--at 12.5`, `--at 25%` or `--at poster`.
-public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
+public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
     case seconds(Double)
     case percent(Double)
     case poster
@@ -28,35 +28,29 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Probes `path` and decodes this choice's frame, each overlapping the other's decoding. For the auto poster
-    /// the keyframe candidates are decoded while probing and their bars give the padding, so each keyframe serves
-    /// both (the padding search decoded nine more); a frame chosen by time is decoded while the probe searches
-    /// for padding, since the time needs only the duration, known before.
+    /// Probes `path` and decodes this choice's frame, in stages that overlap. For the auto poster the keyframe
+    /// candidates are decoded first and their bars give the padding, so each keyframe serves both (the padding
+    /// search decoded nine more); a frame chosen by time is decoded in the background while the padding is found,
+    /// since the time needs only the duration, known from the stream's facts.
     func probeAndDecode(path: String, maxPixels: Int) throws -> (facts: MediaFacts, decoded: Decoded) {
-        var pick: PosterPicker.Choice?
-        var decoding: BackgroundWork<Decoded>?
-        do {
-            let facts = try MediaProber.probe(path: path, maxPixels: maxPixels) { early in
-                guard self == .poster else {
-                    decoding = BackgroundWork { try self.decode(path: path, facts: early, maxPixels: maxPixels) }
-                    return nil
-                }
-                return {
-                    let found = try PosterPicker.pickFromKeyframesFindingPadding(
-                        path: path, durationSeconds: early.availableSeconds, startSeconds: early.info.startSeconds,
-                        keyframeIntervalSeconds: early.keyframeIntervalSeconds, analysis: early.analysis,
-                        maxPixels: maxPixels)
-                    pick = found?.choice
-                    return found?.content
-                }
+        let stream = try MediaProber.open(path: path, maxPixels: maxPixels)
+        guard self == .poster else {
+            let decoding = BackgroundWork { try self.decode(path: path, stream: stream, maxPixels: maxPixels) }
+            do {
+                let content = try PaddingDetector.detect(stream, path: path, maxPixels: maxPixels)
+                return (MediaFacts(stream: stream, codedContentRect: content), try decoding.finish())
+            } catch {
+                // The decode still running must not outlive the call.
+                _ = try? decoding.finish()
+                throw error
             }
-            let decoded = try decoding?.finish()
-            return (facts, try decoded ?? decode(path: path, facts: facts, maxPixels: maxPixels, keyframePick: pick))
-        } catch {
-            // A decode still running must not outlive the call.
-            _ = try? decoding?.finish()
-            throw error
         }
+        let found = try PosterPicker.pickFromKeyframesFindingPadding(
+            path: path, durationSeconds: stream.availableSeconds, startSeconds: stream.info.startSeconds,
+            keyframeIntervalSeconds: stream.keyframeIntervalSeconds, analysis: stream.analysis, maxPixels: maxPixels)
+        let content = try found?.content ?? PaddingDetector.detect(stream, path: path, maxPixels: maxPixels)
+        return (MediaFacts(stream: stream, codedContentRect: content),
+                try decode(path: path, stream: stream, maxPixels: maxPixels, keyframePick: found?.choice))
     }
 
     /// A decoded choice: the frame, the auto poster's score, and what its decoding ran into.
@@ -69,20 +63,20 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
         var damagedTimes: [Double] = []
     }
 
-    /// Decodes the chosen frame of the video `facts` describe (every fact but the content rect is used); for
+    /// Decodes the chosen frame of the video `stream` describes; for
     /// `.poster`, the picker's winner (`keyframePick` when probing made one) and its score. A time past the end is
     /// clamped to the last frame (documented in docs/commands.md), so `--at 999` on a short clip shows its end rather
     /// than failing; likewise a time past the cut of a file cut short shows the last frame before the cut.
-    private func decode(path: String, facts: MediaFacts, maxPixels: Int,
+    private func decode(path: String, stream: StreamFacts, maxPixels: Int,
                         keyframePick: PosterPicker.Choice? = nil) throws -> Decoded {
-        guard let offset = requestedOffset(durationSeconds: facts.durationSeconds) else {
-            let choice = try keyframePick ?? PosterPicker.pick(path: path, facts: facts, maxPixels: maxPixels)
+        guard let offset = requestedOffset(durationSeconds: stream.durationSeconds) else {
+            let choice = try keyframePick ?? PosterPicker.pick(path: path, stream: stream, maxPixels: maxPixels)
             return Decoded(frame: choice.frame, score: choice.score, damagedTimes: choice.damagedTimes)
         }
-        let start = facts.info.startSeconds
+        let start = stream.info.startSeconds
         // One frame, maybe a whole GOP into the stream: frame threads use every core on the way.
-        let reader = try FrameReader(path: path, analysis: facts.analysis, threads: 0, maxPixels: maxPixels)
-        guard let frame = try reader.frame(at: start + facts.heldTime(offset), lastTime: nil, then: .nothing) else {
+        let reader = try FrameReader(path: path, analysis: stream.analysis, threads: 0, maxPixels: maxPixels)
+        guard let frame = try reader.frame(at: start + stream.heldTime(offset), lastTime: nil, then: .nothing) else {
             throw InputError.noDecodableFrames
         }
         return Decoded(frame: frame, damagedTimes: reader.corruptPacketTimes)
@@ -90,20 +84,19 @@ public enum FrameChoice: Sendable, Equatable, CustomStringConvertible {
 
     /// What a preview or poster of this choice warns about: a video cut short (`MediaFacts.cutShortAtSeconds`),
     /// with what became of the choice, and damaged data decoded on the way to the frame shown.
-    func warnings(facts: MediaFacts, decoded: Decoded) -> [String] {
-        var warnings: [String] = []
-        if let note = facts.cutShortNote, let cut = facts.cutShortAtSeconds {
-            let shown = String(format: "%.3f s", decoded.frame.timeSeconds - facts.info.startSeconds)
-            if let asked = requestedOffset(durationSeconds: facts.durationSeconds) {
-                warnings.append(asked <= cut ? note : note + String(
-                    format: "; the frame at %.3f s was asked for, the last one before the cut (%@) is shown", asked, shown))
-            } else {
-                warnings.append(note + "; the frame shown (\(shown)) was picked from the video before it")
+    func warnings(facts: MediaFacts, decoded: Decoded) -> [InputWarning] {
+        var warnings: [InputWarning] = []
+        if let cut = facts.cutShortAtSeconds {
+            let shown = decoded.frame.timeSeconds - facts.info.startSeconds
+            let consequence: InputWarning.CutShortConsequence? = switch requestedOffset(durationSeconds: facts.durationSeconds) {
+            case let asked? where asked <= cut: nil
+            case let asked?: .frameAskedPastCut(askedSeconds: asked, shownSeconds: shown)
+            case nil: .posterPickedBeforeCut(shownSeconds: shown)
             }
+            warnings.append(.cutShort(atSeconds: cut, ofSeconds: facts.durationSeconds, consequence: consequence))
         }
-        if let damage = facts.damageNote(times: decoded.damagedTimes) {
-            warnings.append(damage + " on the way to the frame shown, which may show it"
-                            + (self == .poster ? " (every candidate frame was damaged)" : ""))
+        if let damage = facts.stream.damage(times: decoded.damagedTimes) {
+            warnings.append(.damagedData(damage, consequence: .frameShownMayShowIt(everyCandidateDamaged: self == .poster)))
         }
         return warnings
     }
@@ -123,7 +116,7 @@ extension PosterPicker {
     /// The auto poster: the best keyframe candidate when the video has enough keyframes; else the best of
     /// exactly decoded candidates, decoded in parallel chunks (one per core, each skipping what no candidate
     /// needs), since on a long GOP every candidate means decoding into it.
-    static func pick(path: String, facts: MediaFacts, maxPixels: Int) throws -> Choice {
+    static func pick(path: String, stream facts: StreamFacts, maxPixels: Int) throws -> Choice {
         let start = facts.info.startSeconds, duration = facts.availableSeconds
         if let choice = try pickFromKeyframes(path: path, durationSeconds: duration, startSeconds: start,
                                               keyframeIntervalSeconds: facts.keyframeIntervalSeconds,

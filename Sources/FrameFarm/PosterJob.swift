@@ -15,10 +15,22 @@ public struct PosterOptions: Sendable {
 
     public init() {}
 
-    var settings: [String: String] {
-        ["at": frame.description, "widths": widths.map(String.init).joined(separator: ","), "format": format.rawValue,
-         "quality": "\(quality)", "removePadding": removePadding ? "auto" : "off"].merging(resampling.settings) { $1 }
+    var settings: PosterSettings {
+        PosterSettings(at: frame, widths: widths, format: format, quality: quality,
+                       removePadding: PaddingRemoval(removes: removePadding), filter: resampling.filter,
+                       linearLight: OnOff(resampling.linearLight))
     }
+}
+
+/// What a poster section records it was made with; a re-run with other settings redoes it.
+public struct PosterSettings: Codable, Hashable, Sendable {
+    @Setting var at: FrameChoice
+    @Setting var widths: [Int]
+    @Setting var format: ImageFormat
+    @Setting var quality: Int
+    @Setting var removePadding: PaddingRemoval
+    @Setting var filter: ResamplingFilter
+    @Setting var linearLight: OnOff
 }
 
 /// `framefarm poster`: `poster.<ext>` at full display resolution plus one file per requested width, all
@@ -29,7 +41,7 @@ public struct PosterJob: BatchJob {
 
     public init(options: PosterOptions) { self.options = options }
 
-    public func settings(policy: ModePolicy) -> [String: String] { options.settings }
+    public func settings(policy: ModePolicy) -> PosterSettings { options.settings }
 
     public func recordedSection(in manifest: VideoManifest) -> RecordedSection? {
         manifest.poster.map { RecordedSection(settings: $0.settings, files: $0.files.map(\.file)) }
@@ -70,7 +82,7 @@ public struct PosterJob: BatchJob {
             }
         }
         input.progress.add(items: 1)
-        let section = PosterSection(settings: options.settings, gpu: input.gpu.record,
+        let section = PosterSection(settings: SettingsRecord.record(options.settings), gpu: input.gpu.record,
                                     timeSeconds: ((frame.timeSeconds - facts.info.startSeconds) * 1000).rounded() / 1000,
                                     score: score, files: files)
         return InputResult(facts: facts, files: files.map(\.file),

@@ -19,7 +19,7 @@ public struct PreviewJob: BatchJob {
     /// 128 MB, a preview's page faults fell from 138k to 100k and its peak RSS from 610 to 430 MB.
     static let canvasBytesPerSubmission = 32 << 20
 
-    public func settings(policy: ModePolicy) -> [String: String] { options.settings(policy: policy) }
+    public func settings(policy: ModePolicy) -> PreviewSettings { options.settings(policy: policy) }
 
     public func recordedSection(in manifest: VideoManifest) -> RecordedSection? {
         manifest.preview.map { RecordedSection(settings: $0.settings, files: $0.renders.map(\.file)) }
@@ -35,7 +35,7 @@ public struct PreviewJob: BatchJob {
         try draw(plans, from: frame, into: input.folderPath, input: input)
         let paddingDetected = facts.codedContentRect.size != facts.info.geometry.codedSize
         let section = PreviewSection(
-            settings: settings(policy: input.policy), gpu: input.gpu.record, frameTimeSeconds: frame.timeSeconds,
+            settings: SettingsRecord.record(settings(policy: input.policy)), gpu: input.gpu.record, frameTimeSeconds: frame.timeSeconds,
             frameChoice: options.frame.description, paddingDetected: paddingDetected,
             paddingRemoved: options.removePadding && paddingDetected,
             contentRect: ProbeReport.Rect(facts.info.geometry.displayPixelRect(ofCoded: codedContent)),

@@ -37,15 +37,28 @@ public struct PreviewOptions: Sendable {
     public init() {}
 
     /// The default mode of each screen follows the batch's policy (`BatchSettings.policy`), recorded here too.
-    func settings(policy: ModePolicy) -> [String: String] {
-        ["devices": devices.map(\.id).joined(separator: ","),
-         "orientations": orientations.map { $0.map(\.rawValue).joined(separator: ",") } ?? "auto",
-         "modes": modes.description, "at": frame.description,
-         "overlays": overlays.map(\.rawValue).sorted().joined(separator: ","), "fitWithin": fitWithin.rawValue,
-         "removePadding": removePadding ? "auto" : "off", "policy": policy.rawValue, "format": format.rawValue,
-         "quality": "\(quality)"]
-            .merging(resampling.settings) { $1 }
+    func settings(policy: ModePolicy) -> PreviewSettings {
+        PreviewSettings(devices: devices.map(\.id), orientations: orientations, modes: modes, at: frame,
+                        overlays: overlays, fitWithin: fitWithin, removePadding: PaddingRemoval(removes: removePadding),
+                        policy: policy, format: format, quality: quality, filter: resampling.filter,
+                        linearLight: OnOff(resampling.linearLight))
     }
+}
+
+/// What a preview section records it was made with (devices by id); a re-run with other settings redoes it.
+public struct PreviewSettings: Codable, Hashable, Sendable {
+    @Setting var devices: [String]
+    @Setting var orientations: [Orientation]?
+    @Setting var modes: ModeSelection
+    @Setting var at: FrameChoice
+    @Setting var overlays: Set<PreviewOverlay>
+    @Setting var fitWithin: FitRegion
+    @Setting var removePadding: PaddingRemoval
+    @Setting var policy: ModePolicy
+    @Setting var format: ImageFormat
+    @Setting var quality: Int
+    @Setting var filter: ResamplingFilter
+    @Setting var linearLight: OnOff
 }
 
 /// One planned render: a device screen in one orientation and mode, the placement the geometry gives, and the

@@ -16,82 +16,87 @@ public struct ThumbnailJob: BatchJob {
     /// Frames per GPU submission.
     static let framesPerBatch = 8
 
-    public func settings(policy: ModePolicy) -> [String: String] { options.settings }
+    public func settings(policy: ModePolicy) -> ThumbnailSettings { options.settings }
 
     public func recordedSection(in manifest: VideoManifest) -> RecordedSection? {
         manifest.thumbnails.map { RecordedSection(settings: $0.settings, files: $0.sheets + $0.manifests) }
     }
 
     public func process(_ input: InputContext) throws -> InputResult {
-        let path = input.path, options = options
-        // Decoding starts as soon as the stream's duration is known, while the probe looks for padding: the
-        // target times don't depend on the tile size, and the frames wait in the feeder's queue.
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        var startedFeeder: ThumbnailFrameFeeder?
-        // Frames the padding search took from the feeder, rendered first.
-        var heldFrames: [ThumbnailFrameFeeder.Item] = []
-        let facts: MediaFacts, track: ThumbnailTrack, sheetWriter: SheetWriter, feeder: ThumbnailFrameFeeder
-        let directory: String
+        // Stage 1: the stream's facts, from demuxing alone.
+        let stream = try MediaProber.open(path: input.path, maxPixels: input.maxPixels)
+        // Stage 2: decoding starts at once (the target times need only the duration; the frames wait in the
+        // feeder's queue), and the padding is found meanwhile, from the feeder's own frames where it can be.
+        let (feeder, paddingSamples) = try startFeeder(stream, input: input)
+        let facts: MediaFacts, track: ThumbnailTrack, sheetWriter: SheetWriter, directory: String
         do {
-            facts = try MediaProber.probe(path: path, maxPixels: input.maxPixels) { early in
-                let info = early.info, duration = early.durationSeconds
-                // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink.
-                let shrunkEnough = options.width * 4 <= info.geometry.displaySize.width
-                // Past the cut of a file cut short, each thumbnail shows the last frame before it.
-                let targets = try ThumbnailTrack.startTimes(duration: duration, spacing: options.spacing)
-                    .map { info.startSeconds + early.heldTime($0) }
-                let samples = options.seek == .keyframe
-                    ? Self.paddingSamples(targets: targets, durationSeconds: early.availableSeconds,
-                                          startSeconds: info.startSeconds) : nil
-                let started = ThumbnailFrameFeeder(path: path, analysis: early.analysis, targets: targets,
-                                                   leading: samples ?? [], mode: options.seek,
-                                                   skipsDeblocking: shrunkEnough, workers: cores,
-                                                   capacity: Self.framesPerBatch + 2 * cores,
-                                                   maxPixels: input.maxPixels)
-                startedFeeder = started
-                guard let samples else { return nil }
-                return { try Self.findPadding(in: started, samples: samples, codedSize: info.geometry.codedSize,
-                                              held: &heldFrames) }
-            }
-            feeder = startedFeeder!  // probe calls beforeDecoding before it returns
-            let geometry = facts.info.geometry
+            // Frames the padding search took from the feeder, rendered first.
+            var heldFrames: [ThumbnailFrameFeeder.Item] = []
+            let content = try paddingSamples.map {
+                try Self.findPadding(in: feeder, samples: $0, codedSize: stream.info.geometry.codedSize,
+                                     held: &heldFrames)
+            } ?? PaddingDetector.detect(stream, path: input.path, maxPixels: input.maxPixels)
+            facts = MediaFacts(stream: stream, codedContentRect: content)
+            // Stage 3: the track's layout, then render and encode.
+            let geometry = stream.info.geometry
             let codedContent = facts.codedContent(removingPadding: options.removePadding)
             let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
-            track = try ThumbnailTrack(duration: facts.durationSeconds, spacing: options.spacing,
+            track = try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing,
                                        tileSize: options.tileSize(for: contentSize), columns: options.columns,
                                        rows: options.rows, format: options.format)
             directory = try input.makeOutputFolder("thumbnails")
             sheetWriter = try renderTrack(track, from: feeder, held: heldFrames, geometry: geometry,
-                                          codedContent: codedContent, start: facts.info.startSeconds,
+                                          codedContent: codedContent, start: stream.info.startSeconds,
                                           directory: directory, input: input)
         } catch {
-            startedFeeder?.cancel()
+            feeder.cancel()
             throw error
         }
         let warnings = warnings(facts: facts, track: track, corruptTimes: feeder.corruptTimes)
         let manifests = try ThumbnailManifestFiles.write(track: track, directory: directory, options: options,
                                                          sheetBytes: sheetWriter.sheetBytes, tiles: sheetWriter.tiles)
         let section = ThumbnailsSection(
-            settings: options.settings, gpu: input.gpu.record, tileWidth: track.tileSize.width,
+            settings: SettingsRecord.record(options.settings), gpu: input.gpu.record, tileWidth: track.tileSize.width,
             tileHeight: track.tileSize.height, columns: track.columns, rows: track.rows, intervalSeconds: track.interval,
             count: track.thumbnails.count, sheets: track.sheets.map { "thumbnails/" + $0.fileName },
-            manifests: manifests.map { "thumbnails/" + $0 }, frameTimes: sheetWriter.frameTimes, warnings: warnings)
+            manifests: manifests.map { "thumbnails/" + $0 }, frameTimes: sheetWriter.frameTimes,
+            warnings: warnings.map(\.description))
         return InputResult(facts: facts, files: section.sheets + section.manifests, warnings: warnings) {
             $0.thumbnails = section
         }
     }
 
+    /// Starts decoding the track's frames on every core. In keyframe mode the feeder decodes the padding samples
+    /// (`paddingSamples`) first, and returns them.
+    private func startFeeder(_ stream: StreamFacts, input: InputContext) throws -> (ThumbnailFrameFeeder, [Int]?) {
+        let info = stream.info, cores = ProcessInfo.processInfo.activeProcessorCount
+        // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink.
+        let shrunkEnough = options.width * 4 <= info.geometry.displaySize.width
+        // Past the cut of a file cut short, each thumbnail shows the last frame before it.
+        let targets = try ThumbnailTrack.startTimes(duration: stream.durationSeconds, spacing: options.spacing)
+            .map { info.startSeconds + stream.heldTime($0) }
+        let samples = options.seek == .keyframe
+            ? Self.paddingSamples(targets: targets, durationSeconds: stream.availableSeconds,
+                                  startSeconds: info.startSeconds) : nil
+        let feeder = ThumbnailFrameFeeder(path: input.path, analysis: stream.analysis, targets: targets,
+                                          leading: samples ?? [], mode: options.seek, skipsDeblocking: shrunkEnough,
+                                          workers: cores, capacity: Self.framesPerBatch + 2 * cores,
+                                          maxPixels: input.maxPixels)
+        return (feeder, samples)
+    }
+
     /// A file cut short (with the thumbnails that show the last frame before the cut) and damaged data decoded.
-    private func warnings(facts: MediaFacts, track: ThumbnailTrack, corruptTimes: [Double]) -> [String] {
-        var warnings: [String] = []
-        if let note = facts.cutShortNote, let cut = facts.cutShortAtSeconds {
+    private func warnings(facts: MediaFacts, track: ThumbnailTrack, corruptTimes: [Double]) -> [InputWarning] {
+        var warnings: [InputWarning] = []
+        if let cut = facts.cutShortAtSeconds {
             let after = track.thumbnails.first { $0.startTime > cut + 5e-7 }
-            warnings.append(note + (after.map {
-                String(format: "; thumbnails from %.3f s on show the last %@ before it", $0.startTime,
-                       options.seek == .keyframe ? "keyframe" : "frame")
-            } ?? ""))
+            warnings.append(.cutShort(atSeconds: cut, ofSeconds: facts.durationSeconds, consequence: after.map {
+                .thumbnailsHoldLastFrame(fromSeconds: $0.startTime, keyframe: options.seek == .keyframe)
+            }))
         }
-        if let damage = facts.damageNote(times: corruptTimes) { warnings.append(damage) }
+        if let damage = facts.stream.damage(times: corruptTimes) {
+            warnings.append(.damagedData(damage, consequence: nil))
+        }
         return warnings
     }
 

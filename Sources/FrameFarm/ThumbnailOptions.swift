@@ -30,15 +30,11 @@ public struct ThumbnailOptions: Sendable {
 
     public init() {}
 
-    var settings: [String: String] {
-        let spacingText: String = switch spacing {
-        case .interval(let seconds): "interval \(seconds)"
-        case .count(let count): "count \(count)"
-        }
-        return ["width": "\(width)", "spacing": spacingText, "grid": "\(columns)x\(rows)", "format": format.rawValue,
-                "quality": "\(quality)", "seek": seek.rawValue,
-                "manifests": manifests.map(\.rawValue).sorted().joined(separator: ","),
-                "removePadding": removePadding ? "auto" : "off"].merging(resampling.settings) { $1 }
+    var settings: ThumbnailSettings {
+        ThumbnailSettings(width: width, spacing: spacing, grid: SheetGrid(columns: columns, rows: rows), format: format,
+                          quality: quality, seek: seek, manifests: manifests,
+                          removePadding: PaddingRemoval(removes: removePadding), filter: resampling.filter,
+                          linearLight: OnOff(resampling.linearLight))
     }
 
     /// Tile size for content of `display` size: `width` wide, height from the aspect ratio rounded to even.
@@ -46,4 +42,18 @@ public struct ThumbnailOptions: Sendable {
         let height = Double(width) * Double(content.height) / Double(max(1, content.width))
         return PixelSize(width: width, height: max(2, Int((height / 2).rounded()) * 2))
     }
+}
+
+/// What a thumbnails section records it was made with; a re-run with other settings redoes it.
+public struct ThumbnailSettings: Codable, Hashable, Sendable {
+    @Setting var width: Int
+    @Setting var spacing: ThumbnailSpacing
+    @Setting var grid: SheetGrid
+    @Setting var format: ImageFormat
+    @Setting var quality: Int
+    @Setting var seek: SeekMode
+    @Setting var manifests: Set<ThumbnailManifest>
+    @Setting var removePadding: PaddingRemoval
+    @Setting var filter: ResamplingFilter
+    @Setting var linearLight: OnOff
 }

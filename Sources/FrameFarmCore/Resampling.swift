@@ -1,5 +1,5 @@
 /// How frames are scaled (`--filter`, `--linear-light`): chosen per run and recorded in every manifest's
-/// settings, so a re-run with other choices redoes the outputs.
+/// settings (`filter`, `linearLight`), so a re-run with other choices redoes the outputs.
 public struct Resampling: Sendable, Equatable {
     public var filter = ResamplingFilter.lanczos3
     /// Filter light (decode the transfer, filter, re-encode) rather than the encoded values: fine bright detail
@@ -10,8 +10,6 @@ public struct Resampling: Sendable, Equatable {
         self.filter = filter
         self.linearLight = linearLight
     }
-
-    public var settings: [String: String] { ["filter": filter.rawValue, "linearLight": linearLight ? "on" : "off"] }
 }
 
 /// The kernel of the separable resampler; its support widens with the reduction factor, so downscaling does not

@@ -149,11 +149,7 @@ enum FormatChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `--remove-padding auto|off`, as every rendering command takes it.
-enum PaddingRemoval: String, ExpressibleByArgument, CaseIterable {
-    case auto, off
-
-    var removes: Bool { self == .auto }
-}
+extension PaddingRemoval: ExpressibleByArgument {}
 
 extension ResamplingFilter: ExpressibleByArgument {}
 extension SeekMode: ExpressibleByArgument {}

@@ -252,7 +252,7 @@ import Testing
         let manifest = try #require(ManifestStore.read(directory.file("out-preview/cut/manifest.json")))
         #expect(abs(try #require(manifest.preview).frameTimeSeconds - Double(lastBeforeCut) / 25) < 1e-3)
         #expect(manifest.probe.cutShortAtSeconds == cut)
-        let warnings = summary.inputs[0].warnings
+        let warnings = summary.inputs[0].warnings.map(\.description)
         #expect(warnings.contains { $0.contains("the frame at 3.600 s was asked for") }, "\(warnings)")
         #expect(!warnings.contains { $0.hasPrefix("damaged data") }, "the packet cut through is the cut's: \(warnings)")
     }
@@ -274,7 +274,7 @@ import Testing
             let summary = PreviewJob.run(inputs: [damaged], outputRoot: directory.file("out"), options: options,
                                          gpu: SharedGPU.service, force: true)
             #expect(summary.failed == 0, "\(summary.failures)")
-            let warnings = summary.inputs[0].warnings
+            let warnings = summary.inputs[0].warnings.map(\.description)
             #expect(warnings.contains { $0.hasPrefix("damaged data") && $0.hasSuffix("on the way to the frame shown, which may show it") } == warns,
                     "at \(time) s: \(warnings)")
         }

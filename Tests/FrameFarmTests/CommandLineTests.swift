@@ -132,9 +132,15 @@ import Testing
         let broken = directory.write("broken.mp4", Data("not a video".utf8))
         let run = try Self.run(["poster", "--json", good, broken, "--out", directory.file("out"), "--widths", "160"])
         #expect(run.status == 1)
-        let summary = try JSONDecoder().decode(BatchSummary.self, from: Data(run.stdout.utf8))
+        // The documented shape of `--json`, read independently of the type that writes it.
+        struct Summary: Decodable {
+            struct Input: Decodable { var path: String, status: String, outputs: [String], warnings: [String] }
+            var succeeded: Int, failed: Int, peakGPUMemoryBytes: Int?, inputs: [Input]
+        }
+        let summary = try JSONDecoder().decode(Summary.self, from: Data(run.stdout.utf8))
         #expect(summary.succeeded == 1 && summary.failed == 1)
         #expect(summary.inputs.map(\.path) == [good, broken])
+        #expect(summary.inputs.map(\.status) == ["done", "failed"])
         #expect(summary.inputs[0].outputs.contains("poster.jpg"))
         // A 160-px poster's buffers: more than its own pixels, far less than a gigabyte.
         #expect((160 * 90 * 4..<(1 << 30)).contains(summary.peakGPUMemoryBytes ?? 0))

@@ -62,7 +62,7 @@ import FrameFarmSamples
             try #require(summary.failed == 0, "\(summary.failures)")
             let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
             let time = try #require(ManifestStore.read(out + "/\(name)/manifest.json")?.poster).timeSeconds
-            return (time, try readImage(out + "/\(name)/poster.png").frameCode(), summary.inputs[0].warnings)
+            return (time, try readImage(out + "/\(name)/poster.png").frameCode(), summary.inputs[0].warnings.map(\.description))
         }
         let whole = try poster(path)
         try #require(whole.time >= damagedFrom, "the part to damage wins when it is whole (\(whole.time) s)")

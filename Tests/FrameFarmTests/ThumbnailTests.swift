@@ -47,7 +47,7 @@ import FrameFarmSamples
         SharedGPU.assertNoValidationMessages()
         let folder = out + "/" + (summary.inputs[0].folder ?? "") + "/thumbnails/"
         let cues = try parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
-        return (cues, folder, summary.inputs[0].warnings)
+        return (cues, folder, summary.inputs[0].warnings.map(\.description))
     }
 
     private func thumbnails(_ path: String, out: String, configure: (inout ThumbnailOptions) -> Void) throws -> [Cue] {
@@ -237,7 +237,10 @@ import FrameFarmSamples
         let out = directory.file("out")
         let summary = ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
         #expect(summary.failed == 0, "\(summary.failures)")
-        let warning = try #require(summary.inputs[0].warnings.first, "no warning about the corrupt packets")
+        let typed = try #require(summary.inputs[0].warnings.first, "no warning about the corrupt packets")
+        guard case .damagedData(let damage, nil) = typed else { Issue.record("not a damage warning: \(typed)"); return }
+        #expect(damage.count >= 1 && (damage.firstSeconds ?? -1) >= 0 && damage.firstSeconds! <= damage.lastSeconds!)
+        let warning = typed.description
         #expect(warning.hasPrefix("damaged data at ") || warning.hasPrefix("damaged data between "), "\(warning)")
         let cues = try Self.parseVTT(String(contentsOfFile: out + "/damaged/thumbnails/thumbnails.vtt", encoding: .utf8))
         #expect(cues.count == 6)

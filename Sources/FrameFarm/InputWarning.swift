@@ -1,0 +1,65 @@
+import Foundation
+import FrameFarmMedia
+
+/// Something about an input's outputs the user should know, though they were made. Typed, so callers tell
+/// warnings apart by case, not by text; `description` is the one place each is worded (the CLI prints it, the
+/// thumbnails section of manifest.json records it, `--json` carries it as a string).
+public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible {
+    /// The file stops before its index says (`StreamFacts.cutShortAtSeconds`); `consequence` says what became of
+    /// the outputs past the cut, nil when none lay past it.
+    case cutShort(atSeconds: Double, ofSeconds: Double, consequence: CutShortConsequence?)
+    /// Damaged data was decoded for the outputs; `consequence` says where it may show.
+    case damagedData(DamagedData, consequence: DamageConsequence?)
+
+    public enum CutShortConsequence: Sendable, Hashable {
+        /// A preview or poster by time asked for a frame past the cut: the last one before it is shown.
+        case frameAskedPastCut(askedSeconds: Double, shownSeconds: Double)
+        /// The auto poster was picked from the part of the video before the cut.
+        case posterPickedBeforeCut(shownSeconds: Double)
+        /// Thumbnails from `fromSeconds` on show the last keyframe (or frame, in exact mode) before the cut.
+        case thumbnailsHoldLastFrame(fromSeconds: Double, keyframe: Bool)
+    }
+
+    public enum DamageConsequence: Sendable, Hashable {
+        /// Damage on the way to a preview's or poster's frame, which may show it; for the auto poster, only when
+        /// every candidate frame was damaged.
+        case frameShownMayShowIt(everyCandidateDamaged: Bool)
+    }
+
+    public var description: String {
+        switch self {
+        case .cutShort(let cut, let duration, let consequence):
+            ProbeReport.cutShortNote(atSeconds: cut, ofSeconds: duration) + (consequence.map { "; " + $0.text } ?? "")
+        case .damagedData(let damage, let consequence):
+            damage.description + (consequence.map { " " + $0.text } ?? "")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+extension InputWarning.CutShortConsequence {
+    fileprivate var text: String {
+        switch self {
+        case .frameAskedPastCut(let asked, let shown):
+            String(format: "the frame at %.3f s was asked for, the last one before the cut (%.3f s) is shown",
+                   asked, shown)
+        case .posterPickedBeforeCut(let shown):
+            String(format: "the frame shown (%.3f s) was picked from the video before it", shown)
+        case .thumbnailsHoldLastFrame(let from, let keyframe):
+            String(format: "thumbnails from %.3f s on show the last %@ before it", from, keyframe ? "keyframe" : "frame")
+        }
+    }
+}
+
+extension InputWarning.DamageConsequence {
+    fileprivate var text: String {
+        switch self {
+        case .frameShownMayShowIt(let every):
+            "on the way to the frame shown, which may show it" + (every ? " (every candidate frame was damaged)" : "")
+        }
+    }
+}
