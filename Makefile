@@ -38,7 +38,7 @@ test: deps-test
 # Skipped under sanitizers: tests that measure RSS (shadow memory and ASan's quarantine make RSS meaningless;
 # `make test` and `make soak` check it) and the SIGKILL test (20 x 3 CLI runs, minutes under a sanitizer; its
 # runs are plain process starts that `make test` covers).
-SANITIZE_SKIP = --skip thousandSmallBatchesHoldSteady --skip KillResumeTests
+SANITIZE_SKIP = --skip thousandSmallBatchesHoldSteady --skip aLongListIsReadInLittleMemory --skip KillResumeTests
 SANITIZE_ENV = FRAMEFARM_VALIDATION=1
 # The Vulkan loader unloads lavapipe at vkDestroyInstance; what lavapipe still holds in its globals (128 bytes of
 # process-wide state) then looks leaked when a CLI process exits, from an <unknown module> no suppression can

@@ -10,7 +10,7 @@ extension BenchRunner {
         let output = settings.work + "/preview-framefarm"
         var ours = runChild(scenario: "preview", clips: [clip.path], output: output,
                             arguments: ["--at", Format.number(time, digits: 4)])
-        let manifest = ManifestStore.read(output + "/" + OutputLayout.folderNames(for: [clip.path])[0] + "/manifest.json")
+        let manifest = ManifestStore.read(output + "/" + OutputLayout.stem(clip.path) + "/manifest.json")
         let renders = manifest?.preview?.renders ?? []
         var result = ScenarioResult(scenario: "preview", clip: clip.label, videoSeconds: clip.durationSeconds,
                                     unit: "renders", frameFarm: ours, peers: [])
@@ -34,12 +34,12 @@ extension BenchRunner {
                             prepare: { _ = try self.freshFolder("preview-ffmpeg") },
                             run: { _ = try $0.run(arguments) })
         if let decoder, let manifest, let previewFrame = manifest.preview {
-            let folder = output + "/" + OutputLayout.folderNames(for: [clip.path])[0]
+            let folder = output + "/" + OutputLayout.stem(clip.path)
             let checker = PreviewQuality(clip: clip, decoder: decoder, renders: renders,
                                          frame: Int((previewFrame.frameTimeSeconds * clip.frameRate).rounded()),
                                          samples: psnrSamples)
             checker.score(&ours, files: renders.map { folder + "/" + $0.file })
-            let libdeflateFolder = libdeflateOutput + "/" + OutputLayout.folderNames(for: [clip.path])[0]
+            let libdeflateFolder = libdeflateOutput + "/" + OutputLayout.stem(clip.path)
             checker.score(&libdeflate, files: renders.map { libdeflateFolder + "/" + $0.file })
             checker.score(&peer, files: specs.map { peerFolder + "/" + $0.fileName })
         }

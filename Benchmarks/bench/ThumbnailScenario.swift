@@ -6,7 +6,7 @@ extension BenchRunner {
     func measureThumbnails(clip: BenchClip, seek: SeekMode) -> ScenarioResult {
         let output = settings.work + "/thumbnails-framefarm"
         var ours = runChild(scenario: "thumbnails", clips: [clip.path], output: output, arguments: ["--seek", seek.rawValue])
-        let folder = output + "/" + OutputLayout.folderNames(for: [clip.path])[0]
+        let folder = output + "/" + OutputLayout.stem(clip.path)
         let section = ManifestStore.read(folder + "/manifest.json")?.thumbnails
         let count = section?.count ?? Int((clip.durationSeconds / 10).rounded(.up))
         let times = (0..<count).map { Double($0) * 10 }

@@ -16,6 +16,11 @@ public struct BatchSettings: Sendable, Hashable {
     public var inFlight = 2
     /// How PNGs are deflated (`FRAMEFARM_PNG_COMPRESSOR`): the same pixels either way.
     public var pngCompressor = PNGCompressor.framefarm
+    /// How each input's folder under the output root is named (`--layout`).
+    public var layout = FolderLayout.stem
+    /// Rewrite `OUT/index.html` after the batch. Shards of one library leave it alone: N workers rewriting it
+    /// would race, and each rewrite reads every manifest.
+    public var writesContactSheet = true
 
     /// 8192x8192.
     public static let defaultMaxPixels = MediaFile.defaultMaxPixels
@@ -101,13 +106,19 @@ public struct BatchPipeline: Sendable {
     public func run<Job: BatchJob>(_ job: Job, inputs: [String],
                                    progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
         let layout = OutputLayout(root: settings.outputRoot)
-        let folders = OutputLayout.folderNames(for: inputs)
-        layout.removeStaleTemporaries(folders: folders)
+        let folders = placeFolders(inputs)
+        layout.removeStaleTemporaries(folders: folders.compactMap { try? $0.get() })
         let counter = ProgressCounter(total: inputs.count, report: progress)
         let encoders = EncoderPool(pngCompressor: settings.pngCompressor)
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: settings.inFlight,
-                                         notStarted: BatchSummary.Outcome.notStarted) { path, folder in
+                                         notStarted: BatchSummary.Outcome.notStarted) { path, placed in
             defer { counter.add(inputs: 1) }
+            let folder: String
+            switch placed {
+            case .success(let name): folder = name
+            case .failure(let failure):
+                return BatchSummary.Outcome(path: path, folder: nil, status: .failed, error: failure.reason)
+            }
             let input = ManifestStore.inputRecord(for: path)
             let existing = ManifestStore.current(at: layout.manifestPath(folder), for: input)
             let policy = settings.policy ?? existing?.probe.policy ?? .hig
@@ -131,7 +142,7 @@ public struct BatchPipeline: Sendable {
             }
         }
         var contactSheet: String?
-        if outcomes.contains(where: \.ok) {
+        if settings.writesContactSheet, outcomes.contains(where: \.ok) {
             contactSheet = (try? ManifestStore.writeContactSheet(layout: layout)).map { layout.indexPath }
         }
         let succeeded = outcomes.filter(\.ok).count
@@ -139,6 +150,22 @@ public struct BatchPipeline: Sendable {
                             gpu: gpu.startFailure == nil ? gpu.record : nil,
                             peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds,
                             succeeded: succeeded, failed: outcomes.count - succeeded, inputs: outcomes)
+    }
+
+    /// Each input's folder under the layout; an input the layout cannot place, or whose folder would collide
+    /// with another input's, fails (both inputs of a collision: neither may overwrite the other).
+    private func placeFolders(_ inputs: [String]) -> [Result<String, InputFailure>] {
+        var collisions: [String: String] = [:]
+        for (first, second, folder) in settings.layout.conflicts(inputs) {
+            for (input, other) in [(first, second), (second, first)] where collisions[input] == nil {
+                collisions[input] = "its output folder \(folder) would collide with that of \(other): "
+                    + "use --layout hashed, or --layout mirror --inputs-root DIR"
+            }
+        }
+        return inputs.map { input in
+            if let reason = collisions[input] { return .failure(InputFailure(path: input, reason: reason)) }
+            return Result { () throws(InputFailure) in try settings.layout.folder(for: input) }
+        }
     }
 
     /// Whether a re-run can skip the input: its manifest describes the same file, the job's section was made with

@@ -36,8 +36,9 @@ public struct BatchSummary: Encodable, Sendable {
             self.warnings = warnings
         }
 
-        static func notStarted(_ input: (String, String)) -> Outcome {
-            Outcome(path: input.0, folder: input.1, status: .notStarted, error: BatchCancellation.notStartedReason)
+        static func notStarted(_ input: (String, Result<String, InputFailure>)) -> Outcome {
+            Outcome(path: input.0, folder: try? input.1.get(), status: .notStarted,
+                    error: BatchCancellation.notStartedReason)
         }
     }
 

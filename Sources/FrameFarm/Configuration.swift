@@ -22,6 +22,7 @@ public struct Configuration: Sendable, Hashable {
         ("FRAMEFARM_FFMPEG_LOG", "quiet, error, warning, info or debug: FFmpeg's own log"),
         ("FRAMEFARM_VULKAN_LOADER", "the Vulkan loader library to open instead of libvulkan.so.1"),
         ("FRAMEFARM_PNG_COMPRESSOR", "framefarm or libdeflate: how PNG image data is deflated (same pixels)"),
+        ("FRAMEFARM_SHARDS", "the shard count for --shard auto where the engine gives only an index (Kubernetes)"),
     ]
 
     /// The configuration `environment` (a process's variables) asks for; a value that means nothing is an error

@@ -1,48 +1,185 @@
 import Foundation
 import FrameFarmMedia
 
+/// How each input's folder under OUT is named. Always a function of the input's path alone (and of the inputs
+/// root for `.mirror`): the same whether the input runs alone, in a batch, or in any shard of any shard count.
+public enum FolderLayout: Sendable, Hashable {
+    /// `OUT/<stem>/`, the default. Two inputs of one batch with the same stem would share a folder: the batch
+    /// refuses them (`FolderLayout.conflicts`) and names `.hashed` and `.mirror`.
+    case stem
+    /// `OUT/<stem>-<6 hex digits of a hash of the absolute path>/`: flat, and distinct for distinct paths.
+    case hashed
+    /// `OUT/<folders under root>/<stem>/`: `root/a/b/clip.mp4` goes to `OUT/a/b/clip/`.
+    case mirror(inputsRoot: String)
+
+    /// The input's folder, relative to OUT.
+    public func folder(for input: String) throws(InputFailure) -> String {
+        switch self {
+        case .stem:
+            return OutputLayout.stem(input)
+        case .hashed:
+            return OutputLayout.stem(input) + "-" + OutputLayout.shortHash(OutputLayout.absolutePath(input))
+        case .mirror(let root):
+            let rootPath = OutputLayout.absolutePath(root), path = OutputLayout.absolutePath(input)
+            let prefix = rootPath == "/" ? "/" : rootPath + "/"
+            guard path.hasPrefix(prefix) else {
+                throw InputFailure(path: input, reason: "not under --inputs-root \(root)")
+            }
+            // Hidden folders are made visible, as stems are: OUT's walkers skip hidden names.
+            let folders: [String] = path.dropFirst(prefix.count).split(separator: "/").dropLast().map { name in
+                name.hasPrefix(".") ? "_" + String(name.dropFirst()) : String(name)
+            }
+            return (folders + [OutputLayout.stem(input)]).joined(separator: "/")
+        }
+    }
+
+    /// Pairs of inputs whose folders would collide: the same folder (the first input of the list keeps it), or
+    /// one inside another's (a mirrored `clip/preview.mp4` next to `clip.mp4`). Folders are compared by a 64-bit
+    /// hash and made again only where hashes meet, so a list of a million inputs costs 16 bytes an input here.
+    public func conflicts(_ inputs: [String]) -> [(first: String, second: String, folder: String)] {
+        var keyed: [(hash: UInt64, index: Int)] = []
+        keyed.reserveCapacity(inputs.count)
+        for (index, input) in inputs.enumerated() {
+            if let folder = try? folder(for: input) { keyed.append((OutputLayout.hash64(folder), index)) }
+        }
+        keyed.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.index < $1.index }
+        var conflicts: [(first: String, second: String, folder: String)] = []
+        var start = 0
+        while start < keyed.count {
+            var end = start + 1
+            while end < keyed.count, keyed[end].hash == keyed[start].hash { end += 1 }
+            var owners: [String: String] = [:]
+            for entry in keyed[start..<end] {
+                let input = inputs[entry.index], folder = (try? folder(for: input)) ?? ""
+                if let owner = owners[folder] { conflicts.append((owner, input, folder)) } else { owners[folder] = input }
+            }
+            start = end
+        }
+        guard case .mirror = self else { return conflicts }
+        // The owner of `folder`, if an input has it: a binary search for its hash, then the folders compared.
+        func owner(of folder: String) -> String? {
+            let hash = OutputLayout.hash64(folder)
+            var low = 0, high = keyed.count
+            while low < high {
+                let middle = (low + high) / 2
+                if keyed[middle].hash < hash { low = middle + 1 } else { high = middle }
+            }
+            while low < keyed.count, keyed[low].hash == hash {
+                if (try? self.folder(for: inputs[keyed[low].index])) == folder { return inputs[keyed[low].index] }
+                low += 1
+            }
+            return nil
+        }
+        for entry in keyed {
+            let input = inputs[entry.index]
+            guard var parent = (try? folder(for: input)).map({ Substring($0) }) else { continue }
+            while let slash = parent.lastIndex(of: "/") {
+                parent = parent[..<slash]
+                if let owner = owner(of: String(parent)) { conflicts.append((owner, input, String(parent))) }
+            }
+        }
+        return conflicts
+    }
+}
+
 /// Where a batch's outputs go (the contract users script against, see README "Output layout"):
-/// `OUT/index.html`, and per video `OUT/<folder>/manifest.json`, `preview/`, `thumbnails/`, `poster*.jpg`.
+/// `OUT/index.html`, and per video `OUT/<folder>/manifest.json`, `preview/`, `thumbnails/`, `poster*.jpg`,
+/// with `<folder>` named by the batch's `FolderLayout`.
 public struct OutputLayout: Sendable {
     public let root: String
 
     public init(root: String) { self.root = root }
 
-    /// A folder name per input: the file's stem, or when two inputs of the batch share a stem, the stem plus a
-    /// short stable hash of the absolute path, so neither overwrites the other and re-runs find the same folder.
-    public static func folderNames(for inputs: [String]) -> [String] {
-        let stems = inputs.map(stem)
-        var counts: [String: Int] = [:]
-        for stem in stems { counts[stem, default: 0] += 1 }
-        return zip(inputs, stems).map { input, stem in
-            counts[stem]! == 1 ? stem : "\(stem)-\(shortHash(absolutePath(input)))"
-        }
-    }
-
     /// The file name without folder and last extension; a name that would be hidden or empty is made safe.
-    static func stem(_ path: String) -> String {
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    public static func stem(_ path: String) -> String {
+        let name = plainStem(path) ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let cleaned = name.hasPrefix(".") ? "_" + name.dropFirst() : Substring(name)
         return cleaned.isEmpty ? "video" : String(cleaned)
     }
 
+    /// The stem of a path whose name ends in a plain extension (`clip.mp4`), without Foundation's URL (slow for a
+    /// million paths); nil for any other name, which Foundation then reads.
+    private static func plainStem(_ path: String) -> String? {
+        // Searched as bytes: ASCII `.` and `/` never fall inside a multi-byte character.
+        let bytes = path.utf8, slash = UInt8(ascii: "/")
+        guard bytes.last != slash, let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        let nameStart = bytes.lastIndex(of: slash).map { bytes.index(after: $0) } ?? bytes.startIndex
+        let pathExtension = path.utf8[bytes.index(after: dot)...]
+        guard dot > nameStart, !pathExtension.isEmpty,
+              pathExtension.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) })
+        else { return nil }
+        return String(path[nameStart..<dot])
+    }
+
+    /// The path from `/`, without `.` and `..` steps (links are not resolved). Plain absolute paths, what lists of
+    /// a million inputs hold, skip Foundation's URL round trip.
     static func absolutePath(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return isPlain(full) ? full : URL(fileURLWithPath: full).standardizedFileURL.path
+    }
+
+    /// No empty, `.` or `..` component after the leading `/`, and no trailing `/`.
+    private static func isPlain(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            var component = 0, dots = 0
+            for byte in bytes.dropFirst() {
+                if byte == UInt8(ascii: "/") {
+                    if component == 0 || component == dots && dots <= 2 { return false }
+                    component = 0
+                    dots = 0
+                } else {
+                    component += 1
+                    if byte == UInt8(ascii: ".") { dots += 1 }
+                }
+            }
+            return bytes.count == 1 || !(component == 0 || component == dots && dots <= 2)
+        }
     }
 
     /// FNV-1a, 6 hex digits: stable across runs and machines (Swift's Hasher is seeded per process).
     static func shortHash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf29ce484222325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100000001b3
+        String(String(hash64(text), radix: 16).suffix(6))
+    }
+
+    /// FNV-1a over the UTF-8 bytes.
+    static func hash64(_ text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf29ce484222325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100000001b3
+            }
+            return hash
         }
-        return String(String(hash, radix: 16).suffix(6))
     }
 
     public func videoFolder(_ folder: String) -> String { root + "/" + folder }
     public func manifestPath(_ folder: String) -> String { videoFolder(folder) + "/manifest.json" }
     public var indexPath: String { root + "/index.html" }
+
+    /// Every video folder under OUT (relative, sorted), in any layout: the folders holding a `manifest.json`,
+    /// found without looking inside them or inside hidden folders.
+    public func videoFolders() -> [String] {
+        var found: [String] = []
+        func walk(_ relative: String) {
+            let path = relative.isEmpty ? root : root + "/" + relative
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+            if !relative.isEmpty, names.contains("manifest.json") {
+                found.append(relative)
+                return
+            }
+            for name in names where !name.hasPrefix(".") {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isFolder), isFolder.boolValue {
+                    walk(relative.isEmpty ? name : relative + "/" + name)
+                }
+            }
+        }
+        walk("")
+        return found.sorted()
+    }
 
     /// Creates `OUT/<folder>/<subfolder>`; an unwritable OUT gives one clear error.
     public func makeFolder(_ path: String) throws {
@@ -110,8 +247,7 @@ public enum ManifestStore {
 
     /// Rewrites OUT/index.html from the manifests found in OUT's subfolders (sorted by folder name).
     public static func writeContactSheet(layout: OutputLayout) throws {
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: layout.root)) ?? []
-        let entries = folders.sorted().compactMap { folder -> ContactSheetWriter.Entry? in
+        let entries = layout.videoFolders().compactMap { folder -> ContactSheetWriter.Entry? in
             read(layout.manifestPath(folder)).map { ContactSheetWriter.Entry(folder: folder, manifest: $0) }
         }
         try AtomicFile.write(Data(ContactSheetWriter.html(for: entries).utf8), to: layout.indexPath)

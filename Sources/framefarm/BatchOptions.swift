@@ -38,8 +38,30 @@ struct GPUOptions: ParsableArguments {
 
 /// Inputs, `--out` and what every batch command shares (`BatchSettings`), plus `--json` and `--quiet`.
 struct BatchOptions: ParsableArguments {
-    @Argument(help: "Video files (or still images).")
-    var videos: [String]
+    @Argument(help: "Video files (or still images); folders too, with --recursive.")
+    var videos: [String] = []
+
+    @Option(help: ArgumentHelp("A file listing inputs, one a line ('-': standard input). Blank lines and lines starting with # are skipped; relative paths are relative to the current folder.", valueName: "file"))
+    var inputsFrom: String?
+
+    @Flag(help: "Walk folders given as inputs for video files (by extension), skipping hidden files and FrameFarm's own output folders.")
+    var recursive = false
+
+    @Option(help: ArgumentHelp("The file extensions --recursive takes, comma-separated (default: \(InputList.videoExtensions.sorted().joined(separator: ","))).", valueName: "list"),
+            transform: { try InputList.parseExtensions($0) })
+    var extensions: Set<String>?
+
+    @Option(help: "How each input's folder under --out is named: stem (OUT/<stem>/, the default; inputs sharing a stem are refused), hashed (OUT/<stem>-<hash of the path>/) or mirror (OUT mirrors the folders under --inputs-root).")
+    var layout = LayoutChoice.stem
+
+    @Option(help: ArgumentHelp("The library's root folder, for --layout mirror: ROOT/a/b/clip.mp4 goes to OUT/a/b/clip/.", valueName: "folder"))
+    var inputsRoot: String?
+
+    @Option(help: ArgumentHelp("Process only shard K of N of the inputs (K from 0 to N-1), or auto: the shard a batch engine gave this task (Kubernetes Indexed Jobs, Slurm arrays, AWS Batch arrays, Google Cloud Batch, Cloud Run jobs). Every shard reads the whole list; each input is in exactly one shard.", valueName: "K/N|auto"))
+    var shard: ShardChoice?
+
+    @Option(help: "The shard count for --shard auto where the engine gives only an index (Kubernetes Indexed Jobs); default FRAMEFARM_SHARDS.")
+    var shards: Int?
 
     @Option(help: "Output folder (created if missing).")
     var out: String
@@ -60,8 +82,30 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "Redo inputs whose outputs are complete and current (by default a re-run skips them).")
     var force = false
 
+    func validate() throws {
+        if videos.isEmpty && inputsFrom == nil { throw ValidationError("no inputs: give videos, or --inputs-from FILE") }
+        switch (layout, inputsRoot) {
+        case (.mirror, nil): throw ValidationError("--layout mirror needs --inputs-root DIR")
+        case (.stem, _?), (.hashed, _?): throw ValidationError("--inputs-root is for --layout mirror")
+        default: break
+        }
+        if extensions != nil && !recursive { throw ValidationError("--extensions is for --recursive") }
+        if let shards, shards < 1 { throw ValidationError("--shards must be at least 1") }
+        if shards != nil, case .some(.fixed) = shard { throw ValidationError("--shards is for --shard auto") }
+    }
+
+    var folderLayout: FolderLayout {
+        switch layout {
+        case .stem: .stem
+        case .hashed: .hashed
+        case .mirror: .mirror(inputsRoot: inputsRoot ?? ".")
+        }
+    }
+
     var settings: BatchSettings {
         var settings = BatchSettings(outputRoot: out)
+        settings.layout = folderLayout
+        settings.writesContactSheet = shard == nil
         settings.force = force
         settings.maxPixels = maxPixels
         settings.policy = policy
@@ -88,11 +132,27 @@ extension BatchCommand {
     /// any input failed. Without a Vulkan device every input fails for that one reason, said once.
     func run() throws {
         let job = Job(options: try jobOptions())
+        let inputs: [String], shard: Shard?
+        do {
+            (inputs, shard) = try batch.resolveInputs()
+        } catch let error as ValidationError {
+            // One line: the command's usage says nothing about a list that cannot be read.
+            Terminal.printError(error.message)
+            throw ExitCode(ExitStatus.usage)
+        }
+        if inputs.isEmpty {
+            guard let shard else {
+                Terminal.printError("no inputs: the folders walked hold no video files")
+                throw ExitCode(ExitStatus.usage)
+            }
+            if !batch.quiet { Terminal.printError("shard \(shard) has no inputs: nothing to do") }
+            return
+        }
         let gpu = gpuOptions.service()
         let signals = SignalHandler()
         signals.install()
         let bar = !batch.quiet && Terminal.standardErrorIsTerminal ? ProgressLine(label: "framefarm") : nil
-        let summary = BatchPipeline(settings: batch.settings, gpu: gpu).run(job, inputs: batch.videos) { progress in
+        let summary = BatchPipeline(settings: batch.settings, gpu: gpu).run(job, inputs: inputs) { progress in
             guard let bar else { return }
             let rate = progress.elapsedSeconds > 0 ? Double(progress.itemsDone) / progress.elapsedSeconds : 0
             let fraction = Double(progress.inputsDone) / Double(max(1, progress.inputsTotal))
@@ -162,4 +222,80 @@ func parseWidths(_ text: String) throws -> [Int] {
         throw ValidationError("widths must be at least 16 px, comma-separated")
     }
     return values.compactMap { $0 }
+}
+
+/// `--layout`.
+enum LayoutChoice: String, ExpressibleByArgument, CaseIterable {
+    case stem, hashed, mirror
+}
+
+/// `--shard K/N` or `--shard auto`.
+enum ShardChoice: ExpressibleByArgument, CustomStringConvertible {
+    case fixed(Shard)
+    case auto
+
+    init?(argument: String) {
+        if argument == "auto" {
+            self = .auto
+        } else if let shard = try? Shard(parsing: argument) {
+            self = .fixed(shard)
+        } else {
+            return nil
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .fixed(let shard): shard.description
+        case .auto: "auto"
+        }
+    }
+}
+
+extension BatchOptions {
+    /// The batch's inputs: the arguments, then `--inputs-from`'s, with folders walked (`--recursive`), each once;
+    /// for `--shard`, this shard's part of the whole list. Throws a usage error for what cannot be read or placed,
+    /// before any work starts.
+    func resolveInputs() throws -> (inputs: [String], shard: Shard?) {
+        var inputs: [String] = []
+        for input in videos + (try inputsFrom.map { path in try usageChecked { try InputList.read(path) } } ?? []) {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
+                guard recursive else { throw ValidationError("\(input) is a folder: give --recursive to walk it for videos") }
+                inputs += try usageChecked {
+                    try InputList.videos(under: input, extensions: extensions ?? InputList.videoExtensions, skipping: out)
+                }
+            } else {
+                inputs.append(input)
+            }
+        }
+        inputs = InputList.deduplicated(inputs)
+        // Refused over the whole list, so every shard refuses alike.
+        let conflicts = folderLayout.conflicts(inputs)
+        if let first = conflicts.first {
+            let more = conflicts.count > 1 ? " (and \(conflicts.count - 1) more)" : ""
+            throw ValidationError("\(first.first) and \(first.second) would share the output folder \(first.folder)"
+                                  + "\(more): use --layout hashed, or --layout mirror --inputs-root DIR")
+        }
+        guard let shard = try resolveShard() else { return (inputs, nil) }
+        // Balanced by file size: the work a video takes grows with it, and a stat is cheap.
+        let mine = shard.inputs(of: inputs) { path in
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
+        }
+        return (mine, shard)
+    }
+
+    /// `--shard` as a shard, with `auto` read from the batch engine's variables (said once on stderr).
+    private func resolveShard() throws -> Shard? {
+        switch shard {
+        case nil: return nil
+        case .fixed(let shard): return shard
+        case .auto:
+            let (shard, engine) = try usageChecked {
+                try Shard.fromEngine(environment: ProcessInfo.processInfo.environment, shards: shards)
+            }
+            if !quiet { Terminal.printError("shard \(shard), from the \(engine)'s variables") }
+            return shard
+        }
+    }
 }

@@ -23,7 +23,12 @@ import Testing
         #expect(configuration == expected)
         #expect(try Configuration(environment: [:]) == Configuration())
         #expect(try Configuration(environment: ["FRAMEFARM_GPU": ""]) == Configuration(), "empty is unset")
-        #expect(Set(Configuration.variables.map(\.name)).count == 8)
+        let names = Configuration.variables.map(\.name)
+        #expect(Set(names).count == names.count && names.count >= 9)
+        // The one table users read has a row for each.
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/development.md")
+        let table = try String(contentsOf: docs, encoding: .utf8)
+        for name in names { #expect(table.contains("| `\(name)` |"), "docs/development.md has no row for \(name)") }
     }
 
     @Test func aMeaninglessValueNamesTheVariableAndTheValuesItTakes() {

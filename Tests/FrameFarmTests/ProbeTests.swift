@@ -100,17 +100,3 @@ private func noise(count: Int) -> Data {
         return UInt8(truncatingIfNeeded: state >> 24)
     })
 }
-
-@Suite struct OutputLayoutTests {
-    @Test func inputsSharingAStemGetDistinctStableFolders() {
-        let inputs = ["/a/clip.mp4", "/b/clip.mov", "/c/other.mp4", "/a/.hidden.mp4"]
-        let folders = OutputLayout.folderNames(for: inputs)
-        #expect(Set(folders).count == 4)
-        #expect(folders[2] == "other")
-        #expect(folders[0].hasPrefix("clip-") && folders[1].hasPrefix("clip-"))
-        #expect(!folders[3].hasPrefix("."))
-        // Stable across runs (no per-process hash seed).
-        #expect(OutputLayout.folderNames(for: inputs) == folders)
-        #expect(OutputLayout.shortHash("/a/clip.mp4") == OutputLayout.shortHash("/a/clip.mp4"))
-    }
-}

@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+/// Libraries as input: lists, folders walked, output folders that depend on the input alone, and shards.
+@Suite struct LibraryInputTests {
+    @Test func aListSkipsBlankLinesAndCommentsAndKeepsPathsAsWritten() throws {
+        let directory = TemporaryDirectory()
+        let list = directory.write("list.txt", Data("# the library\n\nclips/a.mp4\r\n  \n/abs/b c.mov\n  # indented comment\n#x\nlast.mkv".utf8))
+        #expect(try InputList.read(list) == ["clips/a.mp4", "/abs/b c.mov", "last.mkv"])
+        #expect(throws: InputListError.self) { try InputList.read(directory.file("missing.txt")) }
+    }
+
+    @Test func foldersAreWalkedForVideosSkippingHiddenOutputsAndLinkLoops() throws {
+        let directory = TemporaryDirectory()
+        let root = directory.file("library")
+        for folder in ["a/deep", "b", ".hidden", "out/clip", "old-out/x", "b/y"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+        }
+        for file in ["a/one.mp4", "a/deep/two.MOV", "b/three.mkv", "b/notes.txt", "b/.four.mp4", ".hidden/five.mp4",
+                     "out/clip/poster.mp4", "old-out/x/manifest.json", "old-out/x/six.mp4", "b/y/seven.webm"] {
+            _ = directory.write("library/" + file, Data())
+        }
+        // A link back up (a loop) and a second path to a folder already walked.
+        try FileManager.default.createSymbolicLink(atPath: root + "/b/y/loop", withDestinationPath: root + "/b")
+        try FileManager.default.createSymbolicLink(atPath: root + "/again", withDestinationPath: root + "/a")
+        let found = try InputList.videos(under: root, skipping: root + "/out")
+        #expect(found == ["a/deep/two.MOV", "a/one.mp4", "b/three.mkv", "b/y/seven.webm"].map { root + "/" + $0 })
+        #expect(try InputList.videos(under: root + "/", extensions: ["mkv"], skipping: nil) == [root + "/b/three.mkv"])
+        #expect(try InputList.parseExtensions("MP4, .mov") == ["mp4", "mov"])
+        #expect(throws: InputListError.self) { try InputList.videos(under: root + "/a/one.mp4") }
+    }
+
+    /// The folder is a function of the input alone: the same alone, in any batch, in any order.
+    @Test func foldersDependOnTheInputAlone() throws {
+        let inputs = ["/lib/a/clip.mp4", "/lib/b/clip.mov", "/lib/c/other.mp4", "/lib/a/.hidden.mp4"]
+        for layout in [FolderLayout.stem, .hashed, .mirror(inputsRoot: "/lib")] {
+            for input in inputs {
+                let alone = try layout.folder(for: input)
+                #expect(try layout.folder(for: input) == alone)
+                #expect(!alone.hasPrefix(".") && !alone.contains("/."), "\(alone)")
+            }
+        }
+        #expect(try FolderLayout.stem.folder(for: "/lib/a/clip.mp4") == "clip")
+        let hashed = try inputs.map { try FolderLayout.hashed.folder(for: $0) }
+        #expect(Set(hashed).count == inputs.count && hashed[0].hasPrefix("clip-") && hashed[0].count == "clip-".count + 6)
+        // The hash is of the absolute path: a relative spelling of the same file gets the same folder.
+        let cwd = FileManager.default.currentDirectoryPath
+        #expect(try FolderLayout.hashed.folder(for: "x/../clip.mp4") == FolderLayout.hashed.folder(for: cwd + "/clip.mp4"))
+        let mirror = FolderLayout.mirror(inputsRoot: "/lib/")
+        #expect(try mirror.folder(for: "/lib/a/clip.mp4") == "a/clip")
+        #expect(try mirror.folder(for: "/lib/top.mp4") == "top")
+        #expect(try mirror.folder(for: "/lib/.cache/v.mp4") == "_cache/v")
+        #expect(throws: InputFailure.self) { try mirror.folder(for: "/elsewhere/clip.mp4") }
+        #expect(throws: InputFailure.self) { try mirror.folder(for: "/library/clip.mp4") }
+    }
+
+    @Test func collidingFoldersAreFound() {
+        let stem = FolderLayout.stem.conflicts(["/a/clip.mp4", "/b/clip.mov", "/c/other.mp4"])
+        #expect(stem.count == 1 && stem[0].folder == "clip" && stem[0].first == "/a/clip.mp4")
+        #expect(FolderLayout.hashed.conflicts(["/a/clip.mp4", "/b/clip.mov"]).isEmpty)
+        let mirror = FolderLayout.mirror(inputsRoot: "/lib")
+        // clip.mp4's folder would hold clip/preview.mp4's.
+        let nested = mirror.conflicts(["/lib/clip-2.mp4", "/lib/clip/preview.mp4", "/lib/clip.mp4"])
+        #expect(nested.map(\.folder) == ["clip"], "\(nested)")
+        #expect(mirror.conflicts(["/lib/a/clip.mp4", "/lib/b/clip.mp4"]).isEmpty)
+    }
+
+    @Test func shardsAreParsedAndReadFromEachEngine() throws {
+        #expect(try Shard(parsing: "3/4") == Shard(index: 3, count: 4))
+        for bad in ["4/4", "-1/4", "0/0", "1", "a/b", "1/2/3"] {
+            #expect(throws: ShardError.self) { try Shard(parsing: bad) }
+        }
+        func shard(_ environment: [String: String], shards: Int? = nil) throws -> Shard {
+            try Shard.fromEngine(environment: environment, shards: shards).shard
+        }
+        #expect(try shard(["JOB_COMPLETION_INDEX": "2"], shards: 5) == Shard(index: 2, count: 5))
+        #expect(try shard(["JOB_COMPLETION_INDEX": "2", "FRAMEFARM_SHARDS": "3"]) == Shard(index: 2, count: 3))
+        #expect(throws: ShardError.self) { try shard(["JOB_COMPLETION_INDEX": "2"]) }
+        // An array that starts at 1 and steps by 2: ids 1, 3, 5, 7.
+        let slurm = ["SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "7", "SLURM_ARRAY_TASK_STEP": "2",
+                     "SLURM_ARRAY_TASK_COUNT": "4"]
+        #expect(try shard(slurm.merging(["SLURM_ARRAY_TASK_ID": "5"]) { $1 }) == Shard(index: 2, count: 4))
+        #expect(try shard(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "9"])
+                == Shard(index: 0, count: 10))
+        // --array=1,4,9 is no stepped range.
+        let sparse = ["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "9",
+                      "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_STEP": "1"]
+        #expect(throws: ShardError.self) { try shard(sparse) }
+        #expect(try shard(["AWS_BATCH_JOB_ARRAY_INDEX": "7", "AWS_BATCH_JOB_ARRAY_SIZE": "8"]) == Shard(index: 7, count: 8))
+        #expect(try shard(["BATCH_TASK_INDEX": "0", "BATCH_TASK_COUNT": "2"]) == Shard(index: 0, count: 2))
+        #expect(try shard(["CLOUD_RUN_TASK_INDEX": "1", "CLOUD_RUN_TASK_COUNT": "3"]) == Shard(index: 1, count: 3))
+        #expect(throws: ShardError.self) { try shard(["CLOUD_RUN_TASK_INDEX": "1"]) }
+        #expect(throws: ShardError.self) { try shard(["BATCH_TASK_INDEX": "x", "BATCH_TASK_COUNT": "2"]) }
+        #expect(throws: ShardError.self) { try shard([:]) }
+    }
+
+    /// Every input in exactly one shard, whatever the list's order; totals within 1.15x of the mean on a library
+    /// whose sizes spread 1:100.
+    @Test func shardsPartitionTheListAndBalanceItsWork() throws {
+        var state: UInt64 = 88_172_645_463_325_252
+        func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        let sizes = Dictionary(uniqueKeysWithValues: (0..<400).map { ("/lib/v\($0).mp4", 1_000 + Int(next() % 99_001)) })
+        let list = Array(sizes.keys)
+        #expect(sizes.values.max()! > 50 * sizes.values.min()!)
+        for count in [1, 2, 3, 4, 7] {
+            let shards = try (0..<count).map { try Shard(index: $0, count: count).inputs(of: list) { sizes[$0]! } }
+            #expect(shards.flatMap { $0 }.sorted() == list.sorted(), "\(count) shards")
+            let reversed = try Shard(index: count - 1, count: count).inputs(of: list.reversed()) { sizes[$0]! }
+            #expect(reversed == shards[count - 1])
+            let totals = shards.map { $0.reduce(0) { $0 + sizes[$1]! } }
+            let mean = Double(totals.reduce(0, +)) / Double(count)
+            #expect(Double(totals.max()!) <= 1.15 * mean, "\(count) shards: \(totals)")
+            #expect(Shard.totals(of: list, count: count) { sizes[$0]! } == totals)
+        }
+        // Files of no size (or missing) are dealt round, not all to one shard.
+        let counts = try (0..<3).map { try Shard(index: $0, count: 3).inputs(of: list) { _ in 0 }.count }
+        #expect(counts == [134, 133, 133])
+    }
+}
+
+/// The CLI over libraries: lists from files and standard input, folders, layouts, and shards that add up to one
+/// run.
+@Suite struct LibraryCommandLineTests {
+    /// Five videos, two sharing a stem in different folders.
+    private func library(in directory: TemporaryDirectory) throws -> [String] {
+        for folder in ["library/a", "library/b"] {
+            try FileManager.default.createDirectory(atPath: directory.file(folder), withIntermediateDirectories: true)
+        }
+        return try ["a/clip.mp4", "b/clip.mp4", "a/long.mp4", "b/short.mp4", "top.mp4"].enumerated().map { index, name in
+            try makeSample(in: directory, name: "library/" + name) { $0.durationSeconds = 1 + Double(index % 3) }
+        }
+    }
+
+    /// Four shards run one after another into one OUT give the files one run gives, byte for byte.
+    @Test func fourShardsEqualOneRunByteForByte() throws {
+        let directory = TemporaryDirectory()
+        let inputs = try library(in: directory)
+        let list = directory.write("list.txt", Data(("# library\n" + inputs.joined(separator: "\n") + "\n").utf8))
+        let common = ["--inputs-from", list, "--layout", "mirror", "--inputs-root", directory.file("library"),
+                      "--widths", "160", "--quiet"]
+        let single = try CommandLineTests.run(["poster"] + common + ["--out", directory.file("single")])
+        #expect(single.status == 0, "\(single.stderr)")
+        for index in 0..<4 {
+            let shard = try CommandLineTests.run(["poster"] + common + ["--out", directory.file("sharded"),
+                                                                      "--shard", "\(index)/4"])
+            #expect(shard.status == 0, "\(shard.stderr)")
+        }
+        let files = try treeFiles(directory.file("single")).filter { $0 != "index.html" }
+        #expect(files.count == inputs.count * 3, "\(files)")
+        #expect(files.contains("a/clip/poster.jpg") && files.contains("b/clip/poster.jpg"))
+        // Shards leave the contact sheet to a run over the whole library.
+        #expect(try treeFiles(directory.file("sharded")) == files)
+        for file in files {
+            #expect(FileManager.default.contentsEqual(atPath: directory.file("single/" + file),
+                                                      andPath: directory.file("sharded/" + file)), "\(file) differs")
+        }
+    }
+
+    @Test func listsFromStandardInputFoldersAndRefusedCollisions() throws {
+        let directory = TemporaryDirectory()
+        let inputs = try library(in: directory)
+        let out = directory.file("out")
+        // Two clip.mp4 under the stem layout: refused before any work, naming both.
+        let refused = try CommandLineTests.run(["poster", "--recursive", directory.file("library"), "--out", out])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains(inputs[0]) && refused.stderr.contains(inputs[1]) && refused.stderr.contains("--layout"),
+                "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let walked = try CommandLineTests.run(["poster", "--recursive", directory.file("library"), "--out", out,
+                                               "--layout", "hashed", "--widths", "160", "--json"])
+        #expect(walked.status == 0, "\(walked.stderr)")
+        #expect(try treeFiles(out).filter { $0.hasSuffix("/manifest.json") }.count == inputs.count)
+        // The same list on standard input: every input current, nothing redone.
+        let process = CommandLineTests.process(["poster", "--inputs-from", "-", "--out", out, "--layout", "hashed",
+                                                "--widths", "160", "--json"])
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = Pipe()
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(inputs.joined(separator: "\n").utf8))
+        try stdin.fileHandleForWriting.close()
+        let json = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let statuses = (try JSONSerialization.jsonObject(with: json) as? [String: Any])?["inputs"] as? [[String: Any]]
+        #expect(statuses?.map { $0["status"] as? String } == Array(repeating: "up-to-date", count: inputs.count))
+        // A folder without --recursive is a usage error saying what would walk it.
+        let folder = try CommandLineTests.run(["poster", directory.file("library"), "--out", out])
+        #expect(folder.status == 2 && folder.stderr.contains("--recursive"), "\(folder.stderr)")
+        let empty = try CommandLineTests.run(["poster", "--out", out, "--shard", "3/4", inputs[0]])
+        #expect(empty.status == 0 && empty.stderr.contains("no inputs"), "\(empty.stderr)")
+        let noEngine = try CommandLineTests.run(["poster", "--out", out, "--shard", "auto", inputs[0]])
+        #expect(noEngine.status == 2 && noEngine.stderr.contains("SLURM_ARRAY_TASK_ID"), "\(noEngine.stderr)")
+    }
+
+    /// A long list is read at a small multiple of its size: the peak resident memory of a CLI run over 250,000
+    /// lines, less that of a run over one line. (A million lines cost a minute in a debug build; docs/cluster.md
+    /// gives the release build's figure for them.)
+    @Test func aLongListIsReadInLittleMemory() throws {
+        let directory = TemporaryDirectory()
+        let lines = (0..<250_000).map { "/library/shows/season-\($0 % 97)/episode-\($0).mp4\n" }
+        let text = lines.joined()
+        let big = directory.write("big.txt", Data(text.utf8))
+        let small = directory.write("small.txt", Data("/library/one.mp4\n".utf8))
+        func peak(_ list: String) throws -> Int {
+            // One shard of many: the run reads, checks and shards the whole list, then has next to nothing to do.
+            try peakResidentBytes(["poster", "--inputs-from", list, "--out", directory.file("out"), "--layout", "hashed",
+                                   "--shard", "0/50000", "--quiet"])
+        }
+        let listBytes = text.utf8.count
+        let growth = try peak(big) - peak(small)
+        #expect(growth < 6 * listBytes, "reading \(listBytes) bytes of list took \(growth) bytes more")
+    }
+}
+
+/// Every file under `root`, relative, sorted.
+func treeFiles(_ root: String) throws -> [String] {
+    let enumerator = FileManager.default.enumerator(atPath: root)
+    var files: [String] = []
+    while let file = enumerator?.nextObject() as? String {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root + "/" + file, isDirectory: &isFolder), !isFolder.boolValue {
+            files.append(file)
+        }
+    }
+    return files.sorted()
+}
+
+/// The peak resident memory of the CLI run with `arguments`, from `wait4`'s resource usage of that child alone
+/// (other tests' processes do not count).
+func peakResidentBytes(_ arguments: [String]) throws -> Int {
+    let executable = CommandLineTests.executable
+    var pid: pid_t = 0
+    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+        throw InputListError("cannot start \(executable)")
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    guard wait4(pid, &status, 0, &usage) == pid else { throw InputListError("wait4 failed") }
+    return usage.ru_maxrss * 1024
+}
