@@ -4,7 +4,7 @@ OUT ?= out
 SAMPLE ?= $(OUT)/sample.mp4
 RUN_BIN = .build/release/framefarm
 
-.PHONY: run test test-sanitize test-ffmpeg-next soak deps deps-test build build-release bench clean
+.PHONY: run test test-cluster test-sanitize test-ffmpeg-next soak deps deps-test build build-release bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -32,6 +32,11 @@ run: build-release
 test: deps-test
 	$(SWIFT) build --build-tests
 	FRAMEFARM_VALIDATION=1 SWIFT=$(SWIFT) scripts/run-tests.sh
+
+# FrameFarm on a one-node Slurm cluster started in a temporary folder (scripts/test-cluster.sh says what it checks);
+# installs slurm-wlm and munge when missing. CI runs it after `make test`.
+test-cluster: build
+	scripts/test-cluster.sh
 
 # The suite under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its own scratch folder,
 # with the validation layer on. LSan suppressions cover third-party code only (Tests/Sanitizers/lsan.supp says why).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system libraries FrameFarm builds and runs against, only those missing.
-# Usage: scripts/install-deps.sh [--test | --bench]   (--test adds the validation layer and pngcheck; --bench the ffmpeg CLI,
-# the peers `bench` times against)
+# Usage: scripts/install-deps.sh [--test | --bench | --cluster]   (--test adds the validation layer and pngcheck; --bench
+# the ffmpeg CLI, the peers `bench` times against; --cluster Slurm and munge, for `make test-cluster`)
 set -euo pipefail
 
 packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools spirv-tools
@@ -12,6 +12,9 @@ if [[ "${1:-}" == "--test" ]]; then
 fi
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(ffmpeg)
+fi
+if [[ "${1:-}" == "--cluster" ]]; then
+    packages+=(slurm-wlm munge)
 fi
 
 missing=()

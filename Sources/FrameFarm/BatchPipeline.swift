@@ -18,6 +18,8 @@ public struct BatchSettings: Sendable, Hashable {
     public var pngCompressor = PNGCompressor.framefarm
     /// How each input's folder under the output root is named (`--layout`).
     public var layout = FolderLayout.stem
+    /// The shard this batch is, recorded in its run record (`--shard`).
+    public var shard: Shard?
     /// Rewrite `OUT/index.html` after the batch. Shards of one library leave it alone: N workers rewriting it
     /// would race, and each rewrite reads every manifest.
     public var writesContactSheet = true
@@ -41,18 +43,11 @@ public protocol BatchJob: Sendable {
     associatedtype Settings: Codable & Hashable & Sendable
     /// The settings for the policy the input runs under; a re-run with other settings redoes the input.
     func settings(policy: ModePolicy) -> Settings
-    /// This job's section of `manifest`, if it has one: the settings that made it and the files it lists.
-    func recordedSection(in manifest: VideoManifest) -> RecordedSection?
+    /// The settings this job's section of `manifest` records (`SettingsRecord`), if it has a section; the files
+    /// it lists are `manifest.files(of: Self.command)`.
+    func recordedSettings(in manifest: VideoManifest) -> [String: String]?
     /// Makes the input's outputs; the pipeline then writes its manifest.
     func process(_ input: InputContext) throws -> InputResult
-}
-
-/// A job's section as a manifest records it.
-public struct RecordedSection: Sendable {
-    /// Its settings as written (`SettingsRecord`).
-    var settings: [String: String]
-    /// Relative to the video's folder.
-    var files: [String]
 }
 
 /// One input as a job sees it: where its outputs go and what the batch decided for it. Passed to one job call.
@@ -105,6 +100,7 @@ public struct BatchPipeline: Sendable {
 
     public func run<Job: BatchJob>(_ job: Job, inputs: [String],
                                    progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
+        let started = Date().timeIntervalSince1970
         let layout = OutputLayout(root: settings.outputRoot)
         let folders = placeFolders(inputs)
         layout.removeStaleTemporaries(folders: folders.compactMap { try? $0.get() })
@@ -143,13 +139,17 @@ public struct BatchPipeline: Sendable {
         }
         var contactSheet: String?
         if settings.writesContactSheet, outcomes.contains(where: \.ok) {
-            contactSheet = (try? ManifestStore.writeContactSheet(layout: layout)).map { layout.indexPath }
+            let failures = outcomes.filter { $0.status == .failed }.map { InputFailure(path: $0.path, reason: $0.error ?? "failed") }
+            contactSheet = (try? ManifestStore.writeContactSheet(layout: layout, failures: failures)).map { layout.indexPath }
         }
         let succeeded = outcomes.filter(\.ok).count
-        return BatchSummary(command: Job.command, outputRoot: layout.root, contactSheet: contactSheet,
-                            gpu: gpu.startFailure == nil ? gpu.record : nil,
-                            peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds,
-                            succeeded: succeeded, failed: outcomes.count - succeeded, inputs: outcomes)
+        let summary = BatchSummary(command: Job.command, outputRoot: layout.root, contactSheet: contactSheet,
+                                   gpu: gpu.startFailure == nil ? gpu.record : nil,
+                                   peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds,
+                                   succeeded: succeeded, failed: outcomes.count - succeeded, inputs: outcomes)
+        // Without a record, `report` still finds every output from the manifests; it only lacks failure reasons.
+        try? RunRecord(summary: summary, settings: settings, startedSeconds: started).write(outputRoot: layout.root)
+        return summary
     }
 
     /// Each input's folder under the layout; an input the layout cannot place, or whose folder would collide
@@ -172,15 +172,11 @@ public struct BatchPipeline: Sendable {
     /// the same settings, and every file the section lists exists and is not empty.
     private func isCurrent<Job: BatchJob>(_ job: Job, in manifest: VideoManifest, policy: ModePolicy, folder: String,
                                           layout: OutputLayout) -> Bool {
-        guard let made = job.recordedSection(in: manifest),
-              SettingsRecord.read(Job.Settings.self, from: made.settings) == job.settings(policy: policy) else {
+        guard let recorded = job.recordedSettings(in: manifest), let files = manifest.files(of: Job.command),
+              SettingsRecord.read(Job.Settings.self, from: recorded) == job.settings(policy: policy) else {
             return false
         }
-        return made.files.allSatisfy { file in
-            let path = layout.videoFolder(folder) + "/" + file
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            return size > 0
-        }
+        return files.allSatisfy { OutputLayout.isNonEmptyFile(layout.videoFolder(folder) + "/" + $0) }
     }
 }
 

@@ -156,6 +156,11 @@ public struct OutputLayout: Sendable {
     }
 
     public func videoFolder(_ folder: String) -> String { root + "/" + folder }
+
+    /// Whether `path` is a file with something in it: an output a run can trust.
+    static func isNonEmptyFile(_ path: String) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0 > 0
+    }
     public func manifestPath(_ folder: String) -> String { videoFolder(folder) + "/manifest.json" }
     public var indexPath: String { root + "/index.html" }
 
@@ -245,12 +250,25 @@ public enum ManifestStore {
         try write(manifest, to: path)
     }
 
-    /// Rewrites OUT/index.html from the manifests found in OUT's subfolders (sorted by folder name).
-    public static func writeContactSheet(layout: OutputLayout) throws {
+    /// Rewrites the contact sheet (OUT/index.html, and its pages when there are many videos) from the manifests
+    /// found under OUT, with `failures` and the manifests' warnings listed first.
+    public static func writeContactSheet(layout: OutputLayout, failures: [InputFailure] = []) throws {
+        var problems = failures.map { ContactSheetWriter.Problem(path: $0.path, text: $0.reason) }
         let entries = layout.videoFolders().compactMap { folder -> ContactSheetWriter.Entry? in
-            read(layout.manifestPath(folder)).map { ContactSheetWriter.Entry(folder: folder, manifest: $0) }
+            guard let manifest = read(layout.manifestPath(folder)) else { return nil }
+            for warning in manifest.thumbnails?.warnings ?? [] {
+                problems.append(ContactSheetWriter.Problem(path: manifest.input.path, text: warning, folder: folder))
+            }
+            return ContactSheetWriter.Entry(folder: folder, manifest: manifest)
         }
-        try AtomicFile.write(Data(ContactSheetWriter.html(for: entries).utf8), to: layout.indexPath)
+        let pages = ContactSheetWriter.pages(for: entries, problems: problems)
+        for (file, html) in pages { try AtomicFile.write(Data(html.utf8), to: layout.root + "/" + file) }
+        // Pages a larger batch wrote before.
+        let written = Set(pages.map(\.file))
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: layout.root)) ?? []
+        where name.hasPrefix("page-") && name.hasSuffix(".html") && !written.contains(name) {
+            try? FileManager.default.removeItem(atPath: layout.root + "/" + name)
+        }
     }
 
     /// Size and modification time of an input file.

@@ -43,9 +43,7 @@ public struct PosterJob: BatchJob {
 
     public func settings(policy: ModePolicy) -> PosterSettings { options.settings }
 
-    public func recordedSection(in manifest: VideoManifest) -> RecordedSection? {
-        manifest.poster.map { RecordedSection(settings: $0.settings, files: $0.files.map(\.file)) }
-    }
+    public func recordedSettings(in manifest: VideoManifest) -> [String: String]? { manifest.poster?.settings }
 
     public func process(_ input: InputContext) throws -> InputResult {
         let (facts, decoded) = try options.frame.probeAndDecode(path: input.path, maxPixels: input.maxPixels)

@@ -21,9 +21,7 @@ public struct PreviewJob: BatchJob {
 
     public func settings(policy: ModePolicy) -> PreviewSettings { options.settings(policy: policy) }
 
-    public func recordedSection(in manifest: VideoManifest) -> RecordedSection? {
-        manifest.preview.map { RecordedSection(settings: $0.settings, files: $0.renders.map(\.file)) }
-    }
+    public func recordedSettings(in manifest: VideoManifest) -> [String: String]? { manifest.preview?.settings }
 
     public func process(_ input: InputContext) throws -> InputResult {
         let (facts, decoded) = try options.frame.probeAndDecode(path: input.path, maxPixels: input.maxPixels)

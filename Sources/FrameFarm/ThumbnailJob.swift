@@ -18,9 +18,7 @@ public struct ThumbnailJob: BatchJob {
 
     public func settings(policy: ModePolicy) -> ThumbnailSettings { options.settings }
 
-    public func recordedSection(in manifest: VideoManifest) -> RecordedSection? {
-        manifest.thumbnails.map { RecordedSection(settings: $0.settings, files: $0.sheets + $0.manifests) }
-    }
+    public func recordedSettings(in manifest: VideoManifest) -> [String: String]? { manifest.thumbnails?.settings }
 
     public func process(_ input: InputContext) throws -> InputResult {
         // Stage 1: the stream's facts, from demuxing alone.

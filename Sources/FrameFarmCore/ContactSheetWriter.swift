@@ -15,32 +15,101 @@ public enum ContactSheetWriter {
         }
     }
 
-    public static func html(for entries: [Entry], title: String = "FrameFarm contact sheet") -> String {
-        var page = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <title>\(escape(title))</title>
-            <style>
-            body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; background: #f4f4f6; color: #1d1d1f; }
-            section { background: #fff; border-radius: 12px; padding: 16px 20px; margin-bottom: 24px; }
-            h2 { margin: 0 0 4px; font-size: 20px; } .path { color: #6e6e73; word-break: break-all; }
-            .facts { color: #3a3a3c; margin: 8px 0; } .warning { background: #fff4ce; border-radius: 8px; padding: 8px 12px; }
-            .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 16px; margin-top: 12px; }
-            figure { margin: 0; } figure img { width: 100%; height: auto; background: #000; border-radius: 6px; }
-            figcaption { font-size: 12px; color: #3a3a3c; } .default { color: #0a7d32; font-weight: 600; }
-            .sheets img { max-width: 100%; margin: 4px 0; } .poster img { max-width: 480px; width: 100%; }
-            </style>
-            </head>
-            <body>
-            <h1>\(escape(title))</h1>
-            <p>\(entries.count) video\(entries.count == 1 ? "" : "s")</p>
+    /// Something to look at first: an input that failed (no entry), or a warning about one that has outputs.
+    public struct Problem: Sendable {
+        public var path: String
+        public var text: String
+        /// The entry's folder, when it has one, to link to.
+        public var folder: String?
 
-            """
+        public init(path: String, text: String, folder: String? = nil) {
+            self.path = path
+            self.text = text
+            self.folder = folder
+        }
+    }
+
+    /// Videos per page: a page of a 100,000-video batch opens as fast as a small batch's.
+    public static let videosPerPage = 100
+
+    /// The contact sheet's pages, by file name under OUT: `index.html` alone when the batch fits one page; else
+    /// `index.html` as a front page (the problems first, then a link per page) and `page-0001.html`, ... of
+    /// `videosPerPage` videos each, in folder order. The problems also head a single page.
+    public static func pages(for entries: [Entry], problems: [Problem] = [],
+                             perPage: Int = videosPerPage) -> [(file: String, html: String)] {
+        let sorted = entries.sorted { $0.folder < $1.folder }
+        guard sorted.count > perPage else {
+            return [("index.html", html(for: sorted, problems: problems, pageFile: "index.html"))]
+        }
+        let chunks = stride(from: 0, to: sorted.count, by: perPage).map { Array(sorted[$0..<min($0 + perPage, sorted.count)]) }
+        let names = chunks.indices.map { String(format: "page-%04d.html", $0 + 1) }
+        var pageOfFolder: [String: String] = [:]
+        for (name, chunk) in zip(names, chunks) { for entry in chunk { pageOfFolder[entry.folder] = name } }
+        var front = head(title: "FrameFarm contact sheet") + "<p>\(sorted.count) videos on \(chunks.count) pages</p>\n"
+        front += problemList(problems) { folder in pageOfFolder[folder] }
+        front += "<h2>Pages</h2>\n<ol class=\"pages\">\n"
+        for (name, chunk) in zip(names, chunks) {
+            front += "<li><a href=\"\(name)\">\(escape(chunk.first!.folder)) … \(escape(chunk.last!.folder))</a></li>\n"
+        }
+        front += "</ol>\n</body>\n</html>\n"
+        var pages = [("index.html", front)]
+        for (index, (name, chunk)) in zip(names, chunks).enumerated() {
+            var page = head(title: "FrameFarm contact sheet, page \(index + 1) of \(chunks.count)")
+            page += "<p><a href=\"index.html\">All pages and problems</a>"
+            if index > 0 { page += " · <a href=\"\(names[index - 1])\">previous</a>" }
+            if index + 1 < names.count { page += " · <a href=\"\(names[index + 1])\">next</a>" }
+            page += "</p>\n"
+            for entry in chunk { page += section(entry) }
+            pages.append((name, page + "</body>\n</html>\n"))
+        }
+        return pages
+    }
+
+    /// One page holding every entry (and the problems first).
+    public static func html(for entries: [Entry], problems: [Problem] = [], pageFile: String = "index.html",
+                            title: String = "FrameFarm contact sheet") -> String {
+        var page = head(title: title) + "<p>\(entries.count) video\(entries.count == 1 ? "" : "s")</p>\n"
+        page += problemList(problems) { _ in pageFile }
         for entry in entries { page += section(entry) }
-        page += "</body>\n</html>\n"
-        return page
+        return page + "</body>\n</html>\n"
+    }
+
+    private static func head(title: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <title>\(escape(title))</title>
+        <style>
+        body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; background: #f4f4f6; color: #1d1d1f; }
+        section { background: #fff; border-radius: 12px; padding: 16px 20px; margin-bottom: 24px; }
+        h2 { margin: 0 0 4px; font-size: 20px; } .path { color: #6e6e73; word-break: break-all; }
+        .facts { color: #3a3a3c; margin: 8px 0; } .warning { background: #fff4ce; border-radius: 8px; padding: 8px 12px; }
+        .problems li { margin: 2px 0; } .failed { color: #b3261e; font-weight: 600; }
+        .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 16px; margin-top: 12px; }
+        figure { margin: 0; } figure img { width: 100%; height: auto; background: #000; border-radius: 6px; }
+        figcaption { font-size: 12px; color: #3a3a3c; } .default { color: #0a7d32; font-weight: 600; }
+        .sheets img { max-width: 100%; margin: 4px 0; } .poster img { max-width: 480px; width: 100%; }
+        </style>
+        </head>
+        <body>
+        <h1>\(escape(title))</h1>
+
+        """
+    }
+
+    /// The problems as a list, each linked to its entry on `page(folder)` when it has one.
+    private static func problemList(_ problems: [Problem], page: (String) -> String?) -> String {
+        guard !problems.isEmpty else { return "" }
+        var html = "<section class=\"problems\">\n<h2>\(problems.count) problem\(problems.count == 1 ? "" : "s")</h2>\n<ul>\n"
+        for problem in problems {
+            let name = problem.folder.flatMap { folder in
+                page(folder).map { "<a href=\"\($0)#\(pathComponentEscaped(folder))\">\(escape(problem.path))</a>" }
+            } ?? "<span class=\"failed\">\(escape(problem.path))</span>"
+            html += "<li>\(name): \(escape(problem.text))</li>\n"
+        }
+        return html + "</ul>\n</section>\n"
     }
 
     private static func section(_ entry: Entry) -> String {

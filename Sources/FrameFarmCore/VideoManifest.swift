@@ -13,6 +13,19 @@ public struct VideoManifest: Codable, Sendable, Equatable {
         self.input = input
         self.probe = probe
     }
+
+    /// The commands that own a section.
+    public static let commands = ["preview", "thumbnails", "poster"]
+
+    /// The files `command`'s section lists (relative to the video's folder); nil when it has no section.
+    public func files(of command: String) -> [String]? {
+        switch command {
+        case "preview": preview.map { $0.renders.map(\.file) }
+        case "thumbnails": thumbnails.map { $0.sheets + $0.manifests }
+        case "poster": poster.map { $0.files.map(\.file) }
+        default: nil
+        }
+    }
 }
 
 /// Identifies the input a manifest was made from, so a re-run can tell whether its outputs are still current.

@@ -14,24 +14,52 @@ public enum AtomicFile {
 
     /// Deletes temporary files in `folder` (not its subfolders) left by a process that no longer runs: one killed
     /// with SIGKILL, or by a crash or power loss before its rename. Temporaries of live processes (this one, or
-    /// another batch writing to the same folder) are kept. Returns how many were removed.
+    /// another batch writing to the same folder) are kept. On shared storage a process id means something only on
+    /// its own host: another host's temporaries are removed only once a day old. Returns how many were removed.
     @discardableResult
     public static func removeStaleTemporaries(inFolder folder: String) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
         var removed = 0
         for name in names {
-            guard let pid = writerProcess(ofTemporaryName: name), pid != getpid(), !isRunning(pid) else { continue }
-            if unlink(folder + "/" + name) == 0 { removed += 1 }
+            guard let writer = writer(ofTemporaryName: name), writer.pid != getpid() || writer.host != hostTag else { continue }
+            let stale = writer.host == nil || writer.host == hostTag ? !isRunning(writer.pid)
+                : modifiedSecondsAgo(folder + "/" + name) > 24 * 3600
+            if stale, unlink(folder + "/" + name) == 0 { removed += 1 }
         }
         return removed
     }
 
-    /// The process id in a name made by `temporaryPath(for:)` (`.<name>.<pid>.<random>.tmp`), or nil.
-    static func writerProcess(ofTemporaryName name: String) -> pid_t? {
+    /// The host tag and process id in a name made by `temporaryPath(for:)` (`.<name>.<host>-<pid>.<random>.tmp`;
+    /// names without a host tag, from older versions, are taken as this host's), or nil for any other name.
+    static func writer(ofTemporaryName name: String) -> (host: String?, pid: pid_t)? {
         guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
         let parts = name.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 4, UInt32(parts[parts.count - 1]) != nil else { return nil }
-        return pid_t(parts[parts.count - 2])
+        let writer = parts[parts.count - 2].split(separator: "-")
+        switch writer.count {
+        case 1: return pid_t(writer[0]).map { (nil, $0) }
+        case 2: return pid_t(writer[1]).map { (String(writer[0]), $0) }
+        default: return nil
+        }
+    }
+
+    /// This host, as temporary names carry it: 8 hex digits of a hash of its name (FNV-1a), so names stay short
+    /// and free of dots.
+    static let hostTag: String = {
+        var name = [UInt8](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        var hash: UInt32 = 0x811c9dc5
+        for byte in name.prefix(while: { $0 != 0 }) {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x01000193
+        }
+        return String(format: "%08x", hash)
+    }()
+
+    private static func modifiedSecondsAgo(_ path: String) -> Double {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return 0 }
+        return Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec)
     }
 
     /// Whether a process with this id exists (EPERM: it exists but belongs to someone else).
@@ -39,10 +67,10 @@ public enum AtomicFile {
         kill(pid, 0) == 0 || errno == EPERM
     }
 
-    /// A hidden temporary name next to `path`, unique per process and call.
+    /// A hidden temporary name next to `path`, unique per host, process and call.
     public static func temporaryPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
-        let name = ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let name = ".\(url.lastPathComponent).\(hostTag)-\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let temporary = url.deletingLastPathComponent().appendingPathComponent(name).path
         lock.withLock { _ = inProgress.insert(temporary) }
         return temporary

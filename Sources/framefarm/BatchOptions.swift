@@ -152,7 +152,9 @@ extension BatchCommand {
         let signals = SignalHandler()
         signals.install()
         let bar = !batch.quiet && Terminal.standardErrorIsTerminal ? ProgressLine(label: "framefarm") : nil
-        let summary = BatchPipeline(settings: batch.settings, gpu: gpu).run(job, inputs: inputs) { progress in
+        var settings = batch.settings
+        settings.shard = shard
+        let summary = BatchPipeline(settings: settings, gpu: gpu).run(job, inputs: inputs) { progress in
             guard let bar else { return }
             let rate = progress.elapsedSeconds > 0 ? Double(progress.itemsDone) / progress.elapsedSeconds : 0
             let fraction = Double(progress.inputsDone) / Double(max(1, progress.inputsTotal))

@@ -10,8 +10,8 @@ struct FrameFarmCommand: ParsableCommand {
             'framefarm: <path>: <reason>' on stderr), 2 for usage errors. Shell completions: \
             'framefarm --generate-completion-script bash|zsh|fish'.
             """,
-        subcommands: [PreviewCommand.self, ThumbnailsCommand.self, PosterCommand.self, ProbeCommand.self,
-                      DevicesCommand.self, SampleCommand.self])
+        subcommands: [PreviewCommand.self, ThumbnailsCommand.self, PosterCommand.self, ReportCommand.self,
+                      ProbeCommand.self, DevicesCommand.self, SampleCommand.self])
 
     @Flag(help: "Print FrameFarm's version and the FFmpeg libraries and Vulkan loader it runs with.")
     var version = false

@@ -121,11 +121,13 @@ import FrameFarmMedia
         return running && process.terminationReason == .uncaughtSignal
     }
 
-    /// Every regular file under `root` (hidden ones included), by path relative to `root`.
+    /// Every regular file under `root` (hidden ones included, but for the run records under `.framefarm/`, which
+    /// name their process and times by design), by path relative to `root`.
     static func contents(of root: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return files }
         while let relative = enumerator.nextObject() as? String {
+            if relative.hasPrefix(".framefarm/") { continue }
             let path = root + "/" + relative
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
@@ -146,8 +148,19 @@ import FrameFarmMedia
         let dead = directory.write(".sheet-0001.jpg.\(finished.processIdentifier).42.tmp", Data([1]))
         let mine = directory.write(".poster.jpg.\(getpid()).7.tmp", Data([1]))
         let other = directory.write(".notes.1.tmp", Data([1]))
+        // Names as this version writes them carry the host: this host's dead writer is known dead; on another
+        // host (shared storage) the same process id says nothing, so only a day-old temporary goes.
+        let tag = (URL(fileURLWithPath: AtomicFile.temporaryPath(for: directory.file("x.jpg"))).lastPathComponent
+            .split(separator: ".").dropLast(2).last ?? "").split(separator: "-")[0]
+        let deadHere = directory.write(".a.jpg.\(tag)-\(finished.processIdentifier).1.tmp", Data([1]))
+        let elsewhere = directory.write(".b.jpg.0badc0de-\(finished.processIdentifier).2.tmp", Data([1]))
+        let oldElsewhere = directory.write(".c.jpg.0badc0de-\(finished.processIdentifier).3.tmp", Data([1]))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)],
+                                              ofItemAtPath: oldElsewhere)
         let removed = AtomicFile.removeStaleTemporaries(inFolder: directory.path)
-        #expect(removed == 1)
+        #expect(removed == 3)
+        #expect(!FileManager.default.fileExists(atPath: deadHere) && !FileManager.default.fileExists(atPath: oldElsewhere))
+        #expect(FileManager.default.fileExists(atPath: elsewhere), "another host's writer may still run")
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(FileManager.default.fileExists(atPath: mine), "a write in progress in this process is kept")
         #expect(FileManager.default.fileExists(atPath: other), "a file not named by AtomicFile is kept")

@@ -151,11 +151,13 @@ import Testing
                                                                       "--shard", "\(index)/4"])
             #expect(shard.status == 0, "\(shard.stderr)")
         }
-        let files = try treeFiles(directory.file("single")).filter { $0 != "index.html" }
+        // Run records (under .framefarm) differ by design: each names its shard, host and times.
+        let files = try treeFiles(directory.file("single")).filter { $0 != "index.html" && !$0.hasPrefix(".framefarm/") }
         #expect(files.count == inputs.count * 3, "\(files)")
         #expect(files.contains("a/clip/poster.jpg") && files.contains("b/clip/poster.jpg"))
-        // Shards leave the contact sheet to a run over the whole library.
-        #expect(try treeFiles(directory.file("sharded")) == files)
+        // Shards leave the contact sheet to `report`.
+        #expect(try treeFiles(directory.file("sharded")).filter { !$0.hasPrefix(".framefarm/") } == files)
+        #expect(try treeFiles(directory.file("sharded/.framefarm/runs")).count == 4)
         for file in files {
             #expect(FileManager.default.contentsEqual(atPath: directory.file("single/" + file),
                                                       andPath: directory.file("sharded/" + file)), "\(file) differs")
@@ -252,4 +254,134 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
     var usage = rusage()
     guard wait4(pid, &status, 0, &usage) == pid else { throw InputListError("wait4 failed") }
     return usage.ru_maxrss * 1024
+}
+
+/// `framefarm report`, run records, retries and duplicate runs over one shared OUT.
+@Suite struct LibraryReportTests {
+    /// Three good videos and a file that is no video, listed with one video that was never run.
+    private func library(in directory: TemporaryDirectory) throws -> (good: [String], bad: String, list: String) {
+        let good = try (0..<3).map { try makeSample(in: directory, name: "v\($0).mp4") { $0.durationSeconds = 1 } }
+        let bad = directory.write("bad.mp4", Data("not a video".utf8))
+        let list = directory.write("list.txt", Data((good + [bad]).joined(separator: "\n").utf8))
+        return (good, bad, list)
+    }
+
+    private func report(_ out: String, list: String? = nil) throws -> (status: Int32, summary: [String: Any]) {
+        let run = try CommandLineTests.run(["report", out, "--json"] + (list.map { ["--inputs-from", $0] } ?? []))
+        let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
+        return (run.status, summary)
+    }
+
+    @Test func reportFindsFailedMissingAndStaleInputs() throws {
+        let directory = TemporaryDirectory()
+        let (good, bad, list) = try library(in: directory)
+        let out = directory.file("out")
+        for index in 0..<2 {
+            let shard = try CommandLineTests.run(["poster", "--inputs-from", list, "--out", out, "--widths", "160",
+                                                  "--shard", "\(index)/2", "--quiet"])
+            #expect(shard.status <= 1, "\(shard.stderr)")
+        }
+        // Each shard left its own run record; no folder was touched by both.
+        let records = RunRecord.all(outputRoot: out)
+        #expect(records.count == 2 && Set(records.map { $0.shard ?? "" }) == ["0/2", "1/2"])
+        let folders = records.map { Set($0.inputs.compactMap(\.folder)) }
+        #expect(folders[0].isDisjoint(with: folders[1]) && folders[0].union(folders[1]).count == 4)
+        // One more video in the list than ever ran.
+        let never = try makeSample(in: directory, name: "never.mp4") { $0.durationSeconds = 1 }
+        let longer = directory.write("longer.txt", Data((good + [bad, never]).joined(separator: "\n").utf8))
+        let first = try report(out, list: longer)
+        #expect(first.status == 1)
+        let poster = (first.summary["commands"] as? [String: Any])?["poster"] as? [String: Any]
+        #expect(poster?["done"] as? Int == 3)
+        #expect((poster?["failed"] as? [[String: String]])?.map { $0["path"] } == [bad])
+        #expect(poster?["missing"] as? [String] == [never])
+        #expect(FileManager.default.fileExists(atPath: out + "/summary.json") && FileManager.default.fileExists(atPath: out + "/index.html"))
+        let sheet = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(sheet.contains("2 problems") && sheet.contains("bad.mp4"), "the failures head the contact sheet")
+        // The good list complete: exit 0. Then an input changed since its poster: stale, exit 1.
+        #expect(try report(out, list: directory.write("good.txt", Data(good.joined(separator: "\n").utf8))).status == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: good[1])
+        let stale = try report(out, list: directory.file("good.txt"))
+        #expect(stale.status == 1)
+        #expect(((stale.summary["commands"] as? [String: Any])?["poster"] as? [String: Any])?["stale"] as? [String] == [good[1]])
+    }
+
+    /// A retried shard redoes only what is not current; two copies of one shard at once (a replacement pod while
+    /// the old one still runs) leave what one run leaves.
+    @Test func retriesAndDuplicateRunsEndAsOneRun() throws {
+        let directory = TemporaryDirectory()
+        let (good, _, _) = try library(in: directory)
+        let list = directory.write("good.txt", Data(good.joined(separator: "\n").utf8))
+        let arguments = ["poster", "--inputs-from", list, "--widths", "160", "--quiet"]
+        #expect(try CommandLineTests.run(arguments + ["--out", directory.file("single")]).status == 0)
+        let twins = (0..<2).map { _ in CommandLineTests.process(arguments + ["--out", directory.file("twins")]) }
+        for twin in twins {
+            twin.standardError = FileHandle.nullDevice
+            try twin.run()
+        }
+        for twin in twins { twin.waitUntilExit() }
+        #expect(twins.allSatisfy { $0.terminationStatus == 0 })
+        let files = try treeFiles(directory.file("single")).filter { !$0.hasPrefix(".framefarm/") }
+        #expect(try treeFiles(directory.file("twins")).filter { !$0.hasPrefix(".framefarm/") } == files)
+        for file in files where file != "index.html" {
+            #expect(FileManager.default.contentsEqual(atPath: directory.file("single/" + file),
+                                                      andPath: directory.file("twins/" + file)), "\(file) differs")
+        }
+        #expect(try treeFiles(directory.file("twins")).allSatisfy { !$0.hasSuffix(".tmp") })
+        #expect(try report(directory.file("twins"), list: list).status == 0)
+        // A retry after one output went missing redoes that input alone.
+        try FileManager.default.removeItem(atPath: directory.file("twins/v1/poster-160.jpg"))
+        let retry = try CommandLineTests.run(arguments + ["--out", directory.file("twins"), "--json"])
+        let statuses = ((try JSONSerialization.jsonObject(with: Data(retry.stdout.utf8)) as? [String: Any])?["inputs"]
+            as? [[String: Any]])?.map { $0["status"] as? String }
+        #expect(statuses == ["up-to-date", "done", "up-to-date"])
+    }
+
+    /// Past a page's worth of videos the contact sheet pages: a front page with the problems first, linked to
+    /// the page of each, then the pages.
+    @Test func aLargeContactSheetPages() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory)
+        let summary = PosterJob.run(inputs: [path], outputRoot: directory.file("out"), options: PosterOptions(),
+                                    gpu: SharedGPU.service)
+        #expect(summary.failed == 0)
+        let manifest = try #require(ManifestStore.read(directory.file("out/sample/manifest.json")))
+        let entries = (0..<250).map { ContactSheetWriter.Entry(folder: String(format: "v%03d", $0), manifest: manifest) }
+        let problems = [ContactSheetWriter.Problem(path: "/lib/v120.mp4", text: "cut short", folder: "v120"),
+                        ContactSheetWriter.Problem(path: "/lib/gone.mp4", text: "no such file")]
+        let pages = ContactSheetWriter.pages(for: entries, problems: problems)
+        #expect(pages.map(\.file) == ["index.html", "page-0001.html", "page-0002.html", "page-0003.html"])
+        let front = pages[0].html
+        #expect(front.range(of: "2 problems")!.lowerBound < front.range(of: "page-0001.html")!.lowerBound)
+        #expect(front.contains("href=\"page-0002.html#v120\"") && front.contains("no such file"))
+        #expect(pages.dropFirst().map { $0.html.components(separatedBy: "<section id=").count - 1 } == [100, 100, 50])
+        #expect(ContactSheetWriter.pages(for: Array(entries.prefix(100))).map(\.file) == ["index.html"])
+    }
+}
+
+/// The deploy files say what `--shard auto` reads.
+@Suite struct DeployFileTests {
+    /// deploy/kubernetes/indexed-job.yaml: an Indexed Job whose FRAMEFARM_SHARDS equals its completions and
+    /// parallelism, so the pods' shards, as `--shard auto` reads them, are each shard once.
+    @Test func theKubernetesJobsShardCountMatchesItsCompletions() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../deploy/kubernetes/indexed-job.yaml").standardizedFileURL.path
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("#") }
+        func value(_ key: String) -> String? {
+            lines.first { $0.hasPrefix(key + ":") }.map { String($0.dropFirst(key.count + 1)).trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(value("kind") == "Job" && value("completionMode") == "Indexed" && value("restartPolicy") == "Never")
+        let completions = try #require(value("completions").flatMap { Int($0) })
+        #expect(value("parallelism").flatMap { Int($0) } == completions)
+        let shardsLine = try #require(lines.firstIndex(of: "- name: FRAMEFARM_SHARDS"))
+        let shards = lines[shardsLine + 1].replacingOccurrences(of: "value:", with: "")
+            .trimmingCharacters(in: CharacterSet(charactersIn: " \""))
+        #expect(Int(shards) == completions)
+        #expect(lines.contains { $0.contains("\"--shard\", \"auto\"") })
+        let found = try (0..<completions).map { index in
+            try Shard.fromEngine(environment: ["JOB_COMPLETION_INDEX": "\(index)", "FRAMEFARM_SHARDS": shards]).shard
+        }
+        #expect(found == (0..<completions).map { try! Shard(index: $0, count: completions) })
+    }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import FrameFarmCore
+import FrameFarmMedia
+
+/// What `framefarm report OUT` finds: per command, which inputs have current outputs, which failed, which are
+/// missing and which are stale, from the manifests and run records under OUT alone (no video is opened).
+/// Written as `OUT/summary.json`.
+public struct LibraryReport: Encodable, Sendable {
+    /// One command's inputs by state; the lists name inputs (absolute paths), the failures with their reason.
+    public struct CommandReport: Encodable, Sendable {
+        public var done = 0
+        public var failed: [InputFailure] = []
+        /// Listed (or run) but with no output and no recorded failure: never run, or its worker was killed.
+        public var missing: [String] = []
+        /// Outputs there, but the input changed (size or modification time) or is gone since they were made.
+        public var stale: [String] = []
+    }
+
+    public var outputRoot: String
+    /// Inputs considered: the list given, else every input a run record or a manifest names.
+    public var inputs: Int
+    public var commands: [String: CommandReport]
+    /// Nothing failed, missing or stale.
+    public var complete: Bool { commands.values.allSatisfy { $0.failed.isEmpty && $0.missing.isEmpty && $0.stale.isEmpty } }
+
+    private enum CodingKeys: String, CodingKey { case outputRoot, inputs, commands, complete }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(outputRoot, forKey: .outputRoot)
+        try container.encode(inputs, forKey: .inputs)
+        try container.encode(commands, forKey: .commands)
+        try container.encode(complete, forKey: .complete)
+    }
+
+    /// The report over `outputRoot`. `list` (absolute or relative paths) is what should be there; `layout` maps it
+    /// to folders (default: the layout of the latest run record, else `.stem`).
+    public init(outputRoot: String, list: [String]? = nil, layout: FolderLayout? = nil) {
+        self.outputRoot = outputRoot
+        let out = OutputLayout(root: outputRoot)
+        let records = RunRecord.all(outputRoot: outputRoot)
+        // The latest word of the runs on each (command, input): later records replace earlier ones.
+        var lastRun: [String: [String: RunRecord.Input]] = [:]
+        for record in records {
+            for input in record.inputs where input.status != .notStarted {
+                lastRun[record.command, default: [:]][input.path] = input
+            }
+        }
+        let judged = Self.judgeOutputs(out: out, list: list, layout: layout ?? records.last?.folderLayout ?? .stem,
+                                       lastRun: lastRun)
+        inputs = judged.count
+        let commandNames = Set(lastRun.keys).union(judged.values.flatMap(\.keys))
+        var commands = Dictionary(uniqueKeysWithValues: commandNames.map { ($0, CommandReport()) })
+        for (path, outputs) in judged.sorted(by: { $0.key < $1.key }) {
+            for command in commandNames {
+                switch (outputs[command], lastRun[command]?[path]) {
+                case (true?, _): commands[command]!.done += 1
+                case (false?, _): commands[command]!.stale.append(path)
+                case (nil, let run?) where run.status == .failed:
+                    commands[command]!.failed.append(InputFailure(path: path, reason: run.error ?? "failed"))
+                case (nil, _): commands[command]!.missing.append(path)
+                }
+            }
+        }
+        self.commands = commands
+    }
+
+    /// Each input's outputs per command: current (true) or stale (false); absent where there are none. The inputs
+    /// are `list` mapped to folders by `folderLayout`, else those the runs and manifests name. Each manifest is
+    /// read once.
+    private static func judgeOutputs(out: OutputLayout, list: [String]?, layout folderLayout: FolderLayout,
+                                     lastRun: [String: [String: RunRecord.Input]]) -> [String: [String: Bool]] {
+        var judged: [String: [String: Bool]] = [:]
+        func judge(_ path: String, folder: String?, manifest known: VideoManifest? = nil) {
+            guard let folder, let manifest = known ?? ManifestStore.read(out.manifestPath(folder)) else {
+                judged[path] = [:]
+                return
+            }
+            let input = ManifestStore.inputRecord(for: path)
+            let unchanged = input.sizeBytes > 0 && manifest.input.describesSameFile(as: input)
+            judged[path] = Dictionary(uniqueKeysWithValues: VideoManifest.commands.compactMap { command in
+                manifest.files(of: command).flatMap { files in
+                    files.allSatisfy { OutputLayout.isNonEmptyFile(out.videoFolder(folder) + "/" + $0) } ? (command, unchanged) : nil
+                }
+            })
+        }
+        if let list {
+            for path in InputList.deduplicated(list) {
+                judge(OutputLayout.absolutePath(path), folder: try? folderLayout.folder(for: path))
+            }
+        } else {
+            // The runs' inputs first: their paths are absolute. A folder no run names (made by an older FrameFarm)
+            // is judged from its manifest's path, relative to the current folder if the run's was.
+            var folders = Set<String>()
+            for runs in lastRun.values {
+                for (path, input) in runs where judged[path] == nil {
+                    judge(path, folder: input.folder)
+                    if let folder = input.folder { folders.insert(folder) }
+                }
+            }
+            for folder in out.videoFolders() where !folders.contains(folder) {
+                guard let manifest = ManifestStore.read(out.manifestPath(folder)) else { continue }
+                judge(OutputLayout.absolutePath(manifest.input.path), folder: folder, manifest: manifest)
+            }
+        }
+        return judged
+    }
+
+    /// Every input not done, per command, with what is wrong: the head of the contact sheet.
+    public var problems: [InputFailure] {
+        commands.sorted { $0.key < $1.key }.flatMap { command, report in
+            report.failed.map { InputFailure(path: $0.path, reason: "\(command): \($0.reason)") }
+                + report.missing.map { InputFailure(path: $0, reason: "\(command): no outputs (never run, or its run stopped)") }
+                + report.stale.map { InputFailure(path: $0, reason: "\(command): the input changed since its outputs were made") }
+        }
+    }
+
+    /// Writes `OUT/summary.json`.
+    public func write() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write(try encoder.encode(self), to: outputRoot + "/summary.json")
+    }
+}

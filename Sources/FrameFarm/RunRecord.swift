@@ -1,0 +1,83 @@
+import Foundation
+import FrameFarmCore
+import FrameFarmMedia
+
+/// `OUT/.framefarm/runs/<command>-<shard>-<host>-<pid>-<start>.json`: what one batch run did to each of its
+/// inputs, written by that run alone when it ends (a name no other process uses), so shards sharing OUT never
+/// write one file. `framefarm report` reads them for failure reasons and for which shard touched what.
+public struct RunRecord: Codable, Sendable {
+    public struct Input: Codable, Sendable {
+        public var path: String
+        public var folder: String?
+        public var status: BatchSummary.Outcome.Status
+        public var error: String?
+    }
+
+    public var formatVersion = 1
+    public var command: String
+    /// `K/N`, or nil for a run over the whole list.
+    public var shard: String?
+    /// `stem`, `hashed` or `mirror`, and the inputs root of `mirror`: how `report` maps a list to folders.
+    public var layout: String
+    public var inputsRoot: String?
+    public var host: String
+    public var processID: Int32
+    /// Seconds since 1970.
+    public var startedSeconds: Double
+    public var finishedSeconds: Double
+    /// Stopped by SIGINT or SIGTERM before every input ran.
+    public var interrupted: Bool
+    public var inputs: [Input]
+
+    /// Where a batch's run records live.
+    public static func folder(outputRoot: String) -> String { outputRoot + "/.framefarm/runs" }
+
+    /// Every record under OUT, oldest first; unreadable ones are skipped.
+    public static func all(outputRoot: String) -> [RunRecord] {
+        let folder = folder(outputRoot: outputRoot)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let decoder = JSONDecoder()
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.compactMap { name in
+            FileManager.default.contents(atPath: folder + "/" + name).flatMap { try? decoder.decode(RunRecord.self, from: $0) }
+        }.sorted { ($0.finishedSeconds, $0.host, $0.processID) < ($1.finishedSeconds, $1.host, $1.processID) }
+    }
+
+    init(summary: BatchSummary, settings: BatchSettings, startedSeconds: Double) {
+        command = summary.command
+        shard = settings.shard?.description
+        (layout, inputsRoot) = switch settings.layout {
+        case .stem: ("stem", nil)
+        case .hashed: ("hashed", nil)
+        case .mirror(let root): ("mirror", OutputLayout.absolutePath(root))
+        }
+        host = ProcessInfo.processInfo.hostName
+        processID = getpid()
+        self.startedSeconds = startedSeconds
+        finishedSeconds = Date().timeIntervalSince1970
+        interrupted = summary.inputs.contains { $0.status == .notStarted }
+        inputs = summary.inputs.map {
+            Input(path: OutputLayout.absolutePath($0.path), folder: $0.folder, status: $0.status, error: $0.error)
+        }
+    }
+
+    /// The layout the record names, to map a list to folders as the run did.
+    var folderLayout: FolderLayout {
+        switch layout {
+        case "hashed": .hashed
+        case "mirror": .mirror(inputsRoot: inputsRoot ?? "/")
+        default: .stem
+        }
+    }
+
+    /// Writes the record under OUT.
+    func write(outputRoot: String) throws {
+        let shardName = shard.map { $0.replacingOccurrences(of: "/", with: "-of-") } ?? "all"
+        let safeHost = String(host.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
+        let name = "\(command)-\(shardName)-\(safeHost)-\(processID)-\(Int(startedSeconds * 1000)).json"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let folder = Self.folder(outputRoot: outputRoot)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try AtomicFile.write(try encoder.encode(self), to: folder + "/" + name)
+    }
+}

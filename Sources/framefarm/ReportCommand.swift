@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import FrameFarm
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Say what an output folder holds: per command, inputs done, failed, missing and stale.",
+        discussion: """
+            Reads every manifest and run record under OUT (no video is decoded) and writes the contact sheet \
+            (OUT/index.html, paged for large batches) and OUT/summary.json. Without --inputs-from, the inputs are \
+            those the runs and manifests name. Exit status: 0 when nothing is failed, missing or stale; 1 \
+            otherwise; 2 for usage errors. Run it once the shards of a library are done.
+            """)
+
+    @Argument(help: "The output folder the batch commands wrote (their --out).")
+    var out: String
+
+    @Option(help: ArgumentHelp("The list of inputs that should be there, one a line ('-': standard input), as the batch commands read it.", valueName: "file"))
+    var inputsFrom: String?
+
+    @Option(help: "How the listed inputs' folders are named (default: as the latest run under OUT recorded, else stem).")
+    var layout: LayoutChoice?
+
+    @Option(help: ArgumentHelp("The library's root folder, for --layout mirror.", valueName: "folder"))
+    var inputsRoot: String?
+
+    @Flag(help: "Print OUT/summary.json on stdout.")
+    var json = false
+
+    /// How many inputs of each kind the summary on stderr names; summary.json names all.
+    private static let namedPerKind = 10
+
+    func validate() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("\(out) is not a folder")
+        }
+        if layout == .mirror && inputsRoot == nil { throw ValidationError("--layout mirror needs --inputs-root DIR") }
+    }
+
+    func run() throws {
+        let list = try inputsFrom.map { path in try usageChecked { try InputList.read(path) } }
+        let folderLayout: FolderLayout? = switch layout {
+        case nil: nil
+        case .stem: .stem
+        case .hashed: .hashed
+        case .mirror: .mirror(inputsRoot: inputsRoot ?? ".")
+        }
+        let report = LibraryReport(outputRoot: out, list: list, layout: folderLayout)
+        try report.write()
+        try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.problems)
+        if json { try Terminal.printJSON(report) }
+        printSummary(report)
+        if !report.complete { throw ExitCode(ExitStatus.someInputsFailed) }
+    }
+
+    /// One line per command, then the first few inputs of each kind.
+    private func printSummary(_ report: LibraryReport) {
+        var lines: [String] = []
+        for (command, counts) in report.commands.sorted(by: { $0.key < $1.key }) {
+            lines.append("\(command): \(counts.done) done, \(counts.failed.count) failed, \(counts.missing.count) missing, "
+                         + "\(counts.stale.count) stale")
+            let named = counts.failed.map { "  failed: \($0.path): \($0.reason)" }
+                + counts.missing.map { "  missing: \($0)" } + counts.stale.map { "  stale (input changed): \($0)" }
+            lines += named.prefix(Self.namedPerKind)
+            if named.count > Self.namedPerKind { lines.append("  ... and \(named.count - Self.namedPerKind) more") }
+        }
+        if report.commands.isEmpty { lines.append("no outputs and no runs under \(out)") }
+        lines.append("\(report.inputs) inputs; contact sheet \(out)/index.html, every input in \(out)/summary.json")
+        FileHandle.standardError.write(Data(lines.map { "framefarm: " + $0 + "\n" }.joined().utf8))
+    }
+}
