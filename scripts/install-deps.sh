@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs the system libraries FrameFarm builds and runs against, only those missing.
-# Usage: scripts/install-deps.sh [--test | --bench | --cluster]   (--test adds the validation layer and pngcheck; --bench
-# the ffmpeg CLI, the peers `bench` times against; --cluster Slurm and munge, for `make test-cluster`)
+# Usage: scripts/install-deps.sh [--test | --bench | --cluster]
+#   --test adds the validation layer, pngcheck and Chromium (a test renders the contact sheet in it);
+#   --bench the ffmpeg CLI, the peers `bench` times against; --cluster Slurm and munge, for `make test-cluster`.
 set -euo pipefail
 
 packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools spirv-tools
           libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
           libpng-dev libdeflate-dev libturbojpeg0-dev libwebp-dev)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(vulkan-validationlayers pngcheck)
+    packages+=(vulkan-validationlayers pngcheck chromium)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(ffmpeg)
