@@ -57,7 +57,8 @@ struct BatchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The library's root folder, for --layout mirror: ROOT/a/b/clip.mp4 goes to OUT/a/b/clip/.", valueName: "folder"))
     var inputsRoot: String?
 
-    @Option(help: ArgumentHelp("Process only shard K of N of the inputs (K from 0 to N-1), or auto: the shard a batch engine gave this task (Kubernetes Indexed Jobs, Slurm arrays, AWS Batch arrays, Google Cloud Batch, Cloud Run jobs). Every shard reads the whole list; each input is in exactly one shard.", valueName: "K/N|auto"))
+    @Option(help: ArgumentHelp("Process only shard K of N of the inputs (K from 0 to N-1), or auto: the shard a batch engine gave this task (Kubernetes Indexed Jobs, Slurm arrays, AWS Batch arrays, Google Cloud Batch, Cloud Run jobs). Every shard reads the whole list; each input is in exactly one shard.", valueName: "K/N|auto"),
+            transform: { try ShardChoice(parsing: $0) })
     var shard: ShardChoice?
 
     @Option(help: "The shard count for --shard auto where the engine gives only an index (Kubernetes Indexed Jobs); default FRAMEFARM_SHARDS.")
@@ -232,25 +233,13 @@ enum LayoutChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `--shard K/N` or `--shard auto`.
-enum ShardChoice: ExpressibleByArgument, CustomStringConvertible {
+enum ShardChoice {
     case fixed(Shard)
     case auto
 
-    init?(argument: String) {
-        if argument == "auto" {
-            self = .auto
-        } else if let shard = try? Shard(parsing: argument) {
-            self = .fixed(shard)
-        } else {
-            return nil
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .fixed(let shard): shard.description
-        case .auto: "auto"
-        }
+    /// `auto` or `K/N`; the error says what is wrong with K/N.
+    init(parsing text: String) throws {
+        self = text == "auto" ? .auto : .fixed(try Shard(parsing: text))
     }
 }
 

@@ -198,6 +198,8 @@ import Testing
         #expect(folder.status == 2 && folder.stderr.contains("--recursive"), "\(folder.stderr)")
         let empty = try CommandLineTests.run(["poster", "--out", out, "--shard", "3/4", inputs[0]])
         #expect(empty.status == 0 && empty.stderr.contains("no inputs"), "\(empty.stderr)")
+        let noShard = try CommandLineTests.run(["poster", "--out", out, "--shard", "4/4", inputs[0]])
+        #expect(noShard.status == 2 && noShard.stderr.contains("K from 0 to N-1"), "\(noShard.stderr)")
         let noEngine = try CommandLineTests.run(["poster", "--out", out, "--shard", "auto", inputs[0]])
         #expect(noEngine.status == 2 && noEngine.stderr.contains("SLURM_ARRAY_TASK_ID"), "\(noEngine.stderr)")
     }
