@@ -67,7 +67,7 @@ struct ReportCommand: ParsableCommand {
             if named.count > Self.namedPerKind { lines.append("  ... and \(named.count - Self.namedPerKind) more") }
         }
         if report.commands.isEmpty { lines.append("no outputs and no runs under \(out)") }
-        lines.append("\(report.inputs) inputs; contact sheet \(out)/index.html, every input in \(out)/summary.json")
+        lines.append("\(report.inputs) input\(report.inputs == 1 ? "" : "s"); contact sheet \(out)/index.html, every input in \(out)/summary.json")
         FileHandle.standardError.write(Data(lines.map { "framefarm: " + $0 + "\n" }.joined().utf8))
     }
 }
