@@ -272,10 +272,11 @@ public enum ManifestStore {
     }
 
     /// Size and modification time of an input file.
+    /// A symbolic link is followed: the video is the file it names, and a re-run must notice when that changes.
     public static func inputRecord(for path: String) -> InputRecord {
-        let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return InputRecord(path: path, sizeBytes: size, modifiedSeconds: modified)
+        var status = stat()
+        guard stat(path, &status) == 0 else { return InputRecord(path: path, sizeBytes: 0, modifiedSeconds: 0) }
+        let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+        return InputRecord(path: path, sizeBytes: Int(status.st_size), modifiedSeconds: modified)
     }
 }

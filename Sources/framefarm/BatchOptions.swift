@@ -269,10 +269,8 @@ extension BatchOptions {
                                   + "\(more): use --layout hashed, or --layout mirror --inputs-root DIR")
         }
         guard let shard = try resolveShard() else { return (inputs, nil) }
-        // Balanced by file size: the work a video takes grows with it, and a stat is cheap.
-        let mine = shard.inputs(of: inputs) { path in
-            ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
-        }
+        // Balanced by file size (of the file a link names): the work a video takes grows with it, and a stat is cheap.
+        let mine = shard.inputs(of: inputs) { ManifestStore.inputRecord(for: $0).sizeBytes }
         return (mine, shard)
     }
 

@@ -339,6 +339,24 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         #expect(statuses == ["up-to-date", "done", "up-to-date"])
     }
 
+    /// A library of symbolic links: a link's video is the file it names, so changing that file makes the outputs
+    /// stale even though the link itself did not change.
+    @Test func aLinkedInputIsJudgedByTheFileItNames() throws {
+        let directory = TemporaryDirectory()
+        let target = try makeSample(in: directory, name: "target.mp4") { $0.durationSeconds = 1 }
+        let link = directory.file("linked.mp4")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let out = directory.file("out")
+        func status() throws -> String? {
+            let summary = PosterJob.run(inputs: [link], outputRoot: out, options: PosterOptions(), gpu: SharedGPU.service)
+            return summary.inputs.first?.status.rawValue
+        }
+        #expect(try status() == "done")
+        #expect(try status() == "up-to-date")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: target)
+        #expect(try status() == "done", "the linked file changed: its outputs are redone")
+    }
+
     /// Past a page's worth of videos the contact sheet pages: a front page with the problems first, linked to
     /// the page of each, then the pages.
     @Test func aLargeContactSheetPages() throws {
