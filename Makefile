@@ -71,6 +71,7 @@ soak: deps-test
 
 bench: deps
 	@scripts/install-deps.sh --bench
+	$(SWIFT) build -c release --product framefarm
 	$(SWIFT) run -c release bench
 
 clean:

@@ -109,6 +109,7 @@ struct BenchReport: Codable {
     var scenarios: [ScenarioResult] = []
     var floors: [FloorResult] = []
     var growth: GrowthResult?
+    var library: LibraryResult?
     var pipeline: [PipelineResult] = []
     /// Which stage bounds each thumbnail and preview scenario (StageBounds; needs the pipeline scenario).
     var bounds: [String] = []

@@ -58,6 +58,7 @@ final class BenchRunner {
             case .preview: report.scenarios += clips.map(measurePreview)
             case .poster: report.scenarios += clips.map(measurePoster)
             case .growth: report.growth = try measureGrowth()
+            case .library: report.library = try measureLibrary()
             case .pipeline: report.pipeline = clips.map { measurePipeline(clip: $0, gpu: gpu) }
             }
         }
@@ -89,7 +90,8 @@ final class BenchRunner {
         }
         // --clip-filter also limits what is generated: one 10-min clip must not cost the encodes of the others.
         let wanted = specs.filter { settings.clipFilter.map($0.label.contains) ?? true }
-        let needed = settings.scenarios == [.growth] ? [] : wanted
+        // growth and library make their own clips.
+        let needed = Set(settings.scenarios).isSubset(of: [.growth, .library]) ? [] : wanted
         let growth = settings.scenarios.contains(.growth) ? BenchInputs.growthSet(quick: settings.quick) : []
         try BenchInputs.materializeAll(needed + growth, cache: settings.cache)
         clips = try needed.map { try BenchInputs.clip(path: BenchInputs.path(of: $0, cache: settings.cache),

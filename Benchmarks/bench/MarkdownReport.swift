@@ -31,6 +31,7 @@ enum MarkdownReport {
             }
         }
         if let growth = report.growth { lines += growthSection(growth) }
+        if let library = report.library { lines += librarySection(library) }
         lines += pipelineSection(report.pipeline)
         if !report.bounds.isEmpty {
             lines += ["", "## What bounds each scenario", "",
@@ -121,6 +122,35 @@ enum MarkdownReport {
             lines.append("Peak RSS, \(growth.byConcurrency.last!.videos) videos vs 1: "
                          + "\(Format.number(Double(most) / Double(one), digits: 2))x (target: below 2x).")
         }
+        return lines
+    }
+
+    private static func librarySection(_ library: LibraryResult) -> [String] {
+        var lines = ["", "## Library (thumbnails + poster, \(library.videos) videos, "
+                     + "\(Format.number(library.videoMinutes, digits: 1)) video-minutes; single runs)", "",
+                     "| way | time | videos/hour | CPU s | CPU s per video-minute | recipe |", "| --- | --- | --- | --- | --- | --- |"]
+        for way in library.ways + library.fixedCost {
+            let videos = way.label.hasPrefix("1-s clip") ? 1 : library.videos
+            let minutes = way.label.hasPrefix("1-s clip") ? 1.0 / 60 : library.videoMinutes
+            guard let seconds = way.seconds, let cpu = way.cpuSeconds else {
+                lines.append("| \(way.label) | failed: \(way.error ?? "?") | – | – | – | \(way.recipe) |")
+                continue
+            }
+            lines.append("| \(way.label) | \(Format.seconds(seconds)) | \(Format.number(Double(videos) * 3600 / seconds, digits: 0)) | "
+                         + "\(Format.number(cpu, digits: 1)) | \(Format.number(cpu / minutes, digits: 2)) | \(way.recipe) |")
+        }
+        let one = library.ways.first { $0.label == "one process" }?.seconds
+        if let one, let sharded = library.ways.first(where: { $0.label == "4 shards" })?.seconds {
+            lines.append("")
+            lines.append("4 shards one after another vs one process: \(Format.number((sharded / one - 1) * 100, digits: 1))% "
+                         + "(target: at most 10%).")
+        }
+        if let one, let peer = library.ways.first(where: { $0.label == "ffmpeg per video" })?.seconds {
+            lines.append("One process vs the ffmpeg CLI per video: \(Format.number(peer / one, digits: 2))x the videos per hour "
+                         + "(target: at least 3x).")
+        }
+        lines.append("Shard balance (bytes per shard over the mean, 4 shards): "
+                     + library.shardBalance.map { Format.number($0, digits: 3) }.joined(separator: ", ") + ".")
         return lines
     }
 

@@ -1,0 +1,160 @@
+import Foundation
+import FrameFarm
+
+/// `library`: a generated library of mixed clips, a thumbnail track and a poster for every video, three ways on the
+/// same machine: (a) one `framefarm` process per command over the whole list, (b) the same list as 4 shards run one
+/// after another (what sharding costs), (c) the ffmpeg CLI per video through `xargs -P` with a job per core (the
+/// peer). Times are single runs (a library run takes minutes); CPU time is that of every process each way started.
+struct LibraryResult: Codable {
+    struct Way: Codable {
+        var label: String
+        var recipe: String
+        var seconds: Double?
+        var cpuSeconds: Double?
+        var error: String?
+    }
+
+    var videos: Int
+    var videoMinutes: Double
+    var ways: [Way]
+    /// Both commands on a 1-s clip alone, FrameFarm's and ffmpeg's: the fixed cost of a video.
+    var fixedCost: [Way]
+    /// Per shard of 4, the bytes it was given over the mean: 1.0 is perfect balance.
+    var shardBalance: [Double]
+}
+
+extension BenchRunner {
+    func measureLibrary() throws -> LibraryResult {
+        let specs = BenchInputs.librarySet(quick: settings.quick)
+        try BenchInputs.materializeAll(specs + [BenchInputs.oneSecondClip], cache: settings.cache)
+        // One name per video, linked to the cached encode: clips of the same shape share one encode, and each
+        // name is its own video (its own folder, decoded again).
+        let folder = settings.work + "/library-videos"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let paths = try specs.enumerated().map { index, spec in
+            let link = folder + String(format: "/video-%02d.mp4", index)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: BenchInputs.path(of: spec, cache: settings.cache))
+            return link
+        }
+        let list = settings.work + "/library.txt"
+        try (paths.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let framefarm = Self.framefarmExecutable()
+        func frameFarm(_ label: String, list: String, shards: Int?) -> LibraryResult.Way {
+            let out = settings.work + "/library-" + label.replacingOccurrences(of: " ", with: "-")
+            try? FileManager.default.removeItem(atPath: out)
+            let shardArguments: [[String]] = shards.map { count in (0..<count).map { ["--shard", "\($0)/\(count)"] } } ?? [[]]
+            var runs: [[String]] = []
+            for shard in shardArguments {
+                for command: [String] in [["thumbnails"], ["poster", "--widths", "160"]] {
+                    runs.append([framefarm] + command + ["--inputs-from", list, "--out", out, "--quiet"] + shard)
+                }
+            }
+            let sharding = shards.map { ", --shard K/\($0) for K = 0...\($0 - 1), one after another" } ?? ""
+            return timedWay(label, recipe: "framefarm thumbnails + poster --widths 160" + sharding, runs)
+        }
+        func ffmpeg(_ label: String, list: String) -> LibraryResult.Way {
+            let out = settings.work + "/library-" + label.replacingOccurrences(of: " ", with: "-")
+            try? FileManager.default.removeItem(atPath: out)
+            let script = "xargs -d '\\n' -P \(MachineInfo.cores) -n 1 sh -c '\(Self.ffmpegPerVideo)' \"\(out)\" < \"\(list)\""
+            return timedWay(label, recipe: "xargs -P \(MachineInfo.cores): " + Self.ffmpegPerVideo, [["/bin/sh", "-c", script]])
+        }
+        var ways = [frameFarm("one process", list: list, shards: nil), frameFarm("4 shards", list: list, shards: 4)]
+        if self.ffmpeg != nil { ways.append(ffmpeg("ffmpeg per video", list: list)) }
+        let single = settings.work + "/library-one-second.txt"
+        try (BenchInputs.path(of: BenchInputs.oneSecondClip, cache: settings.cache) + "\n")
+            .write(toFile: single, atomically: true, encoding: .utf8)
+        var fixedCost = [frameFarm("1-s clip, FrameFarm", list: single, shards: nil)]
+        if self.ffmpeg != nil { fixedCost.append(ffmpeg("1-s clip, ffmpeg", list: single)) }
+        let totals = Shard.totals(of: paths, count: 4) { ManifestStore.inputRecord(for: $0).sizeBytes }
+        let mean = Double(totals.reduce(0, +)) / Double(max(1, totals.count))
+        return LibraryResult(videos: paths.count, videoMinutes: specs.reduce(0) { $0 + $1.durationSeconds } / 60,
+                             ways: ways, fixedCost: fixedCost, shardBalance: totals.map { Double($0) / max(1, mean) })
+    }
+
+    /// One video's thumbnails (sheets of 10x10 160-px tiles every 10 s, as FrameFarm's default track) and poster
+    /// (the `thumbnail` filter's pick, full size and 160 px), for `sh -c` with $0 = OUT and $1 = the video.
+    static let ffmpegPerVideo = "n=$(basename \"$1\"); d=\"$0/${n%.*}\"; mkdir -p \"$d\" && "
+        + "ffmpeg -v error -nostdin -y -i \"$1\" -vf fps=1/10,scale=160:-2,tile=10x10 -q:v 3 \"$d/sheet-%04d.jpg\" && "
+        + "ffmpeg -v error -nostdin -y -i \"$1\" -filter_complex \"thumbnail,split=2[a][b];[b]scale=160:-2[c]\" "
+        + "-map \"[a]\" -frames:v 1 -q:v 3 \"$d/poster.jpg\" -map \"[c]\" -frames:v 1 -q:v 3 \"$d/poster-160.jpg\""
+
+    /// `framefarm` next to this executable (`swift build -c release` builds both).
+    static func framefarmExecutable() -> String {
+        let bench = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return (bench as NSString).deletingLastPathComponent + "/framefarm"
+    }
+
+    /// Runs `commands` one after another; the wall time, and the CPU time of every process they started (the
+    /// children's resource usage, which includes their own waited-for children).
+    private func timedWay(_ label: String, recipe: String, _ commands: [[String]]) -> LibraryResult.Way {
+        var way = LibraryResult.Way(label: label, recipe: recipe)
+        Log.progress("  library, \(label)...")
+        let cpuBefore = Self.childrenCPUSeconds()
+        let started = DispatchTime.now()
+        for command in commands {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
+            process.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            process.standardError = errors
+            do {
+                try process.run()
+                let message = errors.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                guard process.terminationStatus == 0 else {
+                    way.error = "\(command.prefix(2).joined(separator: " ")) exited \(process.terminationStatus): "
+                        + String(decoding: message.prefix(300), as: UTF8.self)
+                    return way
+                }
+            } catch {
+                way.error = "\(command[0]): \(error)"
+                return way
+            }
+        }
+        way.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        way.cpuSeconds = Self.childrenCPUSeconds() - cpuBefore
+        Log.progress("  library, \(label): \(Format.seconds(way.seconds!)), \(Format.seconds(way.cpuSeconds!)) of CPU")
+        return way
+    }
+
+    private static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+}
+
+extension BenchInputs {
+    /// The library: 36 clips of 5-30 s alternating 720p and 1080p, three 2-min 720p clips, one 4K clip and one
+    /// vertical 1080x1920 clip (41 videos, about 17 minutes); `quick`: 8 small clips of 2-9 s.
+    static func librarySet(quick: Bool) -> [ClipSpec] {
+        if quick {
+            return (0..<8).map { index in
+                ClipSpec(label: "library \(index)", width: 640, height: 360, durationSeconds: Double(2 + index),
+                         keyframeIntervalSeconds: 2, bFrames: 2)
+            }
+        }
+        let short = (0..<36).map { index in
+            let hd = index % 2 == 0
+            return ClipSpec(label: "library \(index)", width: hd ? 1280 : 1920, height: hd ? 720 : 1080,
+                            durationSeconds: Double(5 + (index % 6) * 5), keyframeIntervalSeconds: 2, bFrames: 3)
+        }
+        let long = (0..<3).map { index in
+            ClipSpec(label: "library long \(index)", width: 1280, height: 720, durationSeconds: 120 + Double(index),
+                     keyframeIntervalSeconds: 2, bFrames: 3)
+        }
+        return short + long + [
+            ClipSpec(label: "library 4K", width: 3840, height: 2160, durationSeconds: 20, keyframeIntervalSeconds: 2,
+                     bFrames: 3),
+            ClipSpec(label: "library vertical", width: 1080, height: 1920, durationSeconds: 15,
+                     keyframeIntervalSeconds: 2, bFrames: 3),
+        ]
+    }
+
+    /// The fixed-cost clip: 1 s of 720p.
+    static let oneSecondClip = ClipSpec(label: "library 1 s", width: 1280, height: 720, durationSeconds: 1,
+                                        keyframeIntervalSeconds: 1, bFrames: 2)
+}
