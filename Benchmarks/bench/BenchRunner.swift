@@ -93,7 +93,9 @@ final class BenchRunner {
         // growth and library make their own clips.
         let needed = Set(settings.scenarios).isSubset(of: [.growth, .library]) ? [] : wanted
         let growth = settings.scenarios.contains(.growth) ? BenchInputs.growthSet(quick: settings.quick) : []
-        try BenchInputs.materializeAll(needed + growth, cache: settings.cache)
+        let library = settings.scenarios.contains(.library)
+            ? BenchInputs.librarySet(quick: settings.quick) + [BenchInputs.oneSecondClip] : []
+        try BenchInputs.materializeAll(needed + growth + library, cache: settings.cache)
         clips = try needed.map { try BenchInputs.clip(path: BenchInputs.path(of: $0, cache: settings.cache),
                                                       label: $0.label) }
     }

@@ -25,8 +25,8 @@ struct LibraryResult: Codable {
 
 extension BenchRunner {
     func measureLibrary() throws -> LibraryResult {
+        // prepareInputs made the clips.
         let specs = BenchInputs.librarySet(quick: settings.quick)
-        try BenchInputs.materializeAll(specs + [BenchInputs.oneSecondClip], cache: settings.cache)
         // One name per video, linked to the cached encode: clips of the same shape share one encode, and each
         // name is its own video (its own folder, decoded again).
         let folder = settings.work + "/library-videos"
