@@ -95,13 +95,7 @@ struct BatchOptions: ParsableArguments {
         if shards != nil, case .some(.fixed) = shard { throw ValidationError("--shards is for --shard auto") }
     }
 
-    var folderLayout: FolderLayout {
-        switch layout {
-        case .stem: .stem
-        case .hashed: .hashed
-        case .mirror: .mirror(inputsRoot: inputsRoot ?? ".")
-        }
-    }
+    var folderLayout: FolderLayout { layout.folderLayout(inputsRoot: inputsRoot) }
 
     var settings: BatchSettings {
         var settings = BatchSettings(outputRoot: out)
@@ -230,6 +224,15 @@ func parseWidths(_ text: String) throws -> [Int] {
 /// `--layout`.
 enum LayoutChoice: String, ExpressibleByArgument, CaseIterable {
     case stem, hashed, mirror
+
+    /// The layout, with `--inputs-root` for `mirror` (validation has made sure it is given).
+    func folderLayout(inputsRoot: String?) -> FolderLayout {
+        switch self {
+        case .stem: .stem
+        case .hashed: .hashed
+        case .mirror: .mirror(inputsRoot: inputsRoot ?? ".")
+        }
+    }
 }
 
 /// `--shard K/N` or `--shard auto`.

@@ -41,13 +41,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let list = try inputsFrom.map { path in try usageChecked { try InputList.read(path) } }
-        let folderLayout: FolderLayout? = switch layout {
-        case nil: nil
-        case .stem: .stem
-        case .hashed: .hashed
-        case .mirror: .mirror(inputsRoot: inputsRoot ?? ".")
-        }
-        let report = LibraryReport(outputRoot: out, list: list, layout: folderLayout)
+        let report = LibraryReport(outputRoot: out, list: list, layout: layout?.folderLayout(inputsRoot: inputsRoot))
         try report.write()
         try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.problems)
         if json { try Terminal.printJSON(report) }
