@@ -4,14 +4,22 @@ import FrameFarm
 /// `library`: a generated library of mixed clips, a thumbnail track and a poster for every video, three ways on the
 /// same machine: (a) one `framefarm` process per command over the whole list, (b) the same list as 4 shards run one
 /// after another (what sharding costs), (c) the ffmpeg CLI per video through `xargs -P` with a job per core (the
-/// peer). Times are single runs (a library run takes minutes); CPU time is that of every process each way started.
+/// peer). (a) and (b) alternate for `--repeat` rounds, so drift on a shared machine falls on both alike, and the
+/// sharding overhead is the median of the rounds' paired ratios; the peer runs once (it takes minutes). CPU time is
+/// that of every process a way started.
 struct LibraryResult: Codable {
     struct Way: Codable {
         var label: String
         var recipe: String
-        var seconds: Double?
-        var cpuSeconds: Double?
+        /// What one run starts, one after another.
+        var commands: [[String]]
+        /// Wall and CPU seconds of each run.
+        var runs: [Double] = []
+        var cpuRuns: [Double] = []
         var error: String?
+
+        var seconds: Double? { runs.isEmpty ? nil : Timing(seconds: runs).median }
+        var cpuSeconds: Double? { cpuRuns.isEmpty ? nil : Timing(seconds: cpuRuns).median }
     }
 
     var videos: Int
@@ -19,6 +27,8 @@ struct LibraryResult: Codable {
     var ways: [Way]
     /// Both commands on a 1-s clip alone, FrameFarm's and ffmpeg's: the fixed cost of a video.
     var fixedCost: [Way]
+    /// Per round, 4 shards' time over one process's, minus 1.
+    var shardingOverheads: [Double]
     /// Per shard of 4, the bytes it was given over the mean: 1.0 is perfect balance.
     var shardBalance: [Double]
 }
@@ -41,35 +51,50 @@ extension BenchRunner {
         try (paths.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
         let framefarm = Self.framefarmExecutable()
         func frameFarm(_ label: String, list: String, shards: Int?) -> LibraryResult.Way {
-            let out = settings.work + "/library-" + label.replacingOccurrences(of: " ", with: "-")
-            try? FileManager.default.removeItem(atPath: out)
             let shardArguments: [[String]] = shards.map { count in (0..<count).map { ["--shard", "\($0)/\(count)"] } } ?? [[]]
             var runs: [[String]] = []
             for shard in shardArguments {
                 for command: [String] in [["thumbnails"], ["poster", "--widths", "160"]] {
-                    runs.append([framefarm] + command + ["--inputs-from", list, "--out", out, "--quiet"] + shard)
+                    runs.append([framefarm] + command + ["--inputs-from", list, "--out", outFolder(label), "--quiet"] + shard)
                 }
             }
             let sharding = shards.map { ", --shard K/\($0) for K = 0...\($0 - 1), one after another" } ?? ""
-            return timedWay(label, recipe: "framefarm thumbnails + poster --widths 160" + sharding, runs)
+            return LibraryResult.Way(label: label, recipe: "framefarm thumbnails + poster --widths 160" + sharding,
+                                     commands: runs)
         }
         func ffmpeg(_ label: String, list: String) -> LibraryResult.Way {
-            let out = settings.work + "/library-" + label.replacingOccurrences(of: " ", with: "-")
-            try? FileManager.default.removeItem(atPath: out)
-            let script = "xargs -d '\\n' -P \(MachineInfo.cores) -n 1 sh -c '\(Self.ffmpegPerVideo)' \"\(out)\" < \"\(list)\""
-            return timedWay(label, recipe: "xargs -P \(MachineInfo.cores): " + Self.ffmpegPerVideo, [["/bin/sh", "-c", script]])
+            let script = "xargs -d '\\n' -P \(MachineInfo.cores) -n 1 sh -c '\(Self.ffmpegPerVideo)' \"\(outFolder(label))\" < \"\(list)\""
+            return LibraryResult.Way(label: label, recipe: "xargs -P \(MachineInfo.cores): " + Self.ffmpegPerVideo,
+                                     commands: [["/bin/sh", "-c", script]])
         }
         var ways = [frameFarm("one process", list: list, shards: nil), frameFarm("4 shards", list: list, shards: 4)]
-        if self.ffmpeg != nil { ways.append(ffmpeg("ffmpeg per video", list: list)) }
+        var overheads: [Double] = []
+        for _ in 0..<max(1, settings.repeats) where ways.allSatisfy({ $0.error == nil }) {
+            for index in ways.indices { timeRun(&ways[index]) }
+            if let one = ways[0].runs.last, let sharded = ways[1].runs.last { overheads.append(sharded / one - 1) }
+        }
+        if self.ffmpeg != nil {
+            ways.append(ffmpeg("ffmpeg per video", list: list))
+            timeRun(&ways[ways.count - 1])
+        }
         let single = settings.work + "/library-one-second.txt"
         try (BenchInputs.path(of: BenchInputs.oneSecondClip, cache: settings.cache) + "\n")
             .write(toFile: single, atomically: true, encoding: .utf8)
         var fixedCost = [frameFarm("1-s clip, FrameFarm", list: single, shards: nil)]
         if self.ffmpeg != nil { fixedCost.append(ffmpeg("1-s clip, ffmpeg", list: single)) }
+        for _ in 0..<max(1, settings.repeats) {
+            for index in fixedCost.indices { timeRun(&fixedCost[index]) }
+        }
         let totals = Shard.totals(of: paths, count: 4) { ManifestStore.inputRecord(for: $0).sizeBytes }
         let mean = Double(totals.reduce(0, +)) / Double(max(1, totals.count))
         return LibraryResult(videos: paths.count, videoMinutes: specs.reduce(0) { $0 + $1.durationSeconds } / 60,
-                             ways: ways, fixedCost: fixedCost, shardBalance: totals.map { Double($0) / max(1, mean) })
+                             ways: ways, fixedCost: fixedCost, shardingOverheads: overheads,
+                             shardBalance: totals.map { Double($0) / max(1, mean) })
+    }
+
+    /// Each way's output folder, emptied before each of its runs (every run does all the work).
+    private func outFolder(_ label: String) -> String {
+        settings.work + "/library-" + label.replacingOccurrences(of: " ", with: "-")
     }
 
     /// One video's thumbnails (sheets of 10x10 160-px tiles every 10 s, as FrameFarm's default track) and poster
@@ -85,14 +110,16 @@ extension BenchRunner {
         return (bench as NSString).deletingLastPathComponent + "/framefarm"
     }
 
-    /// Runs `commands` one after another; the wall time, and the CPU time of every process they started (the
-    /// children's resource usage, which includes their own waited-for children).
-    private func timedWay(_ label: String, recipe: String, _ commands: [[String]]) -> LibraryResult.Way {
-        var way = LibraryResult.Way(label: label, recipe: recipe)
-        Log.progress("  library, \(label)...")
+    /// Runs the way's commands one after another on an emptied output folder, and adds the wall time and the CPU
+    /// time of every process they started (the children's resource usage, which includes their own waited-for
+    /// children) to its runs; a failing command sets its error.
+    private func timeRun(_ way: inout LibraryResult.Way) {
+        guard way.error == nil else { return }
+        try? FileManager.default.removeItem(atPath: outFolder(way.label))
+        Log.progress("  library, \(way.label)...")
         let cpuBefore = Self.childrenCPUSeconds()
         let started = DispatchTime.now()
-        for command in commands {
+        for command in way.commands {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: command[0])
             process.arguments = Array(command.dropFirst())
@@ -106,17 +133,16 @@ extension BenchRunner {
                 guard process.terminationStatus == 0 else {
                     way.error = "\(command.prefix(2).joined(separator: " ")) exited \(process.terminationStatus): "
                         + String(decoding: message.prefix(300), as: UTF8.self)
-                    return way
+                    return
                 }
             } catch {
                 way.error = "\(command[0]): \(error)"
-                return way
+                return
             }
         }
-        way.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        way.cpuSeconds = Self.childrenCPUSeconds() - cpuBefore
-        Log.progress("  library, \(label): \(Format.seconds(way.seconds!)), \(Format.seconds(way.cpuSeconds!)) of CPU")
-        return way
+        way.runs.append(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)
+        way.cpuRuns.append(Self.childrenCPUSeconds() - cpuBefore)
+        Log.progress("  library, \(way.label): \(Format.seconds(way.runs.last!)), \(Format.seconds(way.cpuRuns.last!)) of CPU")
     }
 
     private static func childrenCPUSeconds() -> Double {

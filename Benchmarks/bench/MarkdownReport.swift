@@ -127,8 +127,9 @@ enum MarkdownReport {
 
     private static func librarySection(_ library: LibraryResult) -> [String] {
         var lines = ["", "## Library (thumbnails + poster, \(library.videos) videos, "
-                     + "\(Format.number(library.videoMinutes, digits: 1)) video-minutes; single runs)", "",
-                     "| way | time | videos/hour | CPU s | CPU s per video-minute | recipe |", "| --- | --- | --- | --- | --- | --- |"]
+                     + "\(Format.number(library.videoMinutes, digits: 1)) video-minutes)", "",
+                     "| way | time, median (min–max) | videos/hour | CPU s | CPU s per video-minute | recipe |",
+                     "| --- | --- | --- | --- | --- | --- |"]
         for way in library.ways + library.fixedCost {
             let videos = way.label.hasPrefix("1-s clip") ? 1 : library.videos
             let minutes = way.label.hasPrefix("1-s clip") ? 1.0 / 60 : library.videoMinutes
@@ -136,13 +137,16 @@ enum MarkdownReport {
                 lines.append("| \(way.label) | failed: \(way.error ?? "?") | – | – | – | \(way.recipe) |")
                 continue
             }
-            lines.append("| \(way.label) | \(Format.seconds(seconds)) | \(Format.number(Double(videos) * 3600 / seconds, digits: 0)) | "
+            lines.append("| \(way.label) | \(Timing(seconds: way.runs).summary) | \(Format.number(Double(videos) * 3600 / seconds, digits: 0)) | "
                          + "\(Format.number(cpu, digits: 1)) | \(Format.number(cpu / minutes, digits: 2)) | \(way.recipe) |")
         }
         let one = library.ways.first { $0.label == "one process" }?.seconds
-        if let one, let sharded = library.ways.first(where: { $0.label == "4 shards" })?.seconds {
-            lines.append("")
-            lines.append("4 shards one after another vs one process: \(Format.number((sharded / one - 1) * 100, digits: 1))% "
+        lines.append("")
+        if !library.shardingOverheads.isEmpty {
+            let overheads = Timing(seconds: library.shardingOverheads.map { $0 * 100 })
+            let rounds = overheads.seconds.count
+            lines.append("4 shards one after another vs one process: \(Format.number(overheads.median, digits: 1))%, the median "
+                         + "of \(rounds) paired round\(rounds == 1 ? "" : "s") (\(overheads.seconds.map { Format.number($0, digits: 1) }.joined(separator: ", "))) "
                          + "(target: at most 10%).")
         }
         if let one, let peer = library.ways.first(where: { $0.label == "ffmpeg per video" })?.seconds {

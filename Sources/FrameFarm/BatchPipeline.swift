@@ -107,6 +107,7 @@ public struct BatchPipeline: Sendable {
         let counter = ProgressCounter(total: inputs.count, report: progress)
         let encoders = EncoderPool(pngCompressor: settings.pngCompressor)
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: settings.inFlight,
+                                         startOrder: Self.largestFirst(inputs),
                                          notStarted: BatchSummary.Outcome.notStarted) { path, placed in
             defer { counter.add(inputs: 1) }
             let folder: String
@@ -150,6 +151,13 @@ public struct BatchPipeline: Sendable {
         // Without a record, `report` still finds every output from the manifests; it only lacks failure reasons.
         try? RunRecord(summary: summary, settings: settings, startedSeconds: started).write(outputRoot: layout.root)
         return summary
+    }
+
+    /// The inputs' indices, largest file first (ties in input order): a batch that starts its longest videos
+    /// first does not end with one of them running alone while the other slots idle.
+    static func largestFirst(_ inputs: [String]) -> [Int] {
+        let sizes = inputs.map { ManifestStore.inputRecord(for: $0).sizeBytes }
+        return inputs.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 
     /// Each input's folder under the layout; an input the layout cannot place, or whose folder would collide

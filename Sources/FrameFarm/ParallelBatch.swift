@@ -5,11 +5,12 @@ import FrameFarmMedia
 /// Runs independent per-input work on all cores and returns the results in input order.
 public enum ParallelBatch {
     /// Inputs not yet started when `BatchCancellation` is requested get `notStarted(input)` instead of `body`.
+    /// `startOrder` (indices of `inputs`) is the order they start in; the default is input order.
     public static func map<Input: Sendable, Output: Sendable>(
-        _ inputs: [Input], width: Int = Concurrent.cores, notStarted: (@Sendable (Input) -> Output)? = nil,
-        _ body: @Sendable (Input) -> Output
+        _ inputs: [Input], width: Int = Concurrent.cores, startOrder: [Int]? = nil,
+        notStarted: (@Sendable (Input) -> Output)? = nil, _ body: @Sendable (Input) -> Output
     ) -> [Output] {
-        Concurrent.map(count: inputs.count, width: width) { index in
+        Concurrent.map(count: inputs.count, width: width, startOrder: startOrder) { index in
             if let notStarted, BatchCancellation.isStopRequested { return notStarted(inputs[index]) }
             return body(inputs[index])
         }

@@ -7,12 +7,18 @@ public enum Concurrent {
     public static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     /// `body` for every index; the results in index order.
-    public static func map<Output: Sendable>(count: Int, width: Int = cores,
+    /// `startOrder`, a permutation of `0..<count`, is the order the indices start in (default: ascending); the
+    /// results are by index either way.
+    public static func map<Output: Sendable>(count: Int, width: Int = cores, startOrder: [Int]? = nil,
                                              _ body: @Sendable (Int) -> Output) -> [Output] {
+        precondition(startOrder.map { $0.count == count } ?? true, "startOrder must list every index once")
         let results = Slots<Output>(count: count)
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: max(1, min(width, count))) { _ in
-            while case let index = next.take(), index < count { results[index] = body(index) }
+            while case let started = next.take(), started < count {
+                let index = startOrder?[started] ?? started
+                results[index] = body(index)
+            }
         }
         return results.values
     }

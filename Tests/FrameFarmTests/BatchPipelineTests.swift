@@ -22,6 +22,28 @@ import Testing
         return (PreviewJob(options: preview), ThumbnailJob(options: thumbnails), PosterJob(options: poster))
     }
 
+    /// The largest files start first (a batch should not end with its longest video running alone), and each
+    /// result still lands at its input's index.
+    @Test func theLargestInputsStartFirst() throws {
+        let directory = TemporaryDirectory()
+        let sizes = [3, 40, 0, 40, 7]
+        let paths = try sizes.enumerated().map { index, size in
+            let path = directory.file("input\(index)")
+            try Data(count: size).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        // Ties keep input order; a missing file counts as empty.
+        let order = BatchPipeline.largestFirst(paths + [directory.file("missing")])
+        #expect(order == [1, 3, 4, 0, 2, 5])
+        let started = Locked<[Int]>([])
+        let results = Concurrent.map(count: order.count, width: 1, startOrder: order) { index in
+            started.withLock { $0.append(index) }
+            return index * 10
+        }
+        #expect(started.withLock { $0 } == order)
+        #expect(results == [0, 10, 20, 30, 40, 50])
+    }
+
     /// The `probe` section once depended on which command ran last: thumbnails and poster wrote it under the hig
     /// policy whatever preview had been asked. Now a command run without a policy keeps the one recorded.
     @Test func theProbeSectionIsTheSameWhicheverCommandRunsLast() throws {
