@@ -37,8 +37,8 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         guard self == .poster else {
             let decoding = BackgroundWork { try self.decode(path: path, stream: stream, maxPixels: maxPixels) }
             do {
-                let content = try PaddingDetector.detect(stream, path: path, maxPixels: maxPixels)
-                return (MediaFacts(stream: stream, codedContentRect: content), try decoding.finish())
+                let padding = try PaddingDetector.detect(stream, path: path, maxPixels: maxPixels)
+                return (MediaFacts(stream: stream, padding: padding), try decoding.finish())
             } catch {
                 // The decode still running must not outlive the call.
                 _ = try? decoding.finish()
@@ -48,8 +48,8 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         let found = try PosterPicker.pickFromKeyframesFindingPadding(
             path: path, durationSeconds: stream.availableSeconds, startSeconds: stream.info.startSeconds,
             keyframeIntervalSeconds: stream.keyframeIntervalSeconds, analysis: stream.analysis, maxPixels: maxPixels)
-        let content = try found?.content ?? PaddingDetector.detect(stream, path: path, maxPixels: maxPixels)
-        return (MediaFacts(stream: stream, codedContentRect: content),
+        let padding = try found?.padding ?? PaddingDetector.detect(stream, path: path, maxPixels: maxPixels)
+        return (MediaFacts(stream: stream, padding: padding),
                 try decode(path: path, stream: stream, maxPixels: maxPixels, keyframePick: found?.choice))
     }
 

@@ -38,6 +38,12 @@ extension ProbeReport {
         self.contentRect = contentRect
         contentAspectRatio = ProbeReport.rounded(contentSize.aspectRatio)
         paddingDetected = facts.codedContentRect.size != geometry.codedSize
+        padding = facts.padding.kind
+        paddingSamples = facts.padding.usableSamples
+        if let inside = facts.padding.partialContentRect, let share = facts.padding.partialShare {
+            partialPadding = PartialPadding(contentRect: Rect(geometry.displayPixelRect(ofCoded: inside)),
+                                            share: ProbeReport.rounded(share, places: 2))
+        }
         cutShortAtSeconds = facts.cutShortAtSeconds.map { ProbeReport.rounded($0, places: 3) }
     }
 

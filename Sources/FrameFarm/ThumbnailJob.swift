@@ -30,11 +30,11 @@ public struct ThumbnailJob: BatchJob {
         do {
             // Frames the padding search took from the feeder, rendered first.
             var heldFrames: [ThumbnailFrameFeeder.Item] = []
-            let content = try paddingSamples.map {
+            let padding = try paddingSamples.map {
                 try Self.findPadding(in: feeder, samples: $0, codedSize: stream.info.geometry.codedSize,
                                      held: &heldFrames)
             } ?? PaddingDetector.detect(stream, path: input.path, maxPixels: input.maxPixels)
-            facts = MediaFacts(stream: stream, codedContentRect: content)
+            facts = MediaFacts(stream: stream, padding: padding)
             // Stage 3: the track's layout, then render and encode.
             let geometry = stream.info.geometry
             let codedContent = facts.codedContent(removingPadding: options.removePadding)
@@ -108,18 +108,18 @@ public struct ThumbnailJob: BatchJob {
         return Set(nearest).count == times.count ? nearest : nil
     }
 
-    /// The content rect from the feeder's frames for `samples`, which the workers take first; every frame taken
-    /// on the way is kept in `held` (the samples and the few decoded meanwhile).
+    /// The padding from the feeder's frames for `samples`, which the workers take first; every frame taken on
+    /// the way is kept in `held` (the samples and the few decoded meanwhile).
     private static func findPadding(in feeder: ThumbnailFrameFeeder, samples: [Int], codedSize: PixelSize,
-                                    held: inout [ThumbnailFrameFeeder.Item]) throws -> PixelRect {
-        var bars: [Int: PaddingDetector.Bars?] = [:]
+                                    held: inout [ThumbnailFrameFeeder.Item]) throws -> Padding {
+        var bars: [Int: FrameBars?] = [:]
         while bars.count < samples.count, let item = try feeder.next() {
             held.append(item)
             if samples.contains(item.index) {
                 bars.updateValue(PaddingDetector.bars(in: item.frame), forKey: item.index)
             }
         }
-        return PaddingDetector.contentRect(codedSize: codedSize, bars: Array(bars.values))
+        return Padding.decide(codedSize: codedSize, frames: Array(bars.values))
     }
 
     /// Renders the `held` frames, then the feeder's, into the track's sheets, a batch at a time; each sheet is

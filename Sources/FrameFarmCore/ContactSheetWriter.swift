@@ -133,6 +133,11 @@ public enum ContactSheetWriter {
             html += "\(probe.displayWidth)x\(probe.displayHeight) frame. Deliver video at its original aspect ratio; "
             html += "padding makes the picture smaller in both modes and breaks edge-to-edge contexts such as Picture in Picture.</p>\n"
         }
+        if let partial = probe.partialPadding {
+            let rect = partial.contentRect
+            html += "<p class=\"warning\">Bars in part of the video (about \(Int((partial.share * 100).rounded()))% of it): "
+            html += "the picture is \(rect.width)x\(rect.height) there. Not removed, since the rest of the video fills the frame.</p>\n"
+        }
         if let preview = entry.manifest.preview {
             html += "<h3>Preview at \(String(format: "%.3f", preview.frameTimeSeconds)) s (\(escape(preview.frameChoice)))"
             html += preview.paddingRemoved ? ", padding removed" : ""

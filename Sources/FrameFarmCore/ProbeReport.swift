@@ -53,10 +53,29 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// The picture without baked-in bars, in display pixels; the full frame when there are none.
     public var contentRect = Rect(x: 0, y: 0, width: 0, height: 0)
     public var contentAspectRatio = 0.0
+    /// Bars found throughout the video (what `contentRect` leaves out).
     public var paddingDetected = false
+    /// `none`, `throughout` or `partial` (bars in part of the video only, which `--remove-padding auto` keeps).
+    /// Optional: manifests written before it was recorded lack it.
+    public var padding: PaddingKind?
+    /// Sampled frames (not dark all over) the padding decision rests on; below 3 no bar is ever reported.
+    public var paddingSamples: Int?
+    /// For partial padding: the picture inside the bars where they show, in display pixels, and about what share
+    /// of the video shows them.
+    public var partialPadding: PartialPadding?
     /// When the file is shorter than its own index says (a download or copy cut short): about where its video data
     /// stops, in seconds from the start; frames asked for after it show the last frame before it. Absent otherwise.
     public var cutShortAtSeconds: Double?
+
+    public struct PartialPadding: Codable, Sendable, Equatable {
+        public var contentRect: Rect
+        public var share: Double
+
+        public init(contentRect: Rect, share: Double) {
+            self.contentRect = contentRect
+            self.share = share
+        }
+    }
 
     public init() {}
 

@@ -64,13 +64,17 @@ public struct DamagedData: Sendable, Hashable, CustomStringConvertible {
 @dynamicMemberLookup
 public struct MediaFacts: Sendable {
     public var stream: StreamFacts
-    /// The picture without baked-in bars, in coded pixels (the whole frame when there are none).
-    public var codedContentRect: PixelRect
+    /// The bars baked into the frames, and the evidence for them.
+    public var padding: Padding
 
-    public init(stream: StreamFacts, codedContentRect: PixelRect) {
+    public init(stream: StreamFacts, padding: Padding) {
         self.stream = stream
-        self.codedContentRect = codedContentRect
+        self.padding = padding
     }
+
+    /// The picture without the bars found throughout, in coded pixels (the whole frame when there are none, or
+    /// when they show in part of the video only).
+    public var codedContentRect: PixelRect { padding.contentRect }
 
     public subscript<Value>(dynamicMember fact: KeyPath<StreamFacts, Value>) -> Value { stream[keyPath: fact] }
 }
@@ -92,18 +96,17 @@ public enum MediaProber {
                            cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) })
     }
 
-    /// Every fact: the stream's, then the content rect from keyframes spread over the video.
+    /// Every fact: the stream's, then the padding from frames spread over the video.
     public static func probe(path: String, maxPixels: Int = MediaFile.defaultMaxPixels) throws -> MediaFacts {
         let stream = try open(path: path, maxPixels: maxPixels)
-        return MediaFacts(stream: stream, codedContentRect: try PaddingDetector.detect(stream, path: path,
-                                                                                      maxPixels: maxPixels))
+        return MediaFacts(stream: stream, padding: try PaddingDetector.detect(stream, path: path, maxPixels: maxPixels))
     }
 }
 
 extension PaddingDetector {
-    /// The content rect of the video `stream` describes, from keyframes spread over the part its file holds.
+    /// The padding of the video `stream` describes, from frames spread over the part its file holds.
     public static func detect(_ stream: StreamFacts, path: String,
-                              maxPixels: Int = MediaFile.defaultMaxPixels) throws -> PixelRect {
+                              maxPixels: Int = MediaFile.defaultMaxPixels) throws -> Padding {
         try detect(path: path, analysis: stream.analysis, durationSeconds: stream.availableSeconds,
                    startSeconds: stream.info.startSeconds, maxPixels: maxPixels)
     }

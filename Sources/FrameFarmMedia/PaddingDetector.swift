@@ -1,56 +1,60 @@
 import Foundation
 import FrameFarmCore
 
-/// Finds letterbox/pillarbox bars baked into the picture, on the CPU from the luma plane. A row or column is a
-/// bar in one frame when none of its pixels rises above near-black; a bar is reported only where it is a bar in
-/// every sampled frame that isn't itself (near) black, so dark scenes and fades to black don't fool it.
+/// Finds letterbox/pillarbox bars baked into the picture, on the CPU from the luma plane: per sampled frame, how far
+/// in from each edge it is flat black and how far it stays dark (`FrameBars`); `Padding.decide` then weighs the
+/// frames, so dark scenes, fades and dark picture by an edge (hair, a night sky) are not taken for bars.
 public enum PaddingDetector {
-    /// Brightest a bar pixel may be, as a fraction of the black-to-white range (FFmpeg's cropdetect uses 24/255).
-    static let barThreshold = 0.1
-    /// Bars thinner than this fraction of the frame are edge noise from encoders, not padding.
-    static let minimumBarFraction = 0.01
+    /// Brightest a dark pixel may be, as a fraction of the black-to-white range (FFmpeg's cropdetect uses 24/255):
+    /// the picture begins at the first pixel above it.
+    static let darkThreshold = 0.1
+    /// Brightest a bar pixel may be: bars carry at most encoder noise around black; dark picture carries texture
+    /// and gradients above it.
+    static let flatThreshold = 0.03
 
-    /// Bar thicknesses in coded pixels.
-    public typealias Bars = (top: Int, bottom: Int, left: Int, right: Int)
-
-    /// Bars of one frame as (top, bottom, left, right) pixel counts in coded pixels; nil when the frame is dark
-    /// all over and so says nothing about where the picture ends.
-    public static func bars(in frame: DecodedFrame) -> Bars? {
+    /// One frame's evidence at its four edges, in coded pixels; nil when the frame is dark all over and so says
+    /// nothing about where the picture ends. Columns are judged over the rows between the top and bottom dark runs.
+    public static func bars(in frame: DecodedFrame) -> FrameBars? {
         let width = frame.format.width, height = frame.format.height
-        let limit = darkLimit(frame.format)
+        let (black, white) = frame.format.lumaLevels
+        let darkLimit = Int(black + (white - black) * darkThreshold)
+        let flatLimit = Int(black + (white - black) * flatThreshold)
         return frame.withLumaPlane { base, bytesPerRow in
             let bytes = frame.format.bytesPerSample
             func sample(_ x: Int, _ y: Int) -> Int {
                 bytes == 1 ? Int(base.load(fromByteOffset: y * bytesPerRow + x, as: UInt8.self))
                     : Int(base.loadUnaligned(fromByteOffset: y * bytesPerRow + x * 2, as: UInt16.self))
             }
-            func rowIsDark(_ y: Int, _ columns: Range<Int>) -> Bool { !columns.contains { sample($0, y) > limit } }
-            func columnIsDark(_ x: Int, _ rows: Range<Int>) -> Bool { !rows.contains { sample(x, $0) > limit } }
+            // Brightest pixel of a line, stopping early once it is lit.
+            func brightest(_ pixels: some Sequence<Int>) -> Int {
+                var most = Int.min
+                for value in pixels where value > most {
+                    most = value
+                    if most > darkLimit { break }
+                }
+                return most
+            }
+            func evidence(_ lines: some Sequence<Int>, brightness: (Int) -> Int) -> EdgeEvidence {
+                var flat = 0, dark = 0, flatSoFar = true
+                for line in lines {
+                    let value = brightness(line)
+                    if value > darkLimit { break }
+                    flatSoFar = flatSoFar && value <= flatLimit
+                    if flatSoFar { flat += 1 }
+                    dark += 1
+                }
+                return EdgeEvidence(flat: flat, dark: dark)
+            }
             let allColumns = 0..<width
-            guard let firstLit = (0..<height).first(where: { !rowIsDark($0, allColumns) }) else { return nil }
-            let lastLit = (0..<height).reversed().first { !rowIsDark($0, allColumns) }!
-            let litRows = firstLit..<(lastLit + 1)
-            let firstColumn = (0..<width).first { !columnIsDark($0, litRows) } ?? 0
-            let lastColumn = (0..<width).reversed().first { !columnIsDark($0, litRows) } ?? width - 1
-            return (firstLit, height - 1 - lastLit, firstColumn, width - 1 - lastColumn)
+            let rowBrightness = { (y: Int) in brightest(allColumns.lazy.map { sample($0, y) }) }
+            let top = evidence(0..<height, brightness: rowBrightness)
+            guard top.dark < height else { return nil }
+            let bottom = evidence((0..<height).reversed(), brightness: rowBrightness)
+            let litRows = top.dark..<(height - bottom.dark)
+            let columnBrightness = { (x: Int) in brightest(litRows.lazy.map { sample(x, $0) }) }
+            return FrameBars(top: top, bottom: bottom, left: evidence(0..<width, brightness: columnBrightness),
+                             right: evidence((0..<width).reversed(), brightness: columnBrightness))
         }
-    }
-
-    /// The picture's content rect in coded pixels from per-frame bars (nil entries are dark frames); the full
-    /// frame when no frame says anything or the bars are too thin to be padding.
-    public static func contentRect(codedSize: PixelSize,
-                                   bars: [Bars?]) -> PixelRect {
-        let usable = bars.compactMap { $0 }
-        guard !usable.isEmpty else { return PixelRect(size: codedSize) }
-        func significant(_ bar: Int, of extent: Int) -> Int {
-            Double(bar) >= Double(extent) * minimumBarFraction ? bar : 0
-        }
-        let top = significant(usable.map(\.top).min()!, of: codedSize.height)
-        let bottom = significant(usable.map(\.bottom).min()!, of: codedSize.height)
-        let left = significant(usable.map(\.left).min()!, of: codedSize.width)
-        let right = significant(usable.map(\.right).min()!, of: codedSize.width)
-        let rect = PixelRect(x: left, y: top, width: codedSize.width - left - right, height: codedSize.height - top - bottom)
-        return rect.isEmpty ? PixelRect(size: codedSize) : rect
     }
 
     /// How many frames `detect` samples by default.
@@ -64,43 +68,53 @@ public enum PaddingDetector {
         }
     }
 
-    /// Samples `count` frames spread over the video (keyframes near 5% ... 95% of it) and finds the content rect.
+    /// Samples `count` frames spread over the video (keyframes near 5% ... 95% of it) and decides its padding.
     /// The samples are split into contiguous runs, one per worker, each decoded by its own reader: decoding them
-    /// one after another on one core was most of `probe`'s time on 4K video (9 keyframes of 4K HEVC, 0.5 s).
+    /// one after another on one core was most of `probe`'s time on 4K video (9 keyframes of 4K HEVC, 0.5 s). A
+    /// video whose keyframes give fewer distinct samples than an uneven bar needs (a short clip) has its frames
+    /// at the sample times decoded exactly instead, so it is judged on as many frames as any other.
     /// Throws `InputError.noDecodableFrames` when not one frame decodes.
     public static func detect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
                               startSeconds: Double, count: Int = defaultSampleCount,
                               maxPixels: Int = MediaFile.defaultMaxPixels,
-                              workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> PixelRect {
+                              workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Padding {
         let targets = sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds, count: count)
-        let sampled = try FrameReader.inKeyframeRuns(path: path, analysis: analysis, targets: targets, workers: workers,
-                                                     maxPixels: maxPixels) { reader, run in
-            SampledRun(codedSize: reader.info.geometry.codedSize, frames: try run.compactMap { target in
-                try reader.keyframe(atOrBefore: target).map { (time: $0.timeSeconds, bars: bars(in: $0)) }
-            })
+        func sample(exactly: Bool) throws -> (codedSize: PixelSize, frames: [FrameBars?]) {
+            let sampled = try FrameReader.inRuns(path: path, analysis: analysis, targets: targets, workers: workers,
+                                                 keyframesOnly: !exactly, maxPixels: maxPixels) { reader, run in
+                var lastTime: Double?
+                let frames = try run.enumerated().compactMap { offset, target -> (time: Double, bars: FrameBars?)? in
+                    let next: NextRead = offset + 1 < run.count ? .time(run[run.startIndex + offset + 1]) : .nothing
+                    let frame = exactly ? try reader.frame(at: target, lastTime: lastTime, then: next)
+                                        : try reader.keyframe(atOrBefore: target)
+                    lastTime = frame?.timeSeconds ?? lastTime
+                    return frame.map { (time: $0.timeSeconds, bars: bars(in: $0)) }
+                }
+                return SampledRun(codedSize: reader.info.geometry.codedSize, frames: frames)
+            }
+            // Nearby targets can land on the same frame; each frame counts once.
+            var seen = Set<Double>()
+            var perFrame: [FrameBars?] = []
+            for run in sampled {
+                for frame in run.frames where seen.insert(frame.time).inserted { perFrame.append(frame.bars) }
+            }
+            return (sampled[0].codedSize, perFrame)
         }
-        // Nearby targets can land on the same keyframe; each frame counts once.
-        var seen = Set<Double>()
-        var perFrame: [Bars?] = []
-        for run in sampled {
-            for frame in run.frames where seen.insert(frame.time).inserted { perFrame.append(frame.bars) }
+        var sampled = try sample(exactly: false)
+        if sampled.frames.count < min(targets.count, Padding.fewestSamplesForUnevenBars), !sampled.frames.isEmpty {
+            sampled = try sample(exactly: true)
         }
-        if perFrame.isEmpty {
+        if sampled.frames.isEmpty {
             let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
                                          maxPixels: maxPixels)
             guard let first = try reader.keyframe(atOrBefore: startSeconds) else { throw InputError.noDecodableFrames }
-            perFrame.append(bars(in: first))
+            sampled.frames.append(bars(in: first))
         }
-        return contentRect(codedSize: sampled[0].codedSize, bars: perFrame)
+        return Padding.decide(codedSize: sampled.codedSize, frames: sampled.frames)
     }
 
     private struct SampledRun {
         var codedSize: PixelSize
-        var frames: [(time: Double, bars: Bars?)]
-    }
-
-    private static func darkLimit(_ format: FrameFormat) -> Int {
-        let (black, white) = format.lumaLevels
-        return Int(black + (white - black) * barThreshold)
+        var frames: [(time: Double, bars: FrameBars?)]
     }
 }

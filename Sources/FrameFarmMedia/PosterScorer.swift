@@ -155,11 +155,11 @@ public enum PosterPicker {
                          workers: workers, readsBars: false)?.choice
     }
 
-    /// `pickFromKeyframes`, also finding the content rect from the bars of the same candidates (as
+    /// `pickFromKeyframes`, also deciding the padding from the bars of the same candidates (as
     /// `PaddingDetector` does from its own samples): one decode of each keyframe serves both.
     public static func pickFromKeyframesFindingPadding(path: String, durationSeconds: Double, startSeconds: Double,
                                                        keyframeIntervalSeconds: Double?, analysis: StreamAnalysis?,
-                                                       maxPixels: Int) throws -> (choice: Choice, content: PixelRect)? {
+                                                       maxPixels: Int) throws -> (choice: Choice, padding: Padding)? {
         try keyframePick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
                          keyframeIntervalSeconds: keyframeIntervalSeconds, analysis: analysis, maxPixels: maxPixels,
                          workers: ProcessInfo.processInfo.activeProcessorCount, readsBars: true)
@@ -167,17 +167,17 @@ public enum PosterPicker {
 
     private static func keyframePick(path: String, durationSeconds: Double, startSeconds: Double,
                                      keyframeIntervalSeconds: Double?, analysis: StreamAnalysis?, maxPixels: Int,
-                                     workers: Int, readsBars: Bool) throws -> (choice: Choice, content: PixelRect)? {
+                                     workers: Int, readsBars: Bool) throws -> (choice: Choice, padding: Padding)? {
         if let interval = keyframeIntervalSeconds, interval > 0,
            durationSeconds * 0.9 / interval + 1 < Double(fewestKeyframes) {
             return nil
         }
         let targets = candidateTimes(durationSeconds: durationSeconds, startSeconds: startSeconds,
                                      count: keyframeCandidates)
-        let runs = try FrameReader.inKeyframeRuns(path: path, analysis: analysis, targets: targets, workers: workers,
+        let runs = try FrameReader.inRuns(path: path, analysis: analysis, targets: targets, workers: workers,
                                                   maxPixels: maxPixels) { reader, run in
             var tally = Tally()
-            var bars: [Double: PaddingDetector.Bars?] = [:]
+            var bars: [Double: FrameBars?] = [:]
             for target in run {
                 let damageBefore = reader.corruptPacketTimes.count
                 guard let frame = try reader.keyframe(atOrBefore: target) else { continue }
@@ -191,13 +191,13 @@ public enum PosterPicker {
             return (tally: tally, bars: bars, codedSize: reader.info.geometry.codedSize)
         }
         var tally = Tally()
-        var bars: [Double: PaddingDetector.Bars?] = [:]
+        var bars: [Double: FrameBars?] = [:]
         for run in runs {
             tally.merge(run.tally)
             bars.merge(run.bars) { first, _ in first }
         }
         guard let choice = tally.choice, choice.candidates >= fewestKeyframes else { return nil }
-        return (choice, PaddingDetector.contentRect(codedSize: runs[0].codedSize, bars: Array(bars.values)))
+        return (choice, Padding.decide(codedSize: runs[0].codedSize, frames: Array(bars.values)))
     }
 
     /// The video's first frame, for one where no candidate decoded.

@@ -10,14 +10,17 @@ struct SamplePattern {
     let content: PixelRect
     let chromaSubsamplingX: Int
     let chromaSubsamplingY: Int
+    /// See `SampleOptions.darkEdge`.
+    let darkEdge: Bool
     private let zonePlate: [UInt8]
     private let zonePlateSize: Int
 
-    init(size: PixelSize, content: PixelRect, chromaSubsamplingX: Int, chromaSubsamplingY: Int) {
+    init(size: PixelSize, content: PixelRect, chromaSubsamplingX: Int, chromaSubsamplingY: Int, darkEdge: Bool = false) {
         self.size = size
         self.content = content
         self.chromaSubsamplingX = chromaSubsamplingX
         self.chromaSubsamplingY = chromaSubsamplingY
+        self.darkEdge = darkEdge
         // Radius R with frequency rising to Nyquist (0.5 cycles/px) at the rim: phase = pi r^2 / (2R).
         let diameter = max(8, min(content.width, content.height * 4 / 5) / 2) & ~1
         zonePlateSize = diameter
@@ -64,6 +67,7 @@ struct SamplePattern {
         drawZonePlate(into: &planes.luma, time: time)
         drawBouncingBox(into: &planes.luma, time: time)
         drawClock(into: &planes.luma, time: time, index: index)
+        if darkEdge { drawDarkEdge(into: &planes.luma, time: time) }
         if blurred { boxBlur(&planes.luma, radius: max(2, content.height / 40)) }
         drawFrameCode(into: &planes.luma, value: index)
         if brightness < 1 { fade(&planes, brightness: brightness) }
@@ -101,6 +105,17 @@ struct SamplePattern {
             for (column, cb) in cbOfColumn.enumerated() {
                 planes.cb[row + column] = cb
                 planes.cr[row + column] = cr
+            }
+        }
+    }
+
+    /// Luma 16...34 (under a tenth of the range above black, so dark), in a moving texture of ridges: dark
+    /// picture, not flat like a bar.
+    private func drawDarkEdge(into luma: inout [UInt8], time: Double) {
+        let codeTop = content.y + Int(Double(content.height) * FrameCode.bandTop)
+        for y in content.y..<codeTop {
+            for x in content.x..<(content.x + content.width / 8) {
+                luma[y * size.width + x] = UInt8(25 + 9 * sin(Double(x) * 0.9 + Double(y) * 0.37 + time))
             }
         }
     }

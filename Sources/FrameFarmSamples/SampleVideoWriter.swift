@@ -19,6 +19,12 @@ public struct SampleOptions: Sendable {
     public var blackLeadSeconds = 0.0
     public var fadeInSeconds = 0.0
     public var blurredRange: ClosedRange<Double>?
+    /// A dark, textured band down the left edge of the picture (an eighth of its width, like dark hair or a wall
+    /// at night): dark picture that a padding detector must not take for a bar.
+    public var darkEdge = false
+    /// With `letterbox` or `pillarbox`: the bars show until this time only, then the picture fills the frame
+    /// (partial padding, as in archive footage cut into a programme).
+    public var paddingUntilSeconds: Double?
 
     public subscript<Value>(dynamicMember field: WritableKeyPath<VideoEncoding, Value>) -> Value {
         get { encoding[keyPath: field] }
@@ -56,10 +62,14 @@ public enum SampleVideoWriter {
         do {
             let writer = try VideoFileWriter(path: temporary, finalPath: path, encoding: options.encoding)
             let subsampling = writer.chromaSubsampling
-            let frames = SampleFrames(pattern: SamplePattern(size: options.size, content: options.contentRect,
-                                                             chromaSubsamplingX: subsampling.x,
-                                                             chromaSubsamplingY: subsampling.y),
-                                      options: options)
+            func pattern(content: PixelRect) -> SamplePattern {
+                SamplePattern(size: options.size, content: content, chromaSubsamplingX: subsampling.x,
+                              chromaSubsamplingY: subsampling.y, darkEdge: options.darkEdge)
+            }
+            let frames = SampleFrames(pattern: pattern(content: options.contentRect),
+                                      fullFramePattern: options.paddingUntilSeconds.map { _ in
+                                          pattern(content: PixelRect(size: options.size))
+                                      }, options: options)
             try frames.encode(with: writer, progress: progress)
             try writer.finish()
             try AtomicFile.commit(temporary, to: path)
@@ -77,6 +87,8 @@ extension SampleOptions {
 /// What each frame of a sample shows and when. Values only, so frames are drawn on several threads at once.
 struct SampleFrames: Sendable {
     let pattern: SamplePattern
+    /// What frames after `options.paddingUntilSeconds` show.
+    let fullFramePattern: SamplePattern?
     let options: SampleOptions
 
     /// Draws the frames a batch ahead on every core (drawing costs more than x264's veryfast encode) and hands
@@ -127,7 +139,8 @@ struct SampleFrames: Sendable {
         } else {
             brightness = 1
         }
-        return pattern.draw(index: options.firstFrameNumber + index, time: time, brightness: brightness,
-                            blurred: options.blurredRange?.contains(time) ?? false)
+        let shown = options.paddingUntilSeconds.map { time >= $0 } == true ? fullFramePattern ?? pattern : pattern
+        return shown.draw(index: options.firstFrameNumber + index, time: time, brightness: brightness,
+                          blurred: options.blurredRange?.contains(time) ?? false)
     }
 }

@@ -46,9 +46,16 @@ struct ProbeCommand: ParsableCommand {
         let rate = report.frameRate.map { String(format: "%.3f fps", $0) } ?? "unknown rate"
         let keyframes = report.keyframeIntervalSeconds.map { String(format: "keyframe every %.2f s", $0) } ?? "one keyframe"
         let content = report.contentRect
-        let padding = report.paddingDetected
+        let evidence = report.paddingSamples.map { " (from \($0) sampled frame\($0 == 1 ? "" : "s"))" } ?? ""
+        var padding = report.paddingDetected
             ? "baked-in padding: picture is \(content.width)x\(content.height) at +\(content.x)+\(content.y) (\(String(format: "%.3f", report.contentAspectRatio)):1)"
             : "no baked-in padding"
+        if let partial = report.partialPadding {
+            let inside = partial.contentRect
+            padding += "; bars in part of the video (about \(Int((partial.share * 100).rounded()))% of it): picture "
+                + "\(inside.width)x\(inside.height) at +\(inside.x)+\(inside.y) there, not removed"
+        }
+        padding += evidence
         let hdr = report.isHDR
             ? " (HDR, peak " + (report.peakLuminance.map { String(format: "%.0f cd/m²", $0) } ?? "unstated: 1000 cd/m² assumed")
                 + ", tone-mapped to SDR)" : ""

@@ -30,6 +30,12 @@ struct SampleCommand: ParsableCommand {
     @Flag(help: "Bake 4:3 pillarbox bars into the frame.")
     var pillarbox = false
 
+    @Option(help: "With --letterbox or --pillarbox: show the bars until this many seconds only, then fill the frame (partial padding).")
+    var paddingUntil: Double?
+
+    @Flag(help: "Draw a dark, textured band down the left edge of the picture (dark content, not a bar).")
+    var darkEdge = false
+
     @Option(help: "Sample aspect ratio N:D (anamorphic pixels).")
     var sar = "1:1"
 
@@ -85,6 +91,9 @@ struct SampleCommand: ParsableCommand {
             throw ValidationError("--first-frame-number must be 0 to \(FrameCode.maximumValue)")
         }
         guard !(letterbox && pillarbox) else { throw ValidationError("choose --letterbox or --pillarbox, not both") }
+        guard paddingUntil == nil || letterbox || pillarbox else {
+            throw ValidationError("--padding-until needs --letterbox or --pillarbox")
+        }
         _ = try options()
     }
 
@@ -102,6 +111,8 @@ struct SampleCommand: ParsableCommand {
         options.sampleAspectRatio = SampleAspectRatio(aspect[0], aspect[1])
         options.letterbox = letterbox
         options.pillarbox = pillarbox
+        options.paddingUntilSeconds = paddingUntil
+        options.darkEdge = darkEdge
         options.rotation = rotation
         options.mirrored = mirrored
         options.encoder = encoder

@@ -66,6 +66,36 @@ import Testing
         #expect(!usage.stderr.contains("Fatal error") && !usage.stderr.contains("Backtrace"))
     }
 
+    /// A video with bars in its first half only, made by `sample --padding-until`: `probe --json` says partial,
+    /// with the rect where the bars show and its share, and a poster keeps the whole frame (bars not removed).
+    @Test func partialPaddingIsReportedAndNotRemoved() throws {
+        let directory = TemporaryDirectory()
+        let video = directory.file("partial.mp4")
+        let made = try Self.run(["sample", "--out", video, "--duration", "6", "--size", "320x180", "--pillarbox",
+                                 "--padding-until", "3", "--keyframe-interval", "0.5", "--preset", "ultrafast"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let probe = try Self.run(["probe", "--json", video])
+        let report = try #require((try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(report["padding"] as? String == "partial")
+        #expect(report["paddingDetected"] as? Bool == false)
+        let samples = report["paddingSamples"] as? Int ?? 0
+        #expect(samples >= 6)
+        let partial = try #require(report["partialPadding"] as? [String: Any])
+        let rect = try #require(partial["contentRect"] as? [String: Int])
+        // 4:3 in a 320x180 frame: 240 wide, centred.
+        let expected: [String: Int] = ["x": 40, "y": 0, "width": 240, "height": 180]
+        #expect(rect == expected)
+        let share = partial["share"] as? Double ?? 0
+        #expect(abs(share - 0.5) <= 0.2)
+        let out = directory.file("out")
+        #expect(try Self.run(["poster", video, "--out", out]).status == 0)
+        let manifest = try JSONDecoder().decode(VideoManifest.self,
+                                                from: Data(contentsOf: URL(fileURLWithPath: out + "/partial/manifest.json")))
+        let poster = try #require(manifest.poster?.files.first { $0.file == "poster.jpg" })
+        #expect(poster.width == 320 && poster.height == 180)
+        #expect(manifest.probe.padding == .partial)
+    }
+
     /// The loader is opened at run time: without it the binary still starts, and says what to install, once
     /// however many inputs there are (the context starts in the background while they are probed).
     @Test func aMissingVulkanLoaderIsOneClearError() throws {
