@@ -28,29 +28,29 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Probes `path` and decodes this choice's frame, in stages that overlap. For the auto poster the keyframe
-    /// candidates are decoded first and their bars give the padding, so each keyframe serves both (the padding
-    /// search decoded nine more); a frame chosen by time is decoded in the background while the padding is found,
-    /// since the time needs only the duration, known from the stream's facts.
+    /// Probes `path` and decodes this choice's frame, in stages that overlap. For the auto poster the candidates
+    /// are decoded first and their bars give the padding, so each candidate serves both (the padding search
+    /// decoded nine more); a frame chosen by time is decoded in the background while the padding is found, since
+    /// the time needs only the duration, known from the stream's facts.
     func probeAndDecode(path: String, maxPixels: Int) throws -> (facts: MediaFacts, decoded: Decoded) {
         let stream = try MediaProber.open(path: path, maxPixels: maxPixels)
-        guard self == .poster else {
-            let decoding = BackgroundWork { try self.decode(path: path, stream: stream, maxPixels: maxPixels) }
-            do {
-                let padding = try PaddingDetector.detect(stream, path: path, maxPixels: maxPixels)
-                return (MediaFacts(stream: stream, padding: padding), try decoding.finish())
-            } catch {
-                // The decode still running must not outlive the call.
-                _ = try? decoding.finish()
-                throw error
-            }
+        guard let offset = requestedOffset(durationSeconds: stream.durationSeconds) else {
+            let found = try PosterPicker.pickFromKeyframesFindingPadding(
+                path: path, durationSeconds: stream.availableSeconds, startSeconds: stream.info.startSeconds,
+                keyframeIntervalSeconds: stream.keyframeIntervalSeconds, analysis: stream.analysis, maxPixels: maxPixels)
+                ?? PosterPicker.pickExactlyFindingPadding(path: path, stream: stream, maxPixels: maxPixels)
+            return (MediaFacts(stream: stream, padding: found.padding),
+                    Decoded(frame: found.choice.frame, score: found.choice.score, damagedTimes: found.choice.damagedTimes))
         }
-        let found = try PosterPicker.pickFromKeyframesFindingPadding(
-            path: path, durationSeconds: stream.availableSeconds, startSeconds: stream.info.startSeconds,
-            keyframeIntervalSeconds: stream.keyframeIntervalSeconds, analysis: stream.analysis, maxPixels: maxPixels)
-        let padding = try found?.padding ?? PaddingDetector.detect(stream, path: path, maxPixels: maxPixels)
-        return (MediaFacts(stream: stream, padding: padding),
-                try decode(path: path, stream: stream, maxPixels: maxPixels, keyframePick: found?.choice))
+        let decoding = BackgroundWork { try Self.decode(path: path, stream: stream, offset: offset, maxPixels: maxPixels) }
+        do {
+            let padding = try PaddingDetector.detect(stream, path: path, maxPixels: maxPixels)
+            return (MediaFacts(stream: stream, padding: padding), try decoding.finish())
+        } catch {
+            // The decode still running must not outlive the call.
+            _ = try? decoding.finish()
+            throw error
+        }
     }
 
     /// A decoded choice: the frame, the auto poster's score, and what its decoding ran into.
@@ -63,16 +63,10 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         var damagedTimes: [Double] = []
     }
 
-    /// Decodes the chosen frame of the video `stream` describes; for
-    /// `.poster`, the picker's winner (`keyframePick` when probing made one) and its score. A time past the end is
+    /// Decodes the frame on screen `offset` seconds into the video `stream` describes. A time past the end is
     /// clamped to the last frame (documented in docs/commands.md), so `--at 999` on a short clip shows its end rather
     /// than failing; likewise a time past the cut of a file cut short shows the last frame before the cut.
-    private func decode(path: String, stream: StreamFacts, maxPixels: Int,
-                        keyframePick: PosterPicker.Choice? = nil) throws -> Decoded {
-        guard let offset = requestedOffset(durationSeconds: stream.durationSeconds) else {
-            let choice = try keyframePick ?? PosterPicker.pick(path: path, stream: stream, maxPixels: maxPixels)
-            return Decoded(frame: choice.frame, score: choice.score, damagedTimes: choice.damagedTimes)
-        }
+    private static func decode(path: String, stream: StreamFacts, offset: Double, maxPixels: Int) throws -> Decoded {
         let start = stream.info.startSeconds
         // One frame, maybe a whole GOP into the stream: frame threads use every core on the way.
         let reader = try FrameReader(path: path, analysis: stream.analysis, threads: 0, maxPixels: maxPixels)
@@ -113,16 +107,13 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension PosterPicker {
-    /// The auto poster: the best keyframe candidate when the video has enough keyframes; else the best of
-    /// exactly decoded candidates, decoded in parallel chunks (one per core, each skipping what no candidate
-    /// needs), since on a long GOP every candidate means decoding into it.
-    static func pick(path: String, stream facts: StreamFacts, maxPixels: Int) throws -> Choice {
+    /// The auto poster where the video has too few keyframes to choose from: the best of exactly decoded
+    /// candidates, decoded in parallel chunks (one per core, each skipping what no candidate needs), since on a
+    /// long GOP every candidate means decoding into it. The candidates' bars (those decoded clean) give the
+    /// padding, as the keyframe candidates' do.
+    static func pickExactlyFindingPadding(path: String, stream facts: StreamFacts,
+                                          maxPixels: Int) throws -> (choice: Choice, padding: Padding) {
         let start = facts.info.startSeconds, duration = facts.availableSeconds
-        if let choice = try pickFromKeyframes(path: path, durationSeconds: duration, startSeconds: start,
-                                              keyframeIntervalSeconds: facts.keyframeIntervalSeconds,
-                                              analysis: facts.analysis, maxPixels: maxPixels) {
-            return choice
-        }
         let targets = candidateTimes(durationSeconds: duration, startSeconds: start, count: exactCandidates)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // The winner is shown at full size: candidates are decoded exactly.
@@ -130,12 +121,18 @@ extension PosterPicker {
                                           skipsDeblocking: false, workers: cores, capacity: 2 * cores,
                                           maxPixels: maxPixels)
         var tally = Tally()
+        var bars: [Double: FrameBars?] = [:]
         do {
-            while let item = try feeder.next() { tally.consider(item.frame, damagedTimes: item.damagedTimes) }
+            while let item = try feeder.next() {
+                tally.consider(item.frame, damagedTimes: item.damagedTimes)
+                // A damaged frame's edges may be concealment, not bars.
+                if item.damagedTimes.isEmpty { bars.updateValue(PaddingDetector.bars(in: item.frame), forKey: item.frame.timeSeconds) }
+            }
         } catch InputError.noDecodableFrames {
             feeder.cancel()
         }
-        return try tally.choice ?? firstFrame(path: path, startSeconds: start, analysis: facts.analysis,
-                                              maxPixels: maxPixels)
+        let choice = try tally.choice ?? firstFrame(path: path, startSeconds: start, analysis: facts.analysis,
+                                                    maxPixels: maxPixels)
+        return (choice, Padding.decide(codedSize: facts.info.geometry.codedSize, frames: Array(bars.values)))
     }
 }

@@ -71,22 +71,24 @@ public enum PaddingDetector {
     /// Samples `count` frames spread over the video (keyframes near 5% ... 95% of it) and decides its padding.
     /// The samples are split into contiguous runs, one per worker, each decoded by its own reader: decoding them
     /// one after another on one core was most of `probe`'s time on 4K video (9 keyframes of 4K HEVC, 0.5 s). A
-    /// video whose keyframes give fewer distinct samples than an uneven bar needs (a short clip) has its frames
-    /// at the sample times decoded exactly instead, so it is judged on as many frames as any other.
+    /// video whose keyframes give fewer distinct samples than a decision needs (a clip of a few seconds) has its
+    /// frames at the sample times decoded exactly instead. Between that and 9, the keyframes decide (decoding
+    /// exactly into every GOP of a 10-s 1080p clip cost more than the rest of its thumbnails): enough for centred
+    /// bars, while an uneven one then stays unproven, which is the safe side.
     /// Throws `InputError.noDecodableFrames` when not one frame decodes.
     public static func detect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
                               startSeconds: Double, count: Int = defaultSampleCount,
                               maxPixels: Int = MediaFile.defaultMaxPixels,
                               workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Padding {
         let targets = sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds, count: count)
-        func sample(exactly: Bool) throws -> (codedSize: PixelSize, frames: [FrameBars?]) {
+        func sample(keyframesOnly: Bool, workers: Int) throws -> (codedSize: PixelSize, frames: [FrameBars?]) {
             let sampled = try FrameReader.inRuns(path: path, analysis: analysis, targets: targets, workers: workers,
-                                                 keyframesOnly: !exactly, maxPixels: maxPixels) { reader, run in
+                                                 keyframesOnly: keyframesOnly, maxPixels: maxPixels) { reader, run in
                 var lastTime: Double?
                 let frames = try run.enumerated().compactMap { offset, target -> (time: Double, bars: FrameBars?)? in
                     let next: NextRead = offset + 1 < run.count ? .time(run[run.startIndex + offset + 1]) : .nothing
-                    let frame = exactly ? try reader.frame(at: target, lastTime: lastTime, then: next)
-                                        : try reader.keyframe(atOrBefore: target)
+                    let frame = keyframesOnly ? try reader.keyframe(atOrBefore: target)
+                                              : try reader.frame(at: target, lastTime: lastTime, then: next)
                     lastTime = frame?.timeSeconds ?? lastTime
                     return frame.map { (time: $0.timeSeconds, bars: bars(in: $0)) }
                 }
@@ -100,9 +102,10 @@ public enum PaddingDetector {
             }
             return (sampled[0].codedSize, perFrame)
         }
-        var sampled = try sample(exactly: false)
-        if sampled.frames.count < min(targets.count, Padding.fewestSamplesForUnevenBars), !sampled.frames.isEmpty {
-            sampled = try sample(exactly: true)
+        var sampled = try sample(keyframesOnly: true, workers: workers)
+        if sampled.frames.count < min(targets.count, Padding.fewestUsableSamples), !sampled.frames.isEmpty {
+            // Runs that start from the same keyframe would decode its frames twice: one run per keyframe found.
+            sampled = try sample(keyframesOnly: false, workers: sampled.frames.count)
         }
         if sampled.frames.isEmpty {
             let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,

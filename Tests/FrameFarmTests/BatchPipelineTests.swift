@@ -60,7 +60,14 @@ import Testing
         #expect(run(jobs.preview, path, out: thumbnailsFirst, policy: policy).failed == 0)
         let one = try #require(ManifestStore.read(previewFirst + "/sample/manifest.json"))
         let other = try #require(ManifestStore.read(thumbnailsFirst + "/sample/manifest.json"))
-        #expect(one.probe == other.probe)
+        // The padding's evidence is that of the samples the last command decoded (a poster's candidates, a
+        // track's frames); the facts and the decision are the same.
+        func decision(_ probe: ProbeReport) -> ProbeReport {
+            var decision = probe
+            decision.paddingSamples = nil
+            return decision
+        }
+        #expect(decision(one.probe) == decision(other.probe))
         #expect(one.probe.policy == policy && one.probe.defaultMode == .fill, "\(one.probe)")
         #expect(one.preview?.renders.filter(\.isDefault).map(\.mode) == [.fill])
 
