@@ -201,8 +201,13 @@ extension BatchJob {
 }
 
 extension MediaFacts {
-    /// The part of the coded frame a job shows: without the baked-in bars, or the whole frame.
-    func codedContent(removingPadding: Bool) -> PixelRect {
-        removingPadding ? codedContentRect : PixelRect(size: stream.info.geometry.codedSize)
+    /// The part of the coded frame a job shows: without the bars proven (`auto`), without the likely ones too
+    /// (`force`), or the whole frame (`off`).
+    func codedContent(_ removal: PaddingRemoval) -> PixelRect {
+        switch removal {
+        case .auto: padding.contentRect
+        case .force: padding.likelyContentRect
+        case .off: PixelRect(size: stream.info.geometry.codedSize)
+        }
     }
 }

@@ -10,14 +10,14 @@ public struct PosterOptions: Sendable {
     public var widths = [1920, 640, 160]
     public var format = ImageFormat.jpeg
     public var quality = 90
-    public var removePadding = true
+    public var removePadding = PaddingRemoval.auto
     public var resampling = Resampling()
 
     public init() {}
 
     var settings: PosterSettings {
         PosterSettings(at: frame, widths: widths, format: format, quality: quality,
-                       removePadding: PaddingRemoval(removes: removePadding), filter: resampling.filter,
+                       removePadding: removePadding, filter: resampling.filter,
                        linearLight: OnOff(resampling.linearLight))
     }
 }
@@ -47,7 +47,7 @@ public struct PosterJob: BatchJob {
 
     public func process(_ input: InputContext) throws -> InputResult {
         let (facts, decoded) = try options.frame.probeAndDecode(path: input.path, maxPixels: input.maxPixels)
-        let codedContent = facts.codedContent(removingPadding: options.removePadding)
+        let codedContent = facts.codedContent(options.removePadding)
         let frame = decoded.frame, picked = decoded.score
         let score = picked.map { ["brightness": $0.brightness, "contrast": $0.contrast, "sharpness": $0.sharpness,
                                   "value": $0.value] }

@@ -25,7 +25,7 @@ public struct PreviewJob: BatchJob {
 
     public func process(_ input: InputContext) throws -> InputResult {
         let (facts, decoded) = try options.frame.probeAndDecode(path: input.path, maxPixels: input.maxPixels)
-        let codedContent = facts.codedContent(removingPadding: options.removePadding)
+        let codedContent = facts.codedContent(options.removePadding)
         let frame = decoded.frame
         let plans = PreviewPlan.renders(options: options, policy: input.policy, geometry: facts.info.geometry,
                                         codedContent: codedContent)
@@ -35,7 +35,7 @@ public struct PreviewJob: BatchJob {
         let section = PreviewSection(
             settings: SettingsRecord.record(settings(policy: input.policy)), gpu: input.gpu.record, frameTimeSeconds: frame.timeSeconds,
             frameChoice: options.frame.description, paddingDetected: paddingDetected,
-            paddingRemoved: options.removePadding && paddingDetected,
+            paddingRemoved: codedContent.size != facts.info.geometry.codedSize,
             contentRect: ProbeReport.Rect(facts.info.geometry.displayPixelRect(ofCoded: codedContent)),
             renders: plans.map(\.record))
         return InputResult(facts: facts, files: plans.map(\.record.file),

@@ -29,7 +29,7 @@ public struct PreviewOptions: Sendable {
     public var frame = FrameChoice.poster
     public var overlays: Set<PreviewOverlay> = [.safeArea, .corners]
     public var fitWithin = FitRegion.screen
-    public var removePadding = true
+    public var removePadding = PaddingRemoval.auto
     public var format = ImageFormat.png
     public var quality = 90
     public var resampling = Resampling()
@@ -39,7 +39,7 @@ public struct PreviewOptions: Sendable {
     /// The default mode of each screen follows the batch's policy (`BatchSettings.policy`), recorded here too.
     func settings(policy: ModePolicy) -> PreviewSettings {
         PreviewSettings(devices: devices.map(\.id), orientations: orientations, modes: modes, at: frame,
-                        overlays: overlays, fitWithin: fitWithin, removePadding: PaddingRemoval(removes: removePadding),
+                        overlays: overlays, fitWithin: fitWithin, removePadding: removePadding,
                         policy: policy, format: format, quality: quality, filter: resampling.filter,
                         linearLight: OnOff(resampling.linearLight))
     }

@@ -40,6 +40,10 @@ extension ProbeReport {
         paddingDetected = facts.codedContentRect.size != geometry.codedSize
         padding = facts.padding.kind
         paddingSamples = facts.padding.usableSamples
+        paddingConfidence = facts.padding.confidence
+        likelyContentRect = Rect(geometry.displayPixelRect(ofCoded: facts.padding.likelyContentRect))
+        paddingEdgeSamples = facts.padding.edgeSamples.displayed(rotation: geometry.transform.rotation,
+                                                                 mirrored: geometry.transform.mirrored)
         if let inside = facts.padding.partialContentRect, let share = facts.padding.partialShare {
             partialPadding = PartialPadding(contentRect: Rect(geometry.displayPixelRect(ofCoded: inside)),
                                             share: ProbeReport.rounded(share, places: 2))

@@ -40,12 +40,14 @@ enum SettingsRecord {
     }
 }
 
-/// `--remove-padding auto|off`: whether outputs leave out the bars baked into the picture.
+/// `--remove-padding auto|force|off`: which of the bars baked into the picture outputs leave out.
 public enum PaddingRemoval: String, SettingText, CaseIterable {
-    case auto, off
-
-    public init(removes: Bool) { self = removes ? .auto : .off }
-    public var removes: Bool { self == .auto }
+    /// The bars proven (`Padding.contentRect`).
+    case auto
+    /// The likely bars too (`Padding.likelyContentRect`).
+    case force
+    /// None: the whole coded frame.
+    case off
 }
 
 /// A yes-or-no setting, recorded `on` or `off` (`linearLight`).

@@ -37,7 +37,7 @@ public struct ThumbnailJob: BatchJob {
             facts = MediaFacts(stream: stream, padding: padding)
             // Stage 3: the track's layout, then render and encode.
             let geometry = stream.info.geometry
-            let codedContent = facts.codedContent(removingPadding: options.removePadding)
+            let codedContent = facts.codedContent(options.removePadding)
             let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
             track = try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing,
                                        tileSize: options.tileSize(for: contentSize), columns: options.columns,

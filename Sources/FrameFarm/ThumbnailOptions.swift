@@ -25,7 +25,7 @@ public struct ThumbnailOptions: Sendable {
     public var quality = 85
     public var seek = SeekMode.exact
     public var manifests: Set<ThumbnailManifest> = Set(ThumbnailManifest.allCases)
-    public var removePadding = true
+    public var removePadding = PaddingRemoval.auto
     public var resampling = Resampling()
 
     public init() {}
@@ -33,7 +33,7 @@ public struct ThumbnailOptions: Sendable {
     var settings: ThumbnailSettings {
         ThumbnailSettings(width: width, spacing: spacing, grid: SheetGrid(columns: columns, rows: rows), format: format,
                           quality: quality, seek: seek, manifests: manifests,
-                          removePadding: PaddingRemoval(removes: removePadding), filter: resampling.filter,
+                          removePadding: removePadding, filter: resampling.filter,
                           linearLight: OnOff(resampling.linearLight))
     }
 

@@ -58,8 +58,15 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// `none`, `throughout` or `partial` (bars in part of the video only, which `--remove-padding auto` keeps).
     /// Optional: manifests written before it was recorded lack it.
     public var padding: PaddingKind?
-    /// Sampled frames (not dark all over) the padding decision rests on; below 3 no bar is ever reported.
+    /// Sampled frames (not dark all over) the padding decision rests on; below 3 no bar is certain.
     public var paddingSamples: Int?
+    /// `certain` (bars proven: `--remove-padding auto` removes them), `likely` (bars not proven, which only
+    /// `--remove-padding force` removes) or `none`.
+    public var paddingConfidence: PaddingConfidence?
+    /// What `--remove-padding force` keeps, in display pixels: `contentRect` less the likely bars.
+    public var likelyContentRect: Rect?
+    /// Per display edge, how many of the samples show flat black ending where its (likely) bar ends.
+    public var paddingEdgeSamples: EdgeCounts?
     /// For partial padding: the picture inside the bars where they show, in display pixels, and about what share
     /// of the video shows them.
     public var partialPadding: PartialPadding?

@@ -35,7 +35,7 @@ struct PosterCommand: BatchCommand {
         options.frame = at
         options.widths = widths
         options.format = format.imageFormat
-        options.removePadding = removePadding.removes
+        options.removePadding = removePadding
         options.resampling = gpuOptions.resampling
         return options
     }

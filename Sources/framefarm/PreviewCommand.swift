@@ -56,7 +56,7 @@ struct PreviewCommand: BatchCommand {
         options.frame = at
         options.overlays = overlay
         options.fitWithin = fitWithin
-        options.removePadding = removePadding.removes
+        options.removePadding = removePadding
         options.format = format.imageFormat
         options.resampling = gpuOptions.resampling
         return options

@@ -67,7 +67,7 @@ struct ThumbnailsCommand: BatchCommand {
         options.quality = quality
         options.seek = seek
         options.manifests = manifests
-        options.removePadding = removePadding.removes
+        options.removePadding = removePadding
         options.resampling = gpuOptions.resampling
         return options
     }

@@ -117,14 +117,18 @@ import FrameFarmSamples
 
     @Test func aOneSidedBarNeedsEverySampleToShowItAtOnePlace() {
         let oneSided = Self.frame(left: Self.bar(12))
-        // Five samples: too few for an uneven bar.
-        #expect(Padding.decide(codedSize: Self.size, frames: Array(repeating: oneSided, count: 5)).kind == .none)
+        // Five samples: too few for an uneven bar, which is only likely (what --remove-padding force removes).
+        let five = Padding.decide(codedSize: Self.size, frames: Array(repeating: oneSided, count: 5))
+        #expect(five.kind == .none && five.confidence == .likely)
+        #expect(five.contentRect == PixelRect(size: Self.size))
+        #expect(five.likelyContentRect == PixelRect(x: 12, y: 0, width: 88, height: 50))
+        #expect(five.edgeSamples == EdgeCounts(top: 0, bottom: 0, left: 5, right: 0))
         // Nine samples, all showing it at the same column: taken.
         let nine = Padding.decide(codedSize: Self.size, frames: Array(repeating: oneSided, count: 9))
-        #expect(nine.contentRect == PixelRect(x: 12, y: 0, width: 88, height: 50))
-        // Nine samples whose dark left edge moves (content, not a matte): none.
+        #expect(nine.contentRect == PixelRect(x: 12, y: 0, width: 88, height: 50) && nine.confidence == .certain)
+        // Nine samples whose dark left edge moves (content, not a matte): not even likely.
         let moving = (0..<9).map { Self.frame(left: Self.bar(8 + $0)) }
-        #expect(Padding.decide(codedSize: Self.size, frames: moving).kind == .none)
+        #expect(Padding.decide(codedSize: Self.size, frames: moving).confidence == .none)
         // Nine samples but one where the picture starts unclearly: none.
         let unclear = Array(repeating: oneSided, count: 8) + [Self.frame(left: EdgeEvidence(flat: 12, dark: 30))]
         #expect(Padding.decide(codedSize: Self.size, frames: unclear).kind == .none)
@@ -132,10 +136,22 @@ import FrameFarmSamples
 
     @Test func unevenBarsOnWeakEvidenceKeepOnlyTheSymmetricPart() {
         let frames = (0..<3).map { _ in Self.frame(top: Self.bar(20), bottom: Self.bar(8)) }
-        #expect(Padding.decide(codedSize: Self.size, frames: frames).contentRect == PixelRect(x: 0, y: 8, width: 100, height: 34))
+        let uneven = Padding.decide(codedSize: Self.size, frames: frames)
+        #expect(uneven.contentRect == PixelRect(x: 0, y: 8, width: 100, height: 34))
+        // The rest of the top bar is likely.
+        #expect(uneven.likelyContentRect == PixelRect(x: 0, y: 20, width: 100, height: 22))
         // Within the pair's tolerance (4 rows here), each side keeps its own thickness.
         let near = (0..<3).map { _ in Self.frame(top: Self.bar(10), bottom: Self.bar(8)) }
         #expect(Padding.decide(codedSize: Self.size, frames: near).contentRect == PixelRect(x: 0, y: 10, width: 100, height: 32))
+    }
+
+    @Test func edgeCountsTurnWithTheDisplay() {
+        let coded = EdgeCounts(top: 1, bottom: 2, left: 3, right: 4)
+        #expect(coded.displayed(rotation: 0, mirrored: false) == coded)
+        // A quarter turn clockwise brings the coded top to the right and the left to the top.
+        #expect(coded.displayed(rotation: 90, mirrored: false) == EdgeCounts(top: 3, bottom: 4, left: 2, right: 1))
+        #expect(coded.displayed(rotation: 180, mirrored: false) == EdgeCounts(top: 2, bottom: 1, left: 4, right: 3))
+        #expect(coded.displayed(rotation: 0, mirrored: true) == EdgeCounts(top: 1, bottom: 2, left: 4, right: 3))
     }
 
     @Test func barsInSomeFramesOnlyArePartial() {

@@ -88,7 +88,7 @@ import Testing
         let out = directory.file("out")
         // At 16x16 the clock's black backing covers the top rows of every frame, which is padding by the
         // detector's rule; cropping it would move the code band, so tiles show the whole frame.
-        let (cues, folder, _) = try thumbnails(path, out: out) { $0.removePadding = false }
+        let (cues, folder, _) = try thumbnails(path, out: out) { $0.removePadding = .off }
         // The default interval, 10 s, over 3600 s: 360 cues on four 10x10 sheets (the last one 6 rows).
         #expect(cues.count == 360)
         #expect(cues.map(\.start) == (0..<360).map { Double($0 * 10) })

@@ -64,7 +64,7 @@ import Testing
         // track's frames); the facts and the decision are the same.
         func decision(_ probe: ProbeReport) -> ProbeReport {
             var decision = probe
-            decision.paddingSamples = nil
+            (decision.paddingSamples, decision.paddingEdgeSamples) = (nil, nil)
             return decision
         }
         #expect(decision(one.probe) == decision(other.probe))

@@ -94,6 +94,12 @@ import Testing
         let poster = try #require(manifest.poster?.files.first { $0.file == "poster.jpg" })
         #expect(poster.width == 320 && poster.height == 180)
         #expect(manifest.probe.padding == .partial)
+        // Bars in part of the video are not even likely: --remove-padding force keeps them too.
+        #expect(try Self.run(["poster", video, "--out", out, "--remove-padding", "force"]).status == 0)
+        let forced = try JSONDecoder().decode(VideoManifest.self,
+                                              from: Data(contentsOf: URL(fileURLWithPath: out + "/partial/manifest.json")))
+        #expect(forced.poster?.settings["removePadding"] == "force")
+        #expect(forced.poster?.files.first { $0.file == "poster.jpg" }?.width == 320)
     }
 
     /// The loader is opened at run time: without it the binary still starts, and says what to install, once

@@ -8,7 +8,7 @@ import Testing
         options.devices = [DeviceCatalog.builtIn.device(id: "iphone-16-pro")!, DeviceCatalog.builtIn.device(id: "pip-iphone")!]
         options.frame = .seconds(1)
         options.overlays = overlays
-        options.removePadding = removePadding
+        options.removePadding = removePadding ? .auto : .off
         let summary = PreviewJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
         #expect(summary.failed == 0, "\(summary.failures)")
         SharedGPU.assertNoValidationMessages()

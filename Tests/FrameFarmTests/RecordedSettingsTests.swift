@@ -15,7 +15,7 @@ import FrameFarmCore
         preview.frame = .percent(12.5)
         preview.overlays = []
         preview.fitWithin = .safeArea
-        preview.removePadding = false
+        preview.removePadding = .off
         preview.format = .webp
         preview.quality = 42
         preview.resampling = Resampling(filter: .catmullRom, linearLight: true)
