@@ -37,7 +37,8 @@ struct GPUOptions: ParsableArguments {
 }
 
 /// Inputs, `--out` and what every batch command shares (`BatchSettings`), plus `--json` and `--quiet`.
-struct BatchOptions: ParsableArguments {
+/// Where a command's inputs come from: paths, a list file, folders walked with --recursive.
+struct InputOptions: ParsableArguments {
     @Argument(help: "Video files (or still images); folders too, with --recursive.")
     var videos: [String] = []
 
@@ -50,6 +51,32 @@ struct BatchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The file extensions --recursive takes, comma-separated (default: \(InputList.videoExtensions.sorted().joined(separator: ","))).", valueName: "list"),
             transform: { try InputList.parseExtensions($0) })
     var extensions: Set<String>?
+
+    func validate() throws {
+        if videos.isEmpty && inputsFrom == nil { throw ValidationError("no inputs: give videos, or --inputs-from FILE") }
+        if extensions != nil && !recursive { throw ValidationError("--extensions is for --recursive") }
+    }
+
+    /// The inputs, folders walked (leaving out `skipping`, an output folder inside one), each once, in order.
+    func resolve(skipping: String?) throws -> [String] {
+        var inputs: [String] = []
+        for input in videos + (try inputsFrom.map { path in try usageChecked { try InputList.read(path) } } ?? []) {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
+                guard recursive else { throw ValidationError("\(input) is a folder: give --recursive to walk it for videos") }
+                inputs += try usageChecked {
+                    try InputList.videos(under: input, extensions: extensions ?? InputList.videoExtensions, skipping: skipping)
+                }
+            } else {
+                inputs.append(input)
+            }
+        }
+        return InputList.deduplicated(inputs)
+    }
+}
+
+struct BatchOptions: ParsableArguments {
+    @OptionGroup var input: InputOptions
 
     @Option(help: "How each input's folder under --out is named: stem (OUT/<stem>/, the default; inputs sharing a stem are refused), hashed (OUT/<stem>-<hash of the path>/) or mirror (OUT mirrors the folders under --inputs-root).")
     var layout = LayoutChoice.stem
@@ -84,13 +111,11 @@ struct BatchOptions: ParsableArguments {
     var force = false
 
     func validate() throws {
-        if videos.isEmpty && inputsFrom == nil { throw ValidationError("no inputs: give videos, or --inputs-from FILE") }
         switch (layout, inputsRoot) {
         case (.mirror, nil): throw ValidationError("--layout mirror needs --inputs-root DIR")
         case (.stem, _?), (.hashed, _?): throw ValidationError("--inputs-root is for --layout mirror")
         default: break
         }
-        if extensions != nil && !recursive { throw ValidationError("--extensions is for --recursive") }
         if let shards, shards < 1 { throw ValidationError("--shards must be at least 1") }
         if shards != nil, case .some(.fixed) = shard { throw ValidationError("--shards is for --shard auto") }
     }
@@ -251,19 +276,7 @@ extension BatchOptions {
     /// for `--shard`, this shard's part of the whole list. Throws a usage error for what cannot be read or placed,
     /// before any work starts.
     func resolveInputs() throws -> (inputs: [String], shard: Shard?) {
-        var inputs: [String] = []
-        for input in videos + (try inputsFrom.map { path in try usageChecked { try InputList.read(path) } } ?? []) {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
-                guard recursive else { throw ValidationError("\(input) is a folder: give --recursive to walk it for videos") }
-                inputs += try usageChecked {
-                    try InputList.videos(under: input, extensions: extensions ?? InputList.videoExtensions, skipping: out)
-                }
-            } else {
-                inputs.append(input)
-            }
-        }
-        inputs = InputList.deduplicated(inputs)
+        let inputs = try input.resolve(skipping: out)
         // Refused over the whole list, so every shard refuses alike.
         let conflicts = folderLayout.conflicts(inputs)
         if let first = conflicts.first {

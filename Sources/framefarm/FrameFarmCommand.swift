@@ -11,7 +11,7 @@ struct FrameFarmCommand: ParsableCommand {
             'framefarm --generate-completion-script bash|zsh|fish'.
             """,
         subcommands: [PreviewCommand.self, ThumbnailsCommand.self, PosterCommand.self, ReportCommand.self,
-                      ProbeCommand.self, DevicesCommand.self, SampleCommand.self])
+                      ProbeCommand.self, LintCommand.self, DevicesCommand.self, SampleCommand.self])
 
     @Flag(help: "Print FrameFarm's version and the FFmpeg libraries and Vulkan loader it runs with.")
     var version = false

@@ -1,0 +1,27 @@
+import Foundation
+import FrameFarmMedia
+
+/// `framefarm lint`: the probe's facts (demuxing, and the frames the padding search samples; no GPU) turned into
+/// rule findings. An input that cannot be read is a finding too, never a failure of the run.
+public enum Linter {
+    /// Lints `paths` concurrently (one per core); results come back in input order.
+    public static func lint(paths: [String], settings: LintSettings = LintSettings(),
+                            maxPixels: Int = BatchSettings.defaultMaxPixels) -> [LintResult] {
+        ParallelBatch.map(paths) { path in
+            do {
+                let report = ProbeReport(path: path, facts: try MediaProber.probe(path: path, maxPixels: maxPixels), policy: .hig)
+                return LintResult(path: path, rulesRun: LintRule.allCases,
+                                  findings: Lint.findings(for: report, settings: settings))
+            } catch {
+                let rule: LintRule = if case InputError.noVideoStream = error { .noVideoStream } else { .notAVideo }
+                return LintResult(path: path, rulesRun: [.notAVideo, .noVideoStream],
+                                  findings: [LintFinding(rule, InputFailure(path: path, error: error).reason)])
+            }
+        }
+    }
+
+    /// Writes the JUnit report of `results` to `path`, atomically.
+    public static func writeJUnit(_ results: [LintResult], failOn: LintSeverity, to path: String) throws {
+        try AtomicFile.write(Data(LintJUnitWriter.document(results, failOn: failOn).utf8), to: path)
+    }
+}

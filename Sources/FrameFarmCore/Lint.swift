@@ -1,0 +1,212 @@
+import Foundation
+
+/// How much a lint finding matters; `--fail-on` picks the least that fails a run.
+public enum LintSeverity: String, Codable, Sendable, CaseIterable, Comparable {
+    case info, warning, error
+
+    private var rank: Int { Self.allCases.firstIndex(of: self)! }
+    public static func < (lhs: LintSeverity, rhs: LintSeverity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// The rules of `framefarm lint`, by their stable ids (docs/lint.md gives each one's reason and source).
+public enum LintRule: String, Codable, Sendable, CaseIterable {
+    case bakedInPadding = "baked-in-padding"
+    case fillCropsTooMuch = "fill-crops-too-much"
+    case aspectClass = "aspect-class"
+    case nonSquarePixels = "non-square-pixels"
+    case rotationMetadata = "rotation-metadata"
+    case mirrored
+    case oddDimensions = "odd-dimensions"
+    case interlaced
+    case keyframeInterval = "keyframe-interval"
+    case hdrMetadataMissing = "hdr-metadata-missing"
+    case tooShortForTrack = "too-short-for-track"
+    case cutShort = "cut-short"
+    case noVideoStream = "no-video-stream"
+    case notAVideo = "not-a-video"
+
+    public var defaultSeverity: LintSeverity {
+        switch self {
+        case .aspectClass, .rotationMetadata: .info
+        case .oddDimensions, .cutShort, .noVideoStream, .notAVideo: .error
+        default: .warning
+        }
+    }
+}
+
+/// One thing lint found about one input.
+public struct LintFinding: Codable, Sendable, Equatable {
+    public var rule: LintRule
+    public var severity: LintSeverity
+    /// One line with the measured value.
+    public var message: String
+
+    public init(_ rule: LintRule, _ severity: LintSeverity, _ message: String) {
+        self.rule = rule
+        self.severity = severity
+        self.message = message
+    }
+
+    /// A finding at the rule's default severity.
+    public init(_ rule: LintRule, _ message: String) { self.init(rule, rule.defaultSeverity, message) }
+}
+
+/// The thresholds the rules measure against.
+public struct LintSettings: Sendable {
+    /// `keyframe-interval`: a warning above the first, an error above the second (seek and trick-play cost).
+    public var keyframeWarningSeconds = 2.0
+    public var keyframeErrorSeconds = 10.0
+    /// `fill-crops-too-much`: the most of the picture fill may crop on a screen of `fillScreens`, in percent.
+    public var fillCropPercent = 25.0
+    /// The screens `fill-crops-too-much` checks, by name: by default the built-in phones and TV, each turned like
+    /// the video.
+    public var fillScreens: [(name: String, size: PixelSize)] = LintSettings.builtInScreens
+    /// `too-short-for-track`: the thumbnail interval a track would use (FrameFarm's default, 10 s).
+    public var trackIntervalSeconds = 10.0
+
+    public init() {}
+
+    public static var builtInScreens: [(name: String, size: PixelSize)] {
+        DeviceCatalog.builtIn.devices.filter { $0.kind == .phone || $0.kind == .tv }.map { ($0.id, $0.nativePixels) }
+    }
+}
+
+/// The rules over one input's probed facts. Pure: the same report and settings give the same findings.
+public enum Lint {
+    /// Findings for a video `report` describes, in rule order.
+    public static func findings(for report: ProbeReport, settings: LintSettings = LintSettings()) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        findings += padding(report)
+        findings += shape(report, settings: settings)
+        findings += timing(report, settings: settings)
+        if report.isHDR, report.peakLuminance == nil {
+            findings.append(LintFinding(.hdrMetadataMissing, "\(report.colorTransfer.rawValue.uppercased()) video without "
+                                        + "mastering-display or content-light metadata: players assume a 1000 cd/m² peak"))
+        }
+        if let cut = report.cutShortAtSeconds {
+            findings.append(LintFinding(.cutShort, ProbeReport.cutShortNote(atSeconds: cut, ofSeconds: report.durationSeconds)))
+        }
+        return findings
+    }
+
+    private static func padding(_ report: ProbeReport) -> [LintFinding] {
+        let content = report.contentRect
+        if report.paddingDetected {
+            let bars = [("top", content.y), ("bottom", report.displayHeight - content.y - content.height),
+                        ("left", content.x), ("right", report.displayWidth - content.x - content.width)]
+                .filter { $0.1 > 0 }.map { "\($0.0) \($0.1) px" }.joined(separator: ", ")
+            let kind = content.width < report.displayWidth
+                ? (content.height < report.displayHeight ? "windowbox" : "pillarbox") : "letterbox"
+            return [LintFinding(.bakedInPadding, "\(kind) baked into the picture (\(bars)): the picture is "
+                                + "\(content.width)x\(content.height) of \(report.displayWidth)x\(report.displayHeight); "
+                                + "players add their own bars, so these become double bars in fit and lost picture in fill")]
+        }
+        if let partial = report.partialPadding {
+            return [LintFinding(.bakedInPadding, .info, "bars in about \(Int((partial.share * 100).rounded()))% of the "
+                                + "video (picture \(partial.contentRect.width)x\(partial.contentRect.height) there)")]
+        }
+        return []
+    }
+
+    private static func shape(_ report: ProbeReport, settings: LintSettings) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        let content = report.contentRect.pixelRect.size
+        if let worst = settings.fillScreens.map({ screen in
+            (screen.name, Placement.fillCroppedFraction(content: content, screen: screen.size.oriented(content.orientation)).area * 100)
+        }).max(by: { $0.1 < $1.1 }), worst.1 > settings.fillCropPercent {
+            findings.append(LintFinding(.fillCropsTooMuch, String(format: "fill crops %.1f%% of the picture on %@ (limit %.0f%%): "
+                                                                  + "fit is the better default", worst.1, worst.0, settings.fillCropPercent)))
+        }
+        findings.append(LintFinding(.aspectClass, String(format: "%@ content, %.3f:1", report.aspectClass.rawValue,
+                                                         report.contentAspectRatio)))
+        if report.sampleAspectRatio != "1:1", report.sampleAspectRatio != "0:1" {
+            findings.append(LintFinding(.nonSquarePixels, "sample aspect ratio \(report.sampleAspectRatio): coded "
+                                        + "\(report.codedWidth)x\(report.codedHeight) shows as \(report.displayWidth)x\(report.displayHeight)"))
+        }
+        if report.rotation != 0 {
+            findings.append(LintFinding(.rotationMetadata, "display matrix turns the picture \(report.rotation)° clockwise"))
+        }
+        if report.mirrored {
+            findings.append(LintFinding(.mirrored, "display matrix mirrors the picture left-right"))
+        }
+        let subsampledWidth = ["yuv420", "yuvj420", "nv12", "nv21", "p010", "yuv422", "yuvj422"].contains { report.pixelFormat.hasPrefix($0) }
+        let subsampledHeight = ["yuv420", "yuvj420", "nv12", "nv21", "p010"].contains { report.pixelFormat.hasPrefix($0) }
+        if (subsampledWidth && report.codedWidth % 2 == 1) || (subsampledHeight && report.codedHeight % 2 == 1) {
+            findings.append(LintFinding(.oddDimensions, "coded \(report.codedWidth)x\(report.codedHeight) in "
+                                        + "\(report.pixelFormat): chroma subsampling needs even sizes"))
+        }
+        if report.interlaced == true {
+            findings.append(LintFinding(.interlaced, "the stream says its frames are interlaced: progressive delivery is expected"))
+        }
+        return findings
+    }
+
+    private static func timing(_ report: ProbeReport, settings: LintSettings) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        // A single keyframe: the interval is the whole video.
+        let interval = report.keyframeIntervalSeconds ?? report.durationSeconds
+        if interval > settings.keyframeWarningSeconds {
+            let severity: LintSeverity = interval > settings.keyframeErrorSeconds ? .error : .warning
+            let limit = severity == .error ? settings.keyframeErrorSeconds : settings.keyframeWarningSeconds
+            let measured = report.keyframeIntervalSeconds == nil ? String(format: "a single keyframe in %.2f s", interval)
+                : String(format: "a keyframe every %.2f s (median)", interval)
+            findings.append(LintFinding(.keyframeInterval, severity, measured + String(format: ", over the %.0f-s limit: "
+                                        + "seeking and trick play decode up to that much", limit)))
+        }
+        let thumbnails = max(1, Int((report.durationSeconds / settings.trackIntervalSeconds).rounded(.up)))
+        if thumbnails < 2 {
+            findings.append(LintFinding(.tooShortForTrack, String(format: "%.2f s gives %d thumbnail at one every %.0f s",
+                                                                  report.durationSeconds, thumbnails, settings.trackIntervalSeconds)))
+        }
+        return findings
+    }
+}
+
+/// One input's lint result, as `lint --json` prints it.
+public struct LintResult: Codable, Sendable, Equatable {
+    public var path: String
+    /// The rules that ran on it (those its facts could answer: all of them, or only `not-a-video` and
+    /// `no-video-stream` for an input that could not be read).
+    public var rulesRun: [LintRule]
+    public var findings: [LintFinding]
+
+    public init(path: String, rulesRun: [LintRule], findings: [LintFinding]) {
+        self.path = path
+        self.rulesRun = rulesRun
+        self.findings = findings
+    }
+}
+
+/// JUnit XML for CI: one testsuite per input, one testcase per rule that ran, a failure per finding at or above
+/// `failOn` (findings below it are written to the testcase's system-out).
+public enum LintJUnitWriter {
+    public static func document(_ results: [LintResult], failOn: LintSeverity) -> String {
+        let escape = MarkupEscaping.escaped
+        let failures = results.map { $0.findings.filter { $0.severity >= failOn }.count }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"framefarm lint\" tests=\"\(results.map(\.rulesRun.count).reduce(0, +))\" "
+            + "failures=\"\(failures.reduce(0, +))\">\n"
+        for (result, failed) in zip(results, failures) {
+            xml += "  <testsuite name=\"\(escape(result.path))\" tests=\"\(result.rulesRun.count)\" failures=\"\(failed)\" errors=\"0\">\n"
+            for rule in result.rulesRun {
+                let found = result.findings.filter { $0.rule == rule }
+                xml += "    <testcase classname=\"\(escape(result.path))\" name=\"\(rule.rawValue)\""
+                guard !found.isEmpty else {
+                    xml += "/>\n"
+                    continue
+                }
+                xml += ">\n"
+                for finding in found where finding.severity >= failOn {
+                    xml += "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(escape(finding.message))\"/>\n"
+                }
+                let notes = found.filter { $0.severity < failOn }
+                if !notes.isEmpty {
+                    xml += "      <system-out>\(escape(notes.map { "\($0.severity.rawValue): \($0.message)" }.joined(separator: "\n")))</system-out>\n"
+                }
+                xml += "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+}

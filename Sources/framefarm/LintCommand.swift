@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import FrameFarm
+
+extension LintSeverity: ExpressibleByArgument {}
+
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Check each video for what goes wrong on devices and in trick play, with an exit code for CI.",
+        discussion: """
+            Reads each input's headers and the frames the padding search samples (no GPU). One line per \
+            finding, 'path: severity rule-id: message', then a count. Exit status: 0 when no finding reaches \
+            --fail-on, 1 when one does (an input that cannot be read is an error finding), 2 for usage errors. \
+            The rules, their reasons and sources are in docs/lint.md.
+            """)
+
+    @OptionGroup var input: InputOptions
+
+    @Option(help: "The least severity that fails the run: error, warning or info.")
+    var failOn = LintSeverity.error
+
+    @Flag(help: "Print a JSON array (one object per input: path, rulesRun, findings) on stdout.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to this file (a testsuite per input, a testcase per rule).", valueName: "file"))
+    var junit: String?
+
+    @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).")
+    var maxPixels = BatchSettings.defaultMaxPixels
+
+    func run() throws {
+        let inputs: [String]
+        do {
+            inputs = try input.resolve(skipping: nil)
+        } catch let error as ValidationError {
+            Terminal.printError(error.message)
+            throw ExitCode(ExitStatus.usage)
+        }
+        let results = Linter.lint(paths: inputs, maxPixels: maxPixels)
+        if json {
+            try Terminal.printJSON(results)
+        } else {
+            for result in results {
+                for finding in result.findings {
+                    print("\(result.path): \(finding.severity.rawValue) \(finding.rule.rawValue): \(finding.message)")
+                }
+            }
+            print(Self.count(results, failOn: failOn))
+        }
+        if let junit {
+            do {
+                try Linter.writeJUnit(results, failOn: failOn, to: junit)
+            } catch {
+                Terminal.printError("\(junit): cannot write the JUnit report: \(error)")
+                throw ExitCode(ExitStatus.usage)
+            }
+        }
+        if results.contains(where: { $0.findings.contains { $0.severity >= failOn } }) {
+            throw ExitCode(ExitStatus.someInputsFailed)
+        }
+    }
+
+    /// "3 inputs: 1 error, 2 warnings, 4 infos; fails on error".
+    static func count(_ results: [LintResult], failOn: LintSeverity) -> String {
+        let findings = results.flatMap(\.findings)
+        let counts = LintSeverity.allCases.reversed().map { severity in
+            let count = findings.filter { $0.severity == severity }.count
+            return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
+        }
+        return "\(results.count) input\(results.count == 1 ? "" : "s"): \(counts.joined(separator: ", ")); fails on \(failOn.rawValue)"
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+import FrameFarmSamples
+
+/// `framefarm lint` through the real binary: every rule has an input made here that triggers it and a clean one
+/// that does not; exit codes, `--json` and the JUnit file (read by the junitparser package) are checked.
+@Suite struct LintTests {
+    /// The rule ids `lint --json` reports for `path`, with the exit status.
+    private func lint(_ paths: [String], _ extra: [String] = []) throws -> (status: Int32, results: [[String: Any]]) {
+        let run = try CommandLineTests.run(["lint", "--json"] + extra + paths)
+        let results = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+        return (run.status, results)
+    }
+
+    private func rules(_ result: [String: Any]) -> Set<String> {
+        Set((result["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String })
+    }
+
+    /// A clean video raises only the informational aspect class, and passes unless infos fail the run.
+    @Test func aCleanVideoPasses() throws {
+        let directory = TemporaryDirectory()
+        let clean = try makeSample(in: directory) {
+            $0.durationSeconds = 11
+            $0.keyframeIntervalSeconds = 1
+        }
+        let (status, results) = try lint([clean])
+        #expect(status == 0)
+        #expect(results.count == 1 && rules(results[0]) == ["aspect-class"])
+        #expect(try lint([clean], ["--fail-on", "info"]).status == 1)
+    }
+
+    /// Each rule's own input; the clean one above triggers none of them.
+    @Test func everyRuleHasAnInputThatTriggersIt() throws {
+        let directory = TemporaryDirectory()
+        func sample(_ name: String, _ configure: (inout SampleOptions) -> Void) throws -> String {
+            try makeSample(in: directory, name: name + ".mp4") {
+                $0.durationSeconds = 11
+                $0.keyframeIntervalSeconds = 1
+                configure(&$0)
+            }
+        }
+        let cases: [(path: String, rule: String)] = [
+            (try sample("letterbox") { $0.letterbox = true }, "baked-in-padding"),
+            (try sample("ultra-wide") { $0.size = PixelSize(width: 480, height: 160) }, "fill-crops-too-much"),
+            (try sample("anamorphic") { $0.sampleAspectRatio = SampleAspectRatio(4, 3) }, "non-square-pixels"),
+            (try sample("rotated") { $0.rotation = 90 }, "rotation-metadata"),
+            (try sample("mirrored") { $0.mirrored = true }, "mirrored"),
+            (try sample("interlaced") { $0.interlaced = true }, "interlaced"),
+            (try sample("long-gop") { $0.keyframeIntervalSeconds = 12 }, "keyframe-interval"),
+            (try sample("medium-gop") { $0.keyframeIntervalSeconds = 4 }, "keyframe-interval"),
+            (try sample("hdr") {
+                $0.pixelFormat = "yuv420p10le"
+                $0.hdrTransfer = .pq
+            }, "hdr-metadata-missing"),
+            (try sample("short") { $0.durationSeconds = 4 }, "too-short-for-track"),
+            (try Self.oddSizedY4M(in: directory), "odd-dimensions"),
+            (try Self.cutShort(in: directory), "cut-short"),
+            (try Self.audioOnlyWAV(in: directory), "no-video-stream"),
+            (directory.write("notes.mp4", Data("not a video".utf8)), "not-a-video"),
+        ]
+        let (status, results) = try lint(cases.map(\.path))
+        #expect(status == 1, "errors among the findings fail the run")
+        #expect(results.count == cases.count)
+        for (result, expected) in zip(results, cases) {
+            #expect(rules(result).contains(expected.rule), "\(expected.rule): \(rules(result))")
+        }
+        // A keyframe every 12 s is over the 10-s error limit; every 4 s only over the 2-s warning limit.
+        let severities = results.map { result in
+            (result["findings"] as? [[String: Any]] ?? []).first { $0["rule"] as? String == "keyframe-interval" }?["severity"] as? String
+        }
+        #expect(severities[6] == "error")
+        #expect(severities[7] == "warning")
+    }
+
+    /// The JUnit file parses with junitparser: a suite per input, a case per rule run, failures at --fail-on.
+    @Test func theJUnitReportParsesWithARealParser() throws {
+        let directory = TemporaryDirectory()
+        let letterbox = try makeSample(in: directory, name: "letterbox & <co>.mp4") {
+            $0.durationSeconds = 11
+            $0.keyframeIntervalSeconds = 1
+            $0.letterbox = true
+        }
+        let junit = directory.file("lint.xml")
+        let run = try CommandLineTests.run(["lint", "--fail-on", "warning", "--junit", junit, letterbox,
+                                            directory.write("broken.mp4", Data("no".utf8))])
+        #expect(run.status == 1)
+        let script = """
+            import sys, junitparser
+            xml = junitparser.JUnitXml.fromfile(sys.argv[1])
+            for suite in xml:
+                failed = [case.name for case in suite if any(isinstance(r, junitparser.Failure) for r in case.result)]
+                print(suite.name, suite.tests, suite.failures, ",".join(sorted(failed)))
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", script, junit]
+        let output = Pipe()
+        python.standardOutput = output
+        try python.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0, "junitparser refused the file")
+        let lines = printed.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        // 2.39:1 content also crops 26% in fill on a 16:9 phone.
+        #expect(lines.first == "\(letterbox) \(LintRule.allCases.count) 2 baked-in-padding,fill-crops-too-much")
+        #expect(lines.last == "\(directory.file("broken.mp4")) 2 1 not-a-video")
+    }
+
+    /// A bad --fail-on is a usage error (exit 2), with one line naming it.
+    @Test func usageErrorsExitTwo() throws {
+        let run = try CommandLineTests.run(["lint", "--fail-on", "fatal", "x.mp4"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("fail-on"))
+        #expect(try CommandLineTests.run(["lint", "--inputs-from", "/nonexistent/list.txt"]).status == 2)
+    }
+
+    /// 4:2:0 Y4M with an odd width (FFmpeg reads it; encoders refuse to make one).
+    static func oddSizedY4M(in directory: TemporaryDirectory) throws -> String {
+        let (width, height) = (321, 180)
+        var data = Data("YUV4MPEG2 W\(width) H\(height) F25:1 Ip A1:1 C420jpeg\n".utf8)
+        for _ in 0..<3 {
+            data.append(contentsOf: Array("FRAME\n".utf8))
+            data.append(Data(repeating: 120, count: width * height))
+            data.append(Data(repeating: 128, count: 2 * ((width + 1) / 2) * (height / 2)))
+        }
+        return directory.write("odd.y4m", data)
+    }
+
+    /// An MP4 with its index first, cut to half its length (a download cut short).
+    static func cutShort(in directory: TemporaryDirectory) throws -> String {
+        let whole = try makeSample(in: directory, name: "whole.mp4") {
+            $0.durationSeconds = 11
+            $0.keyframeIntervalSeconds = 1
+            $0.indexFirst = true
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        return directory.write("cut.mp4", data.prefix(data.count / 2))
+    }
+
+    /// One second of silence as 16-bit mono PCM WAV: a file FFmpeg reads, with no video stream.
+    static func audioOnlyWAV(in directory: TemporaryDirectory) -> String {
+        let samples = 8000
+        func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xff) } }
+        func le16(_ value: Int) -> [UInt8] { (0..<2).map { UInt8((value >> (8 * $0)) & 0xff) } }
+        var bytes = Array("RIFF".utf8) + le32(36 + 2 * samples) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
+        bytes += le32(8000) + le32(16000) + le16(2) + le16(16) + Array("data".utf8) + le32(2 * samples)
+        bytes += [UInt8](repeating: 0, count: 2 * samples)
+        return directory.write("silence.wav", Data(bytes))
+    }
+}
