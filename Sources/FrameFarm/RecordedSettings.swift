@@ -57,23 +57,32 @@ public enum OnOff: String, SettingText {
     public init(_ isOn: Bool) { self = isOn ? .on : .off }
 }
 
-/// The sprite sheet grid, recorded `10x10`.
+/// The sprite sheet grid asked for and the longest side a sheet may have, recorded `10x10`, or `10x10 within 2048`
+/// when the limit is not the default (so records written before the limit existed read as the default).
 public struct SheetGrid: SettingText {
     public var columns: Int
     public var rows: Int
+    public var maxSheetSide: Int
 
-    public init(columns: Int, rows: Int) {
+    public init(columns: Int, rows: Int, maxSheetSide: Int = ThumbnailOptions.defaultMaxSheetSide) {
         self.columns = columns
         self.rows = rows
+        self.maxSheetSide = maxSheetSide
     }
 
     public init(settingText text: String) throws {
-        let parts = text.split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2 else { throw ValueParseError(kind: "grid", value: text, expected: "COLUMNSxROWS") }
-        self.init(columns: parts[0], rows: parts[1])
+        let words = text.split(separator: " ")
+        let parts = words.first?.split(separator: "x").compactMap { Int($0) } ?? []
+        let limit = words.count == 3 && words[1] == "within" ? Int(words[2]) : words.count == 1 ? ThumbnailOptions.defaultMaxSheetSide : nil
+        guard parts.count == 2, let limit else {
+            throw ValueParseError(kind: "grid", value: text, expected: "COLUMNSxROWS, optionally 'within PIXELS'")
+        }
+        self.init(columns: parts[0], rows: parts[1], maxSheetSide: limit)
     }
 
-    public var settingText: String { "\(columns)x\(rows)" }
+    public var settingText: String {
+        "\(columns)x\(rows)" + (maxSheetSide == ThumbnailOptions.defaultMaxSheetSide ? "" : " within \(maxSheetSide)")
+    }
 }
 
 extension SettingText where Self: RawRepresentable, RawValue == String {

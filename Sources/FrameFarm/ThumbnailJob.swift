@@ -39,9 +39,10 @@ public struct ThumbnailJob: BatchJob {
             let geometry = stream.info.geometry
             let codedContent = facts.codedContent(options.removePadding)
             let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
-            track = try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing,
-                                       tileSize: options.tileSize(for: contentSize), columns: options.columns,
-                                       rows: options.rows, format: options.format)
+            let tileSize = options.tileSize(for: contentSize)
+            let grid = options.grid(for: tileSize)
+            track = try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing, tileSize: tileSize,
+                                       columns: grid.columns, rows: grid.rows, format: options.format)
             directory = try input.makeOutputFolder("thumbnails")
             sheetWriter = try renderTrack(track, from: feeder, held: heldFrames, geometry: geometry,
                                           codedContent: codedContent, start: stream.info.startSeconds,
@@ -83,9 +84,15 @@ public struct ThumbnailJob: BatchJob {
         return (feeder, samples)
     }
 
-    /// A file cut short (with the thumbnails that show the last frame before the cut) and damaged data decoded.
+    /// A grid lowered to keep sheets within the limit, a file cut short (with the thumbnails that show the last
+    /// frame before the cut) and damaged data decoded.
     private func warnings(facts: MediaFacts, track: ThumbnailTrack, corruptTimes: [Double]) -> [InputWarning] {
         var warnings: [InputWarning] = []
+        if (track.columns, track.rows) != (options.columns, options.rows) {
+            warnings.append(.sheetGridLowered(asked: SheetGrid(columns: options.columns, rows: options.rows,
+                                                               maxSheetSide: options.maxSheetSide),
+                                              columns: track.columns, rows: track.rows))
+        }
         if let cut = facts.cutShortAtSeconds {
             let after = track.thumbnails.first { $0.startTime > cut + 5e-7 }
             warnings.append(.cutShort(atSeconds: cut, ofSeconds: facts.durationSeconds, consequence: after.map {

@@ -21,6 +21,9 @@ public struct ThumbnailOptions: Sendable {
     public var spacing = ThumbnailSpacing.interval(10)
     public var columns = 10
     public var rows = 10
+    /// The longest side a sheet may have (`--max-sheet-pixels`): Android's bitmap limit and Roku's sprite limits;
+    /// a grid that would pass it is lowered for that track (`grid(for:)`).
+    public var maxSheetSide = ThumbnailOptions.defaultMaxSheetSide
     public var format = ImageFormat.jpeg
     public var quality = 85
     public var seek = SeekMode.exact
@@ -31,10 +34,19 @@ public struct ThumbnailOptions: Sendable {
     public init() {}
 
     var settings: ThumbnailSettings {
-        ThumbnailSettings(width: width, spacing: spacing, grid: SheetGrid(columns: columns, rows: rows), format: format,
+        ThumbnailSettings(width: width, spacing: spacing,
+                          grid: SheetGrid(columns: columns, rows: rows, maxSheetSide: maxSheetSide), format: format,
                           quality: quality, seek: seek, manifests: manifests,
                           removePadding: removePadding, filter: resampling.filter,
                           linearLight: OnOff(resampling.linearLight))
+    }
+
+    public static let defaultMaxSheetSide = 4096
+
+    /// The grid for tiles of `tile` size: the one asked for, with fewer columns or rows where a sheet would be
+    /// longer than `maxSheetSide` (at least one of each).
+    func grid(for tile: PixelSize) -> (columns: Int, rows: Int) {
+        (min(columns, max(1, maxSheetSide / max(1, tile.width))), min(rows, max(1, maxSheetSide / max(1, tile.height))))
     }
 
     /// Tile size for content of `display` size: `width` wide, height from the aspect ratio rounded to even.

@@ -31,6 +31,9 @@ struct ThumbnailsCommand: BatchCommand {
             transform: parseGrid)
     var grid = Grid(columns: 10, rows: 10)
 
+    @Option(help: "The longest side a sprite sheet may have, in pixels (default 4096: Android's bitmap limit); a grid that would pass it is lowered for that video, with a warning.")
+    var maxSheetPixels = ThumbnailOptions.defaultMaxSheetSide
+
     @Option(help: "Sheet format (webp-if-available is kept as another name for webp).")
     var format = FormatChoice.jpeg
 
@@ -62,6 +65,8 @@ struct ThumbnailsCommand: BatchCommand {
         case (nil, nil): break
         }
         (options.columns, options.rows) = (grid.columns, grid.rows)
+        guard maxSheetPixels >= width else { throw ValidationError("--max-sheet-pixels must be at least --width (\(width))") }
+        options.maxSheetSide = maxSheetPixels
         options.format = format.imageFormat
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }
         options.quality = quality

@@ -65,6 +65,43 @@ import FrameFarmSamples
         }
     }
 
+    /// 640-px tiles in a 10x10 grid would make 6400-px sheets: the grid is lowered to fit 4096 (or a stricter
+    /// --max-sheet-pixels), the sheets, cues and playlists say the grid used, a warning says so once, and every
+    /// tile still shows its frame.
+    @Test(arguments: [(4096, 6, 10), (2048, 3, 5)])
+    func sheetsStayWithinTheLimit(limit: Int, columns: Int, rows: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 640, height: 360)
+            $0.durationSeconds = 8
+            $0.keyframeIntervalSeconds = 1
+        }
+        let out = directory.file("out")
+        let (cues, folder, warnings) = try Self.track(path, out: out) {
+            $0.width = 640
+            $0.spacing = .interval(0.1)
+            $0.maxSheetSide = limit
+        }
+        #expect(warnings == ["sheet grid lowered from 10x10 to \(columns)x\(rows) so that no sheet is longer than "
+                             + "\(limit) px (--max-sheet-pixels)"])
+        for file in Set(cues.map(\.file)) {
+            let sheet = try readImage(folder + file)
+            #expect(sheet.width <= limit && sheet.height <= limit, "\(file) is \(sheet.width)x\(sheet.height)")
+        }
+        #expect(cues.allSatisfy { $0.rect.maxX <= columns * 640 && $0.rect.maxY <= rows * 360 })
+        // 80 thumbnails: the first sheet holds a full grid of them, the next begins a new sheet.
+        #expect(cues.count == 80)
+        #expect(Set(cues.prefix(columns * rows).map(\.file)).count == 1 && cues[columns * rows].file != cues[0].file)
+        let playlist = try String(contentsOfFile: folder + "thumbnails.m3u8", encoding: .utf8)
+        #expect(playlist.contains("LAYOUT=\(columns)x\(rows)"))
+        let manifest = try #require(ManifestStore.read(out + "/sample/manifest.json"))
+        #expect(manifest.thumbnails?.columns == columns && manifest.thumbnails?.rows == rows)
+        #expect(manifest.thumbnails?.settings["grid"] == (limit == 4096 ? "10x10" : "10x10 within \(limit)"))
+        let codes = try Self.frameNumbers(cues, folder: folder)
+        // The frame on screen at each cue start: the last one at or before it.
+        #expect(codes == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
+    }
+
     @Test(arguments: [(25, 1), (24, 1), (30000, 1001)])
     func exactSeekShowsTheFrameOnScreenAtEachCueStart(rate: (Int, Int)) throws {
         let directory = TemporaryDirectory()
