@@ -35,7 +35,7 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
     func probeAndDecode(path: String, maxPixels: Int) throws -> (facts: MediaFacts, decoded: Decoded) {
         let stream = try MediaProber.open(path: path, maxPixels: maxPixels)
         guard let offset = requestedOffset(durationSeconds: stream.durationSeconds) else {
-            let found = try PosterPicker.pickFromKeyframesFindingPadding(
+            let found = try PosterPicker.pickFromKeyframes(
                 path: path, durationSeconds: stream.availableSeconds, startSeconds: stream.info.startSeconds,
                 keyframeIntervalSeconds: stream.keyframeIntervalSeconds, analysis: stream.analysis, maxPixels: maxPixels)
                 ?? PosterPicker.pickExactlyFindingPadding(path: path, stream: stream, maxPixels: maxPixels)

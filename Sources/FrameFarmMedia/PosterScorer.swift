@@ -142,32 +142,15 @@ public enum PosterPicker {
         }
     }
 
-    /// The best keyframe candidate, or nil when the video has too few keyframes to choose from. The probe's
-    /// keyframe interval, when known, says so before anything is decoded. The candidates are decoded in runs, one
-    /// per worker, each keeping only its best frame.
+    /// The best keyframe candidate and the padding decided from the bars of the same candidates (as
+    /// `PaddingDetector` does from its own samples: one decode of each keyframe serves both), or nil when the video
+    /// has too few keyframes to choose from. The probe's keyframe interval, when known, says so before anything is
+    /// decoded. The candidates are decoded in runs, one per worker, each keeping only its best frame.
     public static func pickFromKeyframes(path: String, durationSeconds: Double, startSeconds: Double,
                                          keyframeIntervalSeconds: Double?, analysis: StreamAnalysis? = nil,
                                          maxPixels: Int = MediaFile.defaultMaxPixels,
                                          workers: Int = ProcessInfo.processInfo.activeProcessorCount)
-        throws -> Choice? {
-        try keyframePick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
-                         keyframeIntervalSeconds: keyframeIntervalSeconds, analysis: analysis, maxPixels: maxPixels,
-                         workers: workers, readsBars: false)?.choice
-    }
-
-    /// `pickFromKeyframes`, also deciding the padding from the bars of the same candidates (as
-    /// `PaddingDetector` does from its own samples): one decode of each keyframe serves both.
-    public static func pickFromKeyframesFindingPadding(path: String, durationSeconds: Double, startSeconds: Double,
-                                                       keyframeIntervalSeconds: Double?, analysis: StreamAnalysis?,
-                                                       maxPixels: Int) throws -> (choice: Choice, padding: Padding)? {
-        try keyframePick(path: path, durationSeconds: durationSeconds, startSeconds: startSeconds,
-                         keyframeIntervalSeconds: keyframeIntervalSeconds, analysis: analysis, maxPixels: maxPixels,
-                         workers: ProcessInfo.processInfo.activeProcessorCount, readsBars: true)
-    }
-
-    private static func keyframePick(path: String, durationSeconds: Double, startSeconds: Double,
-                                     keyframeIntervalSeconds: Double?, analysis: StreamAnalysis?, maxPixels: Int,
-                                     workers: Int, readsBars: Bool) throws -> (choice: Choice, padding: Padding)? {
+        throws -> (choice: Choice, padding: Padding)? {
         if let interval = keyframeIntervalSeconds, interval > 0,
            durationSeconds * 0.9 / interval + 1 < Double(fewestKeyframes) {
             return nil
@@ -175,7 +158,7 @@ public enum PosterPicker {
         let targets = candidateTimes(durationSeconds: durationSeconds, startSeconds: startSeconds,
                                      count: keyframeCandidates)
         let runs = try FrameReader.inRuns(path: path, analysis: analysis, targets: targets, workers: workers,
-                                                  maxPixels: maxPixels) { reader, run in
+                                          maxPixels: maxPixels) { reader, run in
             var tally = Tally()
             var bars: [Double: FrameBars?] = [:]
             for target in run {
@@ -183,7 +166,7 @@ public enum PosterPicker {
                 guard let frame = try reader.keyframe(atOrBefore: target) else { continue }
                 let damage = reader.damage(reaching: frame, recordedAfter: damageBefore)
                 // A damaged frame's edges may be concealment, not bars.
-                if readsBars && damage.isEmpty {
+                if damage.isEmpty {
                     bars.updateValue(PaddingDetector.bars(in: frame), forKey: frame.timeSeconds)
                 }
                 tally.consider(frame, damagedTimes: damage)

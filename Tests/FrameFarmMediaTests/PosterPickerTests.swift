@@ -15,7 +15,7 @@ import Testing
             $0.blurredRange = 8...14
         }
         let choice = try #require(try PosterPicker.pickFromKeyframes(path: path, durationSeconds: 20, startSeconds: 0,
-                                                                     keyframeIntervalSeconds: 1))
+                                                                     keyframeIntervalSeconds: 1)?.choice)
         #expect(choice.timeSeconds >= 7, "picked \(choice.timeSeconds) s, inside the black lead or the fade")
         #expect(!(8...14).contains(choice.timeSeconds), "picked \(choice.timeSeconds) s, inside the blurred stretch")
         #expect(choice.timeSeconds <= 19, "picked the last 5% of the video")
@@ -35,7 +35,7 @@ import Testing
         }
         func pick(_ workers: Int) throws -> PosterPicker.Choice? {
             try PosterPicker.pickFromKeyframes(path: path, durationSeconds: 12, startSeconds: 0,
-                                               keyframeIntervalSeconds: 0.5, workers: workers)
+                                               keyframeIntervalSeconds: 0.5, workers: workers)?.choice
         }
         let one = try #require(try pick(1))
         for workers in [2, 3, 5] {
@@ -97,8 +97,8 @@ import Testing
             $0.keyframeIntervalSeconds = 4
         }
         #expect(try PosterPicker.pickFromKeyframes(path: path, durationSeconds: 8, startSeconds: 0,
-                                                   keyframeIntervalSeconds: 4) == nil)
+                                                   keyframeIntervalSeconds: 4)?.choice == nil)
         #expect(try PosterPicker.pickFromKeyframes(path: path, durationSeconds: 8, startSeconds: 0,
-                                                   keyframeIntervalSeconds: nil) == nil)
+                                                   keyframeIntervalSeconds: nil)?.choice == nil)
     }
 }
