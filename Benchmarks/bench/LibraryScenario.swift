@@ -2,7 +2,7 @@ import Foundation
 import FrameFarm
 
 /// `library`: a generated library of mixed clips, a thumbnail track and a poster for every video, three ways on the
-/// same machine: (a) one `framefarm` process per command over the whole list, (b) the same list as 4 shards run one
+/// same machine: (a) one `framefarm thumbnails --poster` process over the whole list, (b) the same list as 4 shards run one
 /// after another (what sharding costs), (c) the ffmpeg CLI per video through `xargs -P` with a job per core (the
 /// peer). (a) and (b) alternate for `--repeat` rounds, so drift on a shared machine falls on both alike, and the
 /// sharding overhead is the median of the rounds' paired ratios; the peer runs once (it takes minutes). CPU time is
@@ -52,14 +52,12 @@ extension BenchRunner {
         let framefarm = Self.framefarmExecutable()
         func frameFarm(_ label: String, list: String, shards: Int?) -> LibraryResult.Way {
             let shardArguments: [[String]] = shards.map { count in (0..<count).map { ["--shard", "\($0)/\(count)"] } } ?? [[]]
-            var runs: [[String]] = []
-            for shard in shardArguments {
-                for command: [String] in [["thumbnails"], ["poster", "--widths", "160"]] {
-                    runs.append([framefarm] + command + ["--inputs-from", list, "--out", outFolder(label), "--quiet"] + shard)
-                }
+            let command = ["thumbnails", "--poster", "--poster-widths", "160"]
+            let runs = shardArguments.map { shard in
+                [framefarm] + command + ["--inputs-from", list, "--out", outFolder(label), "--quiet"] + shard
             }
             let sharding = shards.map { ", --shard K/\($0) for K = 0...\($0 - 1), one after another" } ?? ""
-            return LibraryResult.Way(label: label, recipe: "framefarm thumbnails + poster --widths 160" + sharding,
+            return LibraryResult.Way(label: label, recipe: "framefarm " + command.joined(separator: " ") + sharding,
                                      commands: runs)
         }
         func ffmpeg(_ label: String, list: String) -> LibraryResult.Way {

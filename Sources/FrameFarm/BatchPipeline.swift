@@ -100,42 +100,31 @@ public struct BatchPipeline: Sendable {
 
     public func run<Job: BatchJob>(_ job: Job, inputs: [String],
                                    progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
+        run([job], inputs: inputs, progress: progress)
+    }
+
+    /// Runs several jobs in one pass over the batch: each input goes through every job in turn (those whose
+    /// outputs are current are skipped), then its manifest is written once. One process, one GPU start and one
+    /// tail for the whole batch instead of one per command; each job's outcome is kept apart for the run records.
+    public func run(_ jobs: [any BatchJob], inputs: [String],
+                    progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {
+        precondition(!jobs.isEmpty, "a batch runs at least one job")
         let started = Date().timeIntervalSince1970
         let layout = OutputLayout(root: settings.outputRoot)
         let folders = placeFolders(inputs)
         layout.removeStaleTemporaries(folders: folders.compactMap { try? $0.get() })
         let counter = ProgressCounter(total: inputs.count, report: progress)
         let encoders = EncoderPool(pngCompressor: settings.pngCompressor)
+        let commands = jobs.map { type(of: $0).command }
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: settings.inFlight,
                                          startOrder: Self.largestFirst(inputs),
                                          notStarted: BatchSummary.Outcome.notStarted) { path, placed in
             defer { counter.add(inputs: 1) }
-            let folder: String
             switch placed {
-            case .success(let name): folder = name
+            case .success(let folder):
+                return process(path, folder: folder, jobs: jobs, layout: layout, counter: counter, encoders: encoders)
             case .failure(let failure):
                 return BatchSummary.Outcome(path: path, folder: nil, status: .failed, error: failure.reason)
-            }
-            let input = ManifestStore.inputRecord(for: path)
-            let existing = ManifestStore.current(at: layout.manifestPath(folder), for: input)
-            let policy = settings.policy ?? existing?.probe.policy ?? .hig
-            if !settings.force, let existing, isCurrent(job, in: existing, policy: policy, folder: folder, layout: layout) {
-                return BatchSummary.Outcome(path: path, folder: folder, status: .upToDate)
-            }
-            do {
-                // Without a Vulkan device no input can be done: the rest fail at once, unprobed.
-                if gpu.hasFailedToStart { try gpu.ready() }
-                let context = InputContext(path: path, folder: folder, layout: layout, gpu: gpu, policy: policy,
-                                           maxPixels: settings.maxPixels, progress: counter, encoders: encoders)
-                let result = try job.process(context)
-                try ManifestStore.update(existing, at: layout.manifestPath(folder), input: input,
-                                         probe: ProbeReport(path: path, facts: result.facts, policy: policy),
-                                         result.record)
-                return BatchSummary.Outcome(path: path, folder: folder, status: .done,
-                                            outputs: result.files + ["manifest.json"], warnings: result.warnings)
-            } catch {
-                return BatchSummary.Outcome(path: path, folder: folder, status: .failed,
-                                            error: InputFailure(path: path, error: error).reason)
             }
         }
         var contactSheet: String?
@@ -144,13 +133,69 @@ public struct BatchPipeline: Sendable {
             contactSheet = (try? ManifestStore.writeContactSheet(layout: layout, failures: failures)).map { layout.indexPath }
         }
         let succeeded = outcomes.filter(\.ok).count
-        let summary = BatchSummary(command: Job.command, outputRoot: layout.root, contactSheet: contactSheet,
-                                   gpu: gpu.startFailure == nil ? gpu.record : nil,
+        let summary = BatchSummary(command: commands.joined(separator: "+"), outputRoot: layout.root,
+                                   contactSheet: contactSheet, gpu: gpu.startFailure == nil ? gpu.record : nil,
                                    peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds,
                                    succeeded: succeeded, failed: outcomes.count - succeeded, inputs: outcomes)
         // Without a record, `report` still finds every output from the manifests; it only lacks failure reasons.
-        try? RunRecord(summary: summary, settings: settings, startedSeconds: started).write(outputRoot: layout.root)
+        for command in commands {
+            try? RunRecord(summary: summary, command: command, settings: settings, startedSeconds: started)
+                .write(outputRoot: layout.root)
+        }
         return summary
+    }
+
+    /// One input through `jobs`: those whose outputs are current are skipped; the first failure ends the input
+    /// (the jobs after it fail for the same reason), and the manifest keeps what the jobs before it made.
+    private func process(_ path: String, folder: String, jobs: [any BatchJob], layout: OutputLayout,
+                         counter: ProgressCounter, encoders: EncoderPool) -> BatchSummary.Outcome {
+        let input = ManifestStore.inputRecord(for: path)
+        let existing = ManifestStore.current(at: layout.manifestPath(folder), for: input)
+        let policy = settings.policy ?? existing?.probe.policy ?? .hig
+        var statuses: [String: BatchSummary.Outcome.Status] = [:]
+        var results: [InputResult] = []
+        var failure: String?
+        for job in jobs {
+            let command = type(of: job).command
+            if !settings.force, let existing, isCurrent(job, in: existing, policy: policy, folder: folder, layout: layout) {
+                statuses[command] = .upToDate
+                continue
+            }
+            if failure != nil {
+                statuses[command] = .failed
+                continue
+            }
+            do {
+                // Without a Vulkan device no input can be done: the rest fail at once, unprobed.
+                if gpu.hasFailedToStart { try gpu.ready() }
+                let context = InputContext(path: path, folder: folder, layout: layout, gpu: gpu, policy: policy,
+                                           maxPixels: settings.maxPixels, progress: counter, encoders: encoders)
+                results.append(try job.process(context))
+                statuses[command] = .done
+            } catch {
+                let reason = InputFailure(path: path, error: error).reason
+                // Named when another job's outputs stand, so the line says which part is missing.
+                failure = statuses.isEmpty ? reason : "\(command): \(reason)"
+                statuses[command] = .failed
+            }
+        }
+        if let first = results.first {
+            do {
+                try ManifestStore.update(existing, at: layout.manifestPath(folder), input: input,
+                                         probe: ProbeReport(path: path, facts: first.facts, policy: policy)) { manifest in
+                    for result in results { result.record(&manifest) }
+                }
+            } catch {
+                failure = failure ?? InputFailure(path: path, error: error).reason
+                for (command, status) in statuses where status == .done { statuses[command] = .failed }
+            }
+        }
+        let status: BatchSummary.Outcome.Status = failure != nil ? .failed : results.isEmpty ? .upToDate : .done
+        var outcome = BatchSummary.Outcome(path: path, folder: folder, status: status, error: failure,
+                                           outputs: results.isEmpty ? [] : results.flatMap(\.files) + ["manifest.json"],
+                                           warnings: results.flatMap(\.warnings))
+        outcome.statusByCommand = statuses
+        return outcome
     }
 
     /// The inputs' indices, largest file first (ties in input order): a batch that starts its longest videos

@@ -24,6 +24,13 @@ public struct BatchSummary: Encodable, Sendable {
         /// Files written for this input, relative to its folder.
         public var outputs: [String]
         public var warnings: [InputWarning]
+        /// Each job's own status where a batch runs several; absent, every job's is `status`.
+        var statusByCommand: [String: Status] = [:]
+
+        private enum CodingKeys: String, CodingKey { case path, folder, status, ok, error, outputs, warnings }
+
+        /// The input's status for one of the batch's jobs.
+        func status(of command: String) -> Status { statusByCommand[command] ?? status }
 
         init(path: String, folder: String?, status: Status, error: String? = nil, outputs: [String] = [],
              warnings: [InputWarning] = []) {

@@ -42,8 +42,9 @@ public struct RunRecord: Codable, Sendable {
         }.sorted { ($0.finishedSeconds, $0.host, $0.processID) < ($1.finishedSeconds, $1.host, $1.processID) }
     }
 
-    init(summary: BatchSummary, settings: BatchSettings, startedSeconds: Double) {
-        command = summary.command
+    /// The record of `command`, one of the jobs the batch of `summary` ran.
+    init(summary: BatchSummary, command: String, settings: BatchSettings, startedSeconds: Double) {
+        self.command = command
         shard = settings.shard?.description
         (layout, inputsRoot) = switch settings.layout {
         case .stem: ("stem", nil)
@@ -56,7 +57,9 @@ public struct RunRecord: Codable, Sendable {
         finishedSeconds = Date().timeIntervalSince1970
         interrupted = summary.inputs.contains { $0.status == .notStarted }
         inputs = summary.inputs.map {
-            Input(path: OutputLayout.absolutePath($0.path), folder: $0.folder, status: $0.status, error: $0.error)
+            let status = $0.status(of: command)
+            return Input(path: OutputLayout.absolutePath($0.path), folder: $0.folder, status: status,
+                         error: status == $0.status ? $0.error : nil)
         }
     }
 

@@ -143,15 +143,19 @@ protocol BatchCommand: ParsableCommand {
     var gpuOptions: GPUOptions { get }
     /// The job's options from the command's own; throws for combinations the parser cannot check alone.
     func jobOptions() throws -> Job.Options
+    /// The jobs each input goes through, in one pass: the command's own, and any it was asked to add.
+    func jobs() throws -> [any BatchJob]
 }
 
 extension BatchCommand {
-    func validate() throws { _ = try usageChecked(jobOptions) }
+    func jobs() throws -> [any BatchJob] { [Job(options: try jobOptions())] }
+
+    func validate() throws { _ = try usageChecked(jobs) }
 
     /// Runs the job, showing a progress bar on a terminal, then reports failures and the summary; exits 1 when
     /// any input failed. Without a Vulkan device every input fails for that one reason, said once.
     func run() throws {
-        let job = Job(options: try jobOptions())
+        let jobs = try self.jobs()
         let inputs: [String], shard: Shard?
         do {
             (inputs, shard) = try batch.resolveInputs()
@@ -174,7 +178,7 @@ extension BatchCommand {
         let bar = !batch.quiet && Terminal.standardErrorIsTerminal ? ProgressLine(label: "framefarm") : nil
         var settings = batch.settings
         settings.shard = shard
-        let summary = BatchPipeline(settings: settings, gpu: gpu).run(job, inputs: inputs) { progress in
+        let summary = BatchPipeline(settings: settings, gpu: gpu).run(jobs, inputs: inputs) { progress in
             guard let bar else { return }
             let rate = progress.elapsedSeconds > 0 ? Double(progress.itemsDone) / progress.elapsedSeconds : 0
             let fraction = Double(progress.inputsDone) / Double(max(1, progress.inputsTotal))

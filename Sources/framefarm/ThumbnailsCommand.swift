@@ -12,7 +12,9 @@ struct ThumbnailsCommand: BatchCommand {
             Thumbnail i shows the frame on screen at i x interval (--seek exact) or the keyframe at or before \
             it (--seek keyframe, faster). Writes OUT/<video>/thumbnails/: sheet-0001.jpg ..., thumbnails.vtt, \
             thumbnails.m3u8 (+ thumbnails-stream-inf.txt, the line for a multivariant playlist), thumbnails.mpd, \
-            iframes.mp4 + iframes.m3u8 (+ iframes-stream-inf.txt). All paths inside manifests are relative.
+            iframes.mp4 + iframes.m3u8 (+ iframes-stream-inf.txt). All paths inside manifests are relative. \
+            --poster also writes each video's poster in the same pass (as `framefarm poster` would, with its \
+            defaults but for --poster-at and --poster-widths): one process for both, which a library run wants.
             """)
 
     @OptionGroup var batch: BatchOptions
@@ -49,6 +51,30 @@ struct ThumbnailsCommand: BatchCommand {
 
     @Option(help: "Remove baked-in letterbox/pillarbox bars first.")
     var removePadding = PaddingRemoval.auto
+
+    @Flag(help: "Also write each video's poster, in the same pass (see `framefarm poster`).")
+    var poster = false
+
+    @Option(help: "With --poster: auto, seconds (12.5) or a percentage (25%).", transform: { try FrameChoice(parsing: $0) })
+    var posterAt: FrameChoice?
+
+    @Option(help: "With --poster: the poster's extra widths, comma-separated (default 1920,640,160).",
+            transform: parseWidths)
+    var posterWidths: [Int]?
+
+    func jobs() throws -> [any BatchJob] {
+        let thumbnails = ThumbnailJob(options: try jobOptions())
+        guard poster else {
+            if posterAt != nil || posterWidths != nil { throw ValidationError("--poster-at and --poster-widths are for --poster") }
+            return [thumbnails]
+        }
+        var options = PosterOptions()
+        options.frame = posterAt ?? options.frame
+        options.widths = posterWidths ?? options.widths
+        options.removePadding = removePadding
+        options.resampling = gpuOptions.resampling
+        return [thumbnails, PosterJob(options: options)]
+    }
 
     func jobOptions() throws -> ThumbnailOptions {
         var options = ThumbnailOptions()

@@ -99,6 +99,44 @@ import Testing
         #expect(json.contains("\"status\":\"up-to-date\""), "\(json)")
     }
 
+    /// Jobs run together (`thumbnails --poster`) make the same files as each run alone, keep one record per
+    /// job, and a re-run with one job's settings changed redoes that job alone.
+    @Test func severalJobsGoInOnePass() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory)
+        let broken = directory.write("broken.mp4", Data("not a video".utf8))
+        let jobs = smallJobs()
+        let together = directory.file("together"), apart = directory.file("apart")
+        let pipeline = BatchPipeline(settings: BatchSettings(outputRoot: together), gpu: SharedGPU.service)
+        let summary = pipeline.run([jobs.thumbnails, jobs.poster], inputs: [path, broken])
+        #expect(summary.command == "thumbnails+poster")
+        #expect(summary.inputs.map(\.status) == [.done, .failed])
+        // The unreadable input fails once, for its reason, with no job's name in front.
+        #expect(summary.inputs[1].error?.hasPrefix("not a video file") == true, "\(summary.inputs[1].error ?? "")")
+        #expect(run(jobs.thumbnails, path, out: apart, policy: nil).failed == 0)
+        #expect(run(jobs.poster, path, out: apart, policy: nil).failed == 0)
+        let manifest = try #require(ManifestStore.read(together + "/sample/manifest.json"))
+        let files = (manifest.files(of: "thumbnails") ?? []) + (manifest.files(of: "poster") ?? [])
+        #expect(files.contains("poster-160.jpg") && files.contains("thumbnails/sheet-0001.jpg"), "\(files)")
+        for file in files {
+            #expect(FileManager.default.contents(atPath: together + "/sample/" + file)
+                    == FileManager.default.contents(atPath: apart + "/sample/" + file), "\(file)")
+        }
+        let records = RunRecord.all(outputRoot: together)
+        #expect(Set(records.map(\.command)) == ["thumbnails", "poster"])
+        for record in records {
+            #expect(record.inputs.map(\.status) == [.done, .failed], "\(record.command)")
+        }
+        var widerPoster = PosterOptions()
+        widerPoster.widths = [200]
+        let again = pipeline.run([jobs.thumbnails, PosterJob(options: widerPoster)], inputs: [path])
+        #expect(again.inputs.map(\.status) == [.done])
+        #expect(again.inputs[0].statusByCommand == ["thumbnails": .upToDate, "poster": .done])
+        #expect(again.inputs[0].outputs.contains("poster-200.jpg") && !again.inputs[0].outputs.contains { $0.hasPrefix("thumbnails/") })
+        let updated = try #require(ManifestStore.read(together + "/sample/manifest.json"))
+        #expect(updated.thumbnails == manifest.thumbnails)
+    }
+
     /// `PNGDeflater` earns its place by speed only: libdeflate, the reference, writes the same pixels.
     @Test func bothPNGCompressorsWriteTheSamePixels() throws {
         let directory = TemporaryDirectory()

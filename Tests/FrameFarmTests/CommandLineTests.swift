@@ -102,6 +102,28 @@ import Testing
         #expect(forced.poster?.files.first { $0.file == "poster.jpg" }?.width == 320)
     }
 
+    /// `thumbnails --poster` writes both in one process, the poster with its own options; the poster's options
+    /// without `--poster` are a usage error.
+    @Test func thumbnailsWithPosterWriteBoth() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        let out = directory.file("out")
+        let run = try Self.run(["thumbnails", good, "--out", out, "--count", "3", "--poster", "--poster-widths", "100",
+                                "--poster-at", "25%", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let manifest = try JSONDecoder().decode(VideoManifest.self,
+                                                from: Data(contentsOf: URL(fileURLWithPath: out + "/sample/manifest.json")))
+        #expect(manifest.thumbnails?.count == 3)
+        #expect(manifest.poster?.files.map(\.file).contains("poster-100.jpg") == true)
+        #expect(manifest.poster?.settings["at"] == "25.0%", "\(manifest.poster?.settings ?? [:])")
+        for file in ["poster-100.jpg", "thumbnails/sheet-0001.jpg"] {
+            #expect(OutputLayout.isNonEmptyFile(out + "/sample/" + file), "\(file)")
+        }
+        #expect(run.stdout.contains("\"command\" : \"thumbnails+poster\""), "\(run.stdout)")
+        let usage = try Self.run(["thumbnails", good, "--out", out, "--poster-widths", "100"])
+        #expect(usage.status == 2 && usage.stderr.contains("--poster"), "\(usage.stderr)")
+    }
+
     /// The loader is opened at run time: without it the binary still starts, and says what to install, once
     /// however many inputs there are (the context starts in the background while they are probed).
     @Test func aMissingVulkanLoaderIsOneClearError() throws {
