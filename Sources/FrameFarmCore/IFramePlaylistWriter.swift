@@ -43,7 +43,7 @@ public enum IFramePlaylistWriter {
 
     /// `#EXT-X-I-FRAME-STREAM-INF` for the multivariant playlist; BANDWIDTH is the peak fragment bit rate.
     /// CODECS is `mjpg` ("JPEG image sequence" in the HLS Authoring Specification appendix, "Values for the
-    /// CODECS attribute"). Note: libavformat 5.1 writes the track as `mp4v` with object type 0x6C (JPEG).
+    /// CODECS attribute"), which is also the track's sample entry in `iframes.mp4`.
     public static func streamInfLine(fragments: [IFrameFragment], resolution: PixelSize,
                                      uri: String = "iframes.m3u8") -> String {
         "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=\(peakBandwidth(fragments)),RESOLUTION=\(resolution),"

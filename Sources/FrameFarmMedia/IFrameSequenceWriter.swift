@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import FrameFarmCore
 
@@ -15,41 +14,46 @@ public struct IFrameSequence: Sendable, Hashable {
     }
 }
 
-/// Writes the fragmented MP4 of an Apple "I-frame image sequence": one MJPEG track, one JPEG sample per fragment.
+/// Writes the fragmented MP4 of an Apple "I-frame image sequence": one JPEG track, one JPEG sample per fragment.
 ///
-/// libavformat's mp4 muxer describes JPEG the MPEG-4 way, a `mp4v` sample entry whose `esds` has object type
-/// 0x6C (ISO/IEC 10918-1); it refuses the `mjpg` entry that Apple's CODECS table names (only its QuickTime muxer
-/// writes that). The HLS muxer is not used: 5.1 writes `0@0` byte ranges for MJPEG I-frames.
+/// The track's sample entry is `mjpg`, the four-character code Apple's HLS authoring specification gives JPEG
+/// I-frame image sequences and the `CODECS` value the stream line declares (hls.js takes image I-frame variants by
+/// it). libavformat's mp4 muxer cannot write that entry (it writes `mp4v` with object type 0x6C) and its mov muxer
+/// adds QuickTime boxes a fragmented MP4 does not need, so the boxes are written here: ISO/IEC 14496-12's
+/// ftyp + moov (with mvex) as the init segment, then per image a moof (mfhd, traf with tfhd
+/// default-base-is-moof, tfdt, trun) and an mdat holding the JPEG as it is.
 public enum IFrameSequenceWriter {
     /// The media timescale: whole ticks for milliseconds and for common frame rates.
     static let timescale = 90_000
+    static let trackID: UInt32 = 1
 
     /// Writes `jpegs` (each a complete JPEG of `width` x `height`), shown from `times` (seconds, strictly
-    /// increasing, from 0 up) for `durations` (seconds), to `path` atomically (a temporary file in the same folder,
-    /// then a rename; nothing is left under either name on failure). JPEG bytes are stored as they are.
+    /// increasing, from 0 up) for `durations` (seconds), to `path` atomically (nothing is left under either name
+    /// on failure). JPEG bytes are stored as they are.
     ///
     /// In the file a sample lasts until the next one's time (the last one `durations.last`); the returned fragments
-    /// carry `times` and `durations` as given, for the playlist's `EXTINF`. Errors are MediaError naming the failing
-    /// call. Thread-safe: each call owns its muxer.
+    /// carry `times` and `durations` as given, for the playlist's `EXTINF`. Thread-safe.
     public static func write(jpegs: [Data], width: Int, height: Int, times: [Double], durations: [Double],
                              to path: String) throws -> IFrameSequence {
         try validate(jpegs: jpegs, width: width, height: height, times: times, durations: durations)
-        let temporary = AtomicFile.temporaryPath(for: path)
-        do {
-            let muxer = try IFrameMuxer(path: temporary, width: width, height: height)
-            for index in jpegs.indices {
-                try muxer.write(jpegs[index], time: times[index], duration: durations[index])
-            }
-            try muxer.finish()
-            let sequence = try layout(of: Data(contentsOf: URL(fileURLWithPath: temporary), options: .alwaysMapped),
-                                      jpegs: jpegs, times: times, durations: durations)
-            try AtomicFile.commit(temporary, to: path)
-            return sequence
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
+        let ticks = times.map(Self.ticks)
+        var file = MP4BoxWriter()
+        writeInitSegment(into: &file, width: width, height: height)
+        let initSegmentLength = file.data.count
+        var fragments: [IFrameFragment] = []
+        for index in jpegs.indices {
+            let start = file.data.count
+            let duration = index + 1 < ticks.count ? ticks[index + 1] - ticks[index] : max(1, Self.ticks(durations[index]))
+            writeFragment(jpegs[index], number: UInt32(index + 1), decodeTime: UInt64(ticks[index]),
+                          duration: UInt32(clamping: duration), into: &file)
+            fragments.append(IFrameFragment(time: times[index], duration: durations[index], byteOffset: start,
+                                            byteLength: file.data.count - start))
         }
+        try AtomicFile.write(file.data, to: path)
+        return IFrameSequence(initSegmentLength: initSegmentLength, fragments: fragments)
     }
+
+    static func ticks(_ seconds: Double) -> Int64 { Int64((seconds * Double(timescale)).rounded()) }
 
     private static func validate(jpegs: [Data], width: Int, height: Int, times: [Double],
                                  durations: [Double]) throws {
@@ -67,128 +71,150 @@ public enum IFrameSequenceWriter {
             guard jpeg.starts(with: [0xFF, 0xD8]), jpeg.suffix(2).elementsEqual([0xFF, 0xD9]) else {
                 throw invalid("input \(index) is not a complete JPEG (SOI ... EOI)")
             }
+            guard jpeg.count < Int(UInt32.max) - 1024 else { throw invalid("input \(index) is larger than 4 GB") }
         }
         guard times.allSatisfy({ $0.isFinite && $0 >= 0 }), durations.allSatisfy({ $0.isFinite && $0 > 0 }) else {
             throw invalid("times must be finite and non-negative, durations finite and positive")
         }
-        let ticks = times.map { IFrameMuxer.ticks($0) }
+        let ticks = times.map(Self.ticks)
         guard zip(ticks, ticks.dropFirst()).allSatisfy({ $0 < $1 }) else {
             throw invalid("times must increase (by at least 1/\(timescale) s)")
         }
     }
 
-    /// Byte ranges from the written file's top-level boxes: ftyp, moov, then one moof + mdat per JPEG, then
-    /// optionally mfra. Anything else, or an mdat that is not exactly its JPEG's size, means the muxer did not
-    /// write one sample per fragment.
-    static func layout(of file: Data, jpegs: [Data], times: [Double], durations: [Double]) throws -> IFrameSequence {
-        func unexpected(_ message: String) -> MediaError {
-            MediaError(call: "IFrameSequenceWriter.layout", code: .invalidData,
-                       message: message)
+    /// ftyp and a moov that describes the track and leaves its samples to the fragments (empty sample tables,
+    /// mvex/trex).
+    private static func writeInitSegment(into file: inout MP4BoxWriter, width: Int, height: Int) {
+        file.box("ftyp") { ftyp in
+            ftyp.fourCC("iso6")
+            ftyp.uint32(0)
+            for brand in ["iso6", "iso5", "mp41"] { ftyp.fourCC(brand) }
         }
-        let boxes = try MP4Boxes.sequence(in: file)
-        guard boxes.count >= 2, boxes[0].type == "ftyp", boxes[1].type == "moov" else {
-            throw unexpected("file does not start with ftyp, moov: \(boxes.prefix(2).map(\.type))")
-        }
-        var fragments: [IFrameFragment] = []
-        var index = 2
-        while index + 1 < boxes.count, boxes[index].type == "moof", boxes[index + 1].type == "mdat" {
-            let (moof, mdat) = (boxes[index], boxes[index + 1])
-            let sample = fragments.count
-            guard sample < jpegs.count, mdat.payloadRange.count == jpegs[sample].count else {
-                throw unexpected("fragment \(sample) holds \(mdat.payloadRange.count) bytes, not one JPEG")
+        file.box("moov") { moov in
+            moov.fullBox("mvhd") { mvhd in
+                mvhd.zeros(8)  // creation and modification times
+                mvhd.uint32(1000)  // movie timescale
+                mvhd.uint32(0)  // duration: in the fragments
+                mvhd.uint32(0x0001_0000)  // rate 1.0
+                mvhd.uint16(0x0100)  // volume 1.0
+                mvhd.zeros(10)
+                mvhd.unityMatrix()
+                mvhd.zeros(24)
+                mvhd.uint32(trackID + 1)  // next track ID
             }
-            fragments.append(IFrameFragment(time: times[sample], duration: durations[sample],
-                                            byteOffset: moof.offset, byteLength: mdat.end - moof.offset))
-            index += 2
-        }
-        let trailing = boxes[index...].map(\.type)
-        guard fragments.count == jpegs.count, trailing.allSatisfy({ $0 == "mfra" }) else {
-            throw unexpected("\(fragments.count) moof+mdat pairs for \(jpegs.count) JPEGs, then \(trailing)")
-        }
-        return IFrameSequence(initSegmentLength: boxes[1].end, fragments: fragments)
-    }
-}
-
-/// Owns the mp4 muxer (AVFormatContext and its file) of one I-frame sequence. Not thread-safe.
-final class IFrameMuxer {
-    /// `frag_every_frame` closes a fragment after each sample; `empty_moov` keeps samples out of the init segment;
-    /// `default_base_moof` makes each fragment self-contained (data offsets relative to its moof), as HLS byte
-    /// ranges need; `frag_discont` with `avoid_negative_ts=disabled` keeps the first tfdt at the first time instead
-    /// of shifting the sequence to start at 0.
-    private static let options = [
-        "movflags": "frag_every_frame+empty_moov+default_base_moof+frag_discont",
-        "video_track_timescale": String(IFrameSequenceWriter.timescale),
-        "avoid_negative_ts": "disabled",
-    ]
-    private let output: UnsafeMutablePointer<AVFormatContext>
-    private let stream: UnsafeMutablePointer<AVStream>
-    private let packet = Packet()
-
-    init(path: String, width: Int, height: Int) throws {
-        FFmpegLog.configured
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        try check("avformat_alloc_output_context2", avformat_alloc_output_context2(&context, nil, "mp4", path))
-        guard let context, let newStream = avformat_new_stream(context, nil) else {
-            avformat_free_context(context)
-            throw MediaError.outOfMemory("avformat_new_stream")
-        }
-        output = context
-        stream = newStream
-        try open(path: path, width: width, height: height)
-    }
-
-    deinit {
-        if output.pointee.pb != nil { avio_closep(&output.pointee.pb) }
-        avformat_free_context(output)
-    }
-
-    static func ticks(_ seconds: Double) -> Int64 {
-        Int64((seconds * Double(IFrameSequenceWriter.timescale)).rounded())
-    }
-
-    private func open(path: String, width: Int, height: Int) throws {
-        let parameters = stream.pointee.codecpar!
-        parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
-        parameters.pointee.codec_id = AV_CODEC_ID_MJPEG
-        parameters.pointee.width = Int32(width)
-        parameters.pointee.height = Int32(height)
-        stream.pointee.time_base = AVRational(num: 1, den: Int32(IFrameSequenceWriter.timescale))
-        try check("avio_open", avio_open(&output.pointee.pb, path, AVIO_FLAG_WRITE))
-        var dictionary: OpaquePointer?
-        defer { av_dict_free(&dictionary) }
-        for (key, value) in IFrameMuxer.options { av_dict_set(&dictionary, key, value, 0) }
-        try check("avformat_write_header", avformat_write_header(output, &dictionary))
-        // An option left in the dictionary is one this libavformat does not know: the layout would be wrong.
-        if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
-            throw MediaError(call: "avformat_write_header", code: .invalidArgument,
-                             message: "mp4 muxer does not accept option \(String(cString: unused.pointee.key))")
-        }
-        let timeBase = stream.pointee.time_base
-        guard timeBase.num == 1, timeBase.den == Int32(IFrameSequenceWriter.timescale) else {
-            throw MediaError(call: "avformat_write_header", code: .invalidArgument,
-                             message: "mp4 muxer chose time base \(timeBase.num)/\(timeBase.den)")
+            moov.box("trak") { trak in
+                trak.fullBox("tkhd", flags: 0x3) { tkhd in  // enabled, in the movie
+                    tkhd.zeros(8)
+                    tkhd.uint32(trackID)
+                    tkhd.zeros(4 + 4 + 8)  // reserved, duration, reserved
+                    tkhd.zeros(2 + 2 + 2 + 2)  // layer, alternate group, volume, reserved
+                    tkhd.unityMatrix()
+                    tkhd.uint32(UInt32(width) << 16)
+                    tkhd.uint32(UInt32(height) << 16)
+                }
+                trak.box("mdia") { mdia in
+                    mdia.fullBox("mdhd") { mdhd in
+                        mdhd.zeros(8)
+                        mdhd.uint32(UInt32(timescale))
+                        mdhd.uint32(0)
+                        mdhd.uint16(0x55C4)  // language "und", packed ISO 639-2/T
+                        mdhd.uint16(0)
+                    }
+                    mdia.fullBox("hdlr") { hdlr in
+                        hdlr.uint32(0)
+                        hdlr.fourCC("vide")
+                        hdlr.zeros(12)
+                        hdlr.bytes(Data("FrameFarm I-frame images\0".utf8))
+                    }
+                    mdia.box("minf") { minf in writeMediaInformation(into: &minf, width: width, height: height) }
+                }
+            }
+            moov.box("mvex") { mvex in
+                mvex.fullBox("trex") { trex in
+                    trex.uint32(trackID)
+                    trex.uint32(1)  // sample description index
+                    trex.zeros(12)  // default duration, size and flags: each trun says its own
+                }
+            }
         }
     }
 
-    /// Muxes one JPEG as a key frame at `time` seconds.
-    func write(_ jpeg: Data, time: Double, duration: Double) throws {
-        defer { packet.unreference() }
-        try check("av_new_packet", av_new_packet(packet.pointer, Int32(jpeg.count)))
-        jpeg.withUnsafeBytes { bytes in
-            UnsafeMutableRawPointer(packet.pointer.pointee.data!).copyMemory(from: bytes.baseAddress!,
-                                                                            byteCount: bytes.count)
+    private static func writeMediaInformation(into minf: inout MP4BoxWriter, width: Int, height: Int) {
+        minf.fullBox("vmhd", flags: 1) { $0.zeros(8) }
+        minf.box("dinf") { dinf in
+            dinf.fullBox("dref") { dref in
+                dref.uint32(1)
+                dref.fullBox("url ", flags: 1) { _ in }  // the media is in this file
+            }
         }
-        packet.pointer.pointee.pts = IFrameMuxer.ticks(time)
-        packet.pointer.pointee.dts = IFrameMuxer.ticks(time)
-        packet.pointer.pointee.duration = IFrameMuxer.ticks(duration)
-        packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
-        packet.pointer.pointee.stream_index = stream.pointee.index
-        try check("av_write_frame", av_write_frame(output, packet.pointer))
+        minf.box("stbl") { stbl in
+            stbl.fullBox("stsd") { stsd in
+                stsd.uint32(1)
+                stsd.box("mjpg") { entry in writeSampleEntry(into: &entry, width: width, height: height) }
+            }
+            stbl.fullBox("stts") { $0.uint32(0) }
+            stbl.fullBox("stsc") { $0.uint32(0) }
+            stbl.fullBox("stsz") { $0.zeros(8) }  // sample size, sample count
+            stbl.fullBox("stco") { $0.uint32(0) }
+        }
     }
 
-    /// Writes the last fragment and the trailer, and closes the file.
-    func finish() throws {
-        try check("av_write_trailer", av_write_trailer(output))
-        try check("avio_closep", avio_closep(&output.pointee.pb))
+    /// A VisualSampleEntry. colr says what a JFIF JPEG of FrameFarm's is: sRGB (BT.709 primaries, the sRGB
+    /// transfer) in BT.601 full-range YCbCr; pasp says its pixels are square.
+    private static func writeSampleEntry(into entry: inout MP4BoxWriter, width: Int, height: Int) {
+        entry.zeros(6)
+        entry.uint16(1)  // data reference index
+        entry.zeros(16)
+        entry.uint16(UInt16(width))
+        entry.uint16(UInt16(height))
+        entry.uint32(0x0048_0000)  // 72 dpi
+        entry.uint32(0x0048_0000)
+        entry.uint32(0)
+        entry.uint16(1)  // frame count
+        let name = Data("JPEG".utf8)
+        entry.uint8(UInt8(name.count))
+        entry.bytes(name)
+        entry.zeros(31 - name.count)
+        entry.uint16(0x0018)  // depth: colour, no alpha
+        entry.uint16(0xFFFF)
+        entry.box("colr") { colr in
+            colr.fourCC("nclx")
+            colr.uint16(1)  // primaries BT.709
+            colr.uint16(13)  // transfer IEC 61966-2-1 (sRGB)
+            colr.uint16(6)  // matrix BT.601
+            colr.uint8(0x80)  // full range
+        }
+        entry.box("pasp") { pasp in
+            pasp.uint32(1)
+            pasp.uint32(1)
+        }
+    }
+
+    /// One image: a moof describing one key sample at `decodeTime`, then the mdat holding it.
+    private static func writeFragment(_ jpeg: Data, number: UInt32, decodeTime: UInt64, duration: UInt32,
+                                      into file: inout MP4BoxWriter) {
+        func moof(dataOffset: UInt32) -> Data {
+            var writer = MP4BoxWriter()
+            writer.box("moof") { moof in
+                moof.fullBox("mfhd") { $0.uint32(number) }
+                moof.box("traf") { traf in
+                    traf.fullBox("tfhd", flags: 0x02_0000) { $0.uint32(trackID) }  // default-base-is-moof
+                    traf.fullBox("tfdt", version: 1) { $0.uint64(decodeTime) }
+                    // data offset, first sample flags, sample duration and size present
+                    traf.fullBox("trun", flags: 0x00_0001 | 0x00_0004 | 0x00_0100 | 0x00_0200) { trun in
+                        trun.uint32(1)
+                        trun.uint32(dataOffset)
+                        trun.uint32(0x0200_0000)  // depends on no other sample; a sync sample
+                        trun.uint32(duration)
+                        trun.uint32(UInt32(jpeg.count))
+                    }
+                }
+            }
+            return writer.data
+        }
+        // The data offset counts from the moof's first byte to the mdat's payload.
+        let size = moof(dataOffset: 0).count
+        file.bytes(moof(dataOffset: UInt32(size + 8)))
+        file.box("mdat") { $0.bytes(jpeg) }
     }
 }

@@ -1,45 +1,7 @@
 import Foundation
 
-/// One ISO BMFF box header: its four-character type and where the whole box (header included) lies.
-struct MP4Box: Sendable, Hashable {
-    var type: String
-    var offset: Int
-    var size: Int
-    /// 8, or 16 when the box carries a 64-bit `largesize`.
-    var headerSize: Int
-
-    var end: Int { offset + size }
-    var payloadRange: Range<Int> { (offset + headerSize)..<end }
-}
-
-/// Reads box headers of ISO BMFF (MP4) data without interpreting payloads. Pure; thread-safe.
+/// Reads box headers of ISO BMFF (MP4) files without interpreting payloads. Pure; thread-safe.
 enum MP4Boxes {
-    /// The boxes that follow each other from `range.lowerBound` to `range.upperBound` (the whole data by default):
-    /// the top level of a file, or the children of a container box when given its payload range. Handles 64-bit
-    /// `largesize` and size 0 ("extends to the end"); throws on a header that does not fit.
-    static func sequence(in data: Data, range: Range<Int>? = nil) throws -> [MP4Box] {
-        let bounds = range ?? 0..<data.count
-        var boxes: [MP4Box] = []
-        var offset = bounds.lowerBound
-        while offset < bounds.upperBound {
-            let box = try header(in: data, at: offset, limit: bounds.upperBound)
-            boxes.append(box)
-            offset = box.end
-        }
-        return boxes
-    }
-
-    private static func header(in data: Data, at offset: Int, limit: Int) throws -> MP4Box {
-        let (type, claimed, headerSize) = try fields(in: data, at: offset, limit: limit)
-        guard claimed <= UInt64(Int.max) else { throw malformed(at: offset, "'\(type)' largesize overflows") }
-        // A 32-bit size of 0 means "to the end".
-        let size = claimed == 0 && headerSize == 8 ? limit - offset : Int(claimed)
-        guard size >= headerSize, size <= limit - offset else {
-            throw malformed(at: offset, "'\(type)' claims \(size) bytes, \(limit - offset) remain")
-        }
-        return MP4Box(type: type, offset: offset, size: size, headerSize: headerSize)
-    }
-
     /// The header at `offset` as written: its type, the size it claims (the 64-bit `largesize` when the 32-bit
     /// size is 1; 0 means "to the end") and the header's own length. Throws when it does not fit before `limit`.
     private static func fields(in data: Data, at offset: Int, limit: Int) throws

@@ -151,6 +151,39 @@ import FrameFarmSamples
         #expect(iframes.contains("CODECS=\"mjpg\""))
     }
 
+    /// The Apple route as a player walks it: iframes.m3u8's byte ranges land on a moof whose mdat holds a JPEG of
+    /// the frame on screen at that entry's time, and FFmpeg's own HLS demuxer reads the playlist to the end.
+    @Test func iframePlaylistRangesHoldTheFramesAtTheirTimes() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.durationSeconds = 4 }
+        let (_, folder, _) = try Self.track(path, out: directory.file("out")) { $0.spacing = .interval(0.6) }
+        let playlist = try String(contentsOfFile: folder + "iframes.m3u8", encoding: .utf8)
+        let file = try Data(contentsOf: URL(fileURLWithPath: folder + "iframes.mp4"))
+        func range(_ text: Substring) -> Range<Int>? {
+            let parts = text.split(separator: "@").compactMap { Int($0) }
+            return parts.count == 2 ? parts[1]..<(parts[1] + parts[0]) : nil
+        }
+        var time = 0.0, frames: [Int?] = [], expected: [Int] = []
+        for line in playlist.split(separator: "\n") {
+            if line.hasPrefix("#EXTINF:") {
+                expected.append(Int((time * 25 + 1e-6).rounded(.down)))
+                time += Double(line.dropFirst(8).split(separator: ",")[0]) ?? .nan
+            } else if line.hasPrefix("#EXT-X-BYTERANGE:"), let bytes = range(line.dropFirst(17)) {
+                let fragment = file[bytes]
+                #expect(fragment.dropFirst(4).prefix(4) == Data("moof".utf8))
+                let moofSize = fragment.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+                let mdat = fragment.dropFirst(moofSize)
+                #expect(mdat.dropFirst(4).prefix(4) == Data("mdat".utf8) && mdat.count == fragment.count - moofSize)
+                frames.append(try ImageDecoder.decode(Data(mdat.dropFirst(8))).frameCode())
+            }
+        }
+        #expect(expected.count == 7 && frames == expected.map { Optional($0) }, "\(frames) vs \(expected)")
+        let reader = try FrameReader(path: folder + "iframes.m3u8")
+        var decoded = 0
+        while try reader.nextFrame() != nil { decoded += 1 }
+        #expect(decoded == expected.count)
+    }
+
     @Test func keyframeSeekShowsTheKeyframeAtOrBefore() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) {
