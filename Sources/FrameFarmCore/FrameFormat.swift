@@ -1,15 +1,17 @@
 /// How a decoded frame's samples are laid out and what colours they mean. Shared by media (which produces
 /// frames) and gpu (which consumes them) so neither imports the other.
 
-/// The YUV->RGB matrix of a frame. BT.2020 is the non-constant-luminance variant.
+/// The YUV->RGB matrix of a frame. BT.2020 is the non-constant-luminance variant. `rgb`: the planes are R'G'B'
+/// themselves, stored G, B, R (FFmpeg's planar `gbrp` order) where Y', Cb, Cr would be, with no matrix at all.
 public enum ColorMatrix: String, Codable, Sendable, CaseIterable {
-    case bt601, bt709, bt2020
+    case bt601, bt709, bt2020, rgb
 
-    /// Luma coefficients (Kr, Kb); Kg = 1 - Kr - Kb.
+    /// Luma coefficients (Kr, Kb); Kg = 1 - Kr - Kb. For `rgb`, which converts nothing, those of its sRGB pixels
+    /// (BT.709's).
     public var lumaCoefficients: (red: Double, blue: Double) {
         switch self {
         case .bt601: (0.299, 0.114)
-        case .bt709: (0.2126, 0.0722)
+        case .bt709, .rgb: (0.2126, 0.0722)
         case .bt2020: (0.2627, 0.0593)
         }
     }

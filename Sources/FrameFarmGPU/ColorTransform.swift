@@ -25,6 +25,12 @@ struct ColorTransform: Equatable {
             lumaScale = bits.exp2 - 1
             chromaScale = bits.exp2 - 1
         }
+        if format.color.matrix == .rgb {
+            // Each plane is a channel of its own: G, B, R in the Y', Cb, Cr columns, all scaled like luma.
+            let scale = unshift / lumaScale, offset = -lumaOffset / lumaScale
+            rows = [[0, 0, scale, offset], [scale, 0, 0, offset], [0, scale, 0, offset]]
+            return
+        }
         let (kr, kb) = format.color.matrix.lumaCoefficients
         let kg = 1 - kr - kb
         // R'G'B' from normalized Y' (0...1) and Cb, Cr (-0.5...0.5).

@@ -7,28 +7,34 @@ enum FrameColor {
                          primaries: AVColorPrimaries, location: AVChromaLocation, pixelFormat: AVPixelFormat,
                          height: Int, peakLuminance: Double? = nil) -> ColorDescription {
         let assumed = ColorDescription.assumed(forHeight: height)
+        let isRGBFormat = av_pix_fmt_desc_get(pixelFormat).map {
+            $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL) != 0
+        } ?? false
         let matrix: ColorMatrix = switch space {
+        case _ where isRGBFormat, AVCOL_SPC_RGB: .rgb
         case AVCOL_SPC_BT709: .bt709
         case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_FCC, AVCOL_SPC_SMPTE240M: .bt601
         case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: .bt2020
         default: assumed.matrix
         }
         let isJPEGFormat = [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(pixelFormat)
-        let fullRange = range == AVCOL_RANGE_JPEG || (range == AVCOL_RANGE_UNSPECIFIED && isJPEGFormat)
+        // RGB is full range unless it says otherwise, as swscale and players take it.
+        let fullRange = range == AVCOL_RANGE_JPEG || (range == AVCOL_RANGE_UNSPECIFIED && (isJPEGFormat || matrix == .rgb))
         let transferFunction: TransferFunction = switch transfer {
         case AVCOL_TRC_SMPTE2084: .pq
         case AVCOL_TRC_ARIB_STD_B67: .hlg
         case AVCOL_TRC_IEC61966_2_1: .srgb
         case AVCOL_TRC_LINEAR: .linear
         case AVCOL_TRC_BT709, AVCOL_TRC_SMPTE170M, AVCOL_TRC_BT2020_10, AVCOL_TRC_BT2020_12: .bt709
-        default: .unknown
+        // Untagged RGB (PNG, Cinepak's output) is sRGB, as browsers and players show it.
+        default: matrix == .rgb ? .srgb : .unknown
         }
         // JPEG (and MPEG-1) centre chroma; MPEG-2 and later put it on the left when the stream doesn't say.
         let siting: ChromaSiting = switch location {
         case AVCHROMA_LOC_CENTER: .center
         case AVCHROMA_LOC_TOPLEFT: .topLeft
         case AVCHROMA_LOC_LEFT: .left
-        default: isJPEGFormat ? .center : .left
+        default: isJPEGFormat || matrix == .rgb ? .center : .left
         }
         // Unspecified primaries follow the matrix, as players assume: BT.2020 video is BT.2020 colour.
         let colorPrimaries: ColorPrimaries = switch primaries {

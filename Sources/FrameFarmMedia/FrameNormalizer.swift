@@ -1,8 +1,8 @@
 import CFFmpeg
 import FrameFarmCore
 
-/// Gives every decoded frame a layout the GPU reads as-is; frames in other pixel formats (RGB, paletted, 12-bit,
-/// 4:1:1 ...) are converted with libswscale. Owns its SwsContext; not thread-safe (one per decoder).
+/// Gives every decoded frame a layout the GPU reads as-is; frames in other pixel formats (packed or paletted RGB,
+/// 12-bit, 4:1:1 ...) are converted with libswscale. RGB stays RGB: it is repacked into planes, never through Y'CbCr. Owns its SwsContext; not thread-safe (one per decoder).
 final class FrameNormalizer {
     private var scaler: OpaquePointer?
     /// The HDR peak the container declares, for frames that carry no metadata of their own.
@@ -54,43 +54,37 @@ final class FrameNormalizer {
         case AV_PIX_FMT_YUV422P10LE: return make(.planar, bytes: 2, depth: 10, subsampling: (2, 1))
         case AV_PIX_FMT_YUV444P10LE: return make(.planar, bytes: 2, depth: 10, subsampling: (1, 1))
         case AV_PIX_FMT_P010LE: return make(.semiPlanar, bytes: 2, depth: 10, shift: 6)
+        case AV_PIX_FMT_GBRP where color.matrix == .rgb: return make(.planar, subsampling: (1, 1))
+        case AV_PIX_FMT_GBRP10LE where color.matrix == .rgb: return make(.planar, bytes: 2, depth: 10, subsampling: (1, 1))
         case AV_PIX_FMT_GRAY8: return make(.gray, subsampling: (1, 1))
         case AV_PIX_FMT_GRAY10LE: return make(.gray, bytes: 2, depth: 10, subsampling: (1, 1))
         default: return nil
         }
     }
 
-    /// Picks the closest uploadable format: keeps bit depth above 8 and chroma resolution where it can; RGB
-    /// sources become full-range BT.709 4:4:4 so no chroma is lost.
-    private static func conversionTarget(for pixelFormat: AVPixelFormat) -> (AVPixelFormat, isRGB: Bool) {
-        guard let descriptor = av_pix_fmt_desc_get(pixelFormat) else { return (AV_PIX_FMT_YUV420P, false) }
-        let isRGB = descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
-            || descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0
+    /// Picks the closest uploadable format: keeps bit depth above 8 and chroma resolution where it can. RGB
+    /// (`color.matrix == .rgb`: packed, paletted, with alpha, 12- or 16-bit) becomes planar G, B, R, 8 or 10 bits.
+    private static func conversionTarget(for pixelFormat: AVPixelFormat, color: ColorDescription) -> AVPixelFormat {
+        guard let descriptor = av_pix_fmt_desc_get(pixelFormat) else { return AV_PIX_FMT_YUV420P }
         let deep = descriptor.pointee.comp.0.depth > 8
-        let fullChroma = isRGB || (descriptor.pointee.log2_chroma_w == 0 && descriptor.pointee.log2_chroma_h == 0)
-        if descriptor.pointee.nb_components <= 2 && !isRGB { return (deep ? AV_PIX_FMT_GRAY10LE : AV_PIX_FMT_GRAY8, false) }
+        if color.matrix == .rgb { return deep ? AV_PIX_FMT_GBRP10LE : AV_PIX_FMT_GBRP }
+        let fullChroma = descriptor.pointee.log2_chroma_w == 0 && descriptor.pointee.log2_chroma_h == 0
+        if descriptor.pointee.nb_components <= 2 { return deep ? AV_PIX_FMT_GRAY10LE : AV_PIX_FMT_GRAY8 }
         switch (deep, fullChroma) {
-        case (true, true): return (AV_PIX_FMT_YUV444P10LE, isRGB)
-        case (true, false): return (AV_PIX_FMT_YUV420P10LE, isRGB)
-        case (false, true): return (AV_PIX_FMT_YUV444P, isRGB)
-        case (false, false): return (AV_PIX_FMT_YUV420P, isRGB)
+        case (true, true): return AV_PIX_FMT_YUV444P10LE
+        case (true, false): return AV_PIX_FMT_YUV420P10LE
+        case (false, true): return AV_PIX_FMT_YUV444P
+        case (false, false): return AV_PIX_FMT_YUV420P
         }
     }
 
     private func convert(_ frame: UnsafeMutablePointer<AVFrame>, from pixelFormat: AVPixelFormat,
                          color: ColorDescription, timeSeconds: Double) throws -> DecodedFrame {
-        let (target, isRGB) = FrameNormalizer.conversionTarget(for: pixelFormat)
+        let target = FrameNormalizer.conversionTarget(for: pixelFormat, color: color)
         let width = frame.pointee.width, height = frame.pointee.height
         scaler = sws_getCachedContext(scaler, width, height, pixelFormat, width, height, target,
                                       SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
         guard let scaler else { throw MediaError(call: "sws_getCachedContext", message: "unsupported conversion") }
-        var outputColor = color
-        if isRGB {
-            outputColor = ColorDescription(matrix: .bt709, range: .full, transfer: .srgb, chromaSiting: .center)
-            let coefficients = sws_getCoefficients(SWS_CS_ITU709)
-            let sourceCoefficients = sws_getCoefficients(SWS_CS_DEFAULT)
-            sws_setColorspaceDetails(scaler, sourceCoefficients, 1, coefficients, 1, 0, 1 << 16, 1 << 16)
-        }
         guard let converted = av_frame_alloc() else { throw MediaError.outOfMemory("av_frame_alloc") }
         converted.pointee.format = target.rawValue
         converted.pointee.width = width
@@ -115,7 +109,7 @@ final class FrameNormalizer {
                 }
             }
         }
-        let format = FrameNormalizer.uploadFormat(target, width: Int(width), height: Int(height), color: outputColor)!
+        let format = FrameNormalizer.uploadFormat(target, width: Int(width), height: Int(height), color: color)!
         return DecodedFrame(taking: converted, timeSeconds: timeSeconds, format: format)
     }
 }

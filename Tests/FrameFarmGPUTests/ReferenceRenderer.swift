@@ -87,6 +87,12 @@ enum ReferenceRenderer {
     /// R'G'B' (0...1, unclamped) of stored Y, Cb, Cr values by the matrix's defining equations.
     static func rgb(y: Double, cb: Double, cr: Double, format: FrameFormat) -> (Double, Double, Double) {
         let n = Double(format.bitDepth)
+        if format.color.matrix == .rgb {
+            // The planes are G', B', R', each coded as luma.
+            let step = pow(2, n - 8), maximum = pow(2, n) - 1
+            func channel(_ v: Double) -> Double { format.color.range == .limited ? (v - 16 * step) / (219 * step) : v / maximum }
+            return (channel(cr), channel(y), channel(cb))
+        }
         let ey: Double, pb: Double, pr: Double
         if format.color.range == .limited {
             let step = pow(2, n - 8)

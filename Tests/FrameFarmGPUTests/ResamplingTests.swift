@@ -53,6 +53,14 @@ extension GPUTests {
                            size: PixelSize(width: 97, height: 61))                                   // upscale
         }
 
+        /// R'G'B' planes (the `rgb` matrix: G, B, R as FFmpeg's gbrp) are scaled as they are, in either range.
+        @Test(arguments: ColorRange.allCases)
+        func rgbPlanesScaleWithoutAMatrix(_ range: ColorRange) throws {
+            let frame = Self.frame(.yuv444p, width: 240, height: 136, color: ColorDescription(matrix: .rgb, range: range))
+            try Self.check(frame, crop: Self.whole(frame), size: PixelSize(width: 57, height: 31))
+            try Self.check(frame, crop: SourceRect(x: 10.5, y: 3.25, width: 31, height: 17), size: PixelSize(width: 97, height: 61))
+        }
+
         @Test(arguments: ResamplingFilter.allCases)
         func everyFilter(_ filter: ResamplingFilter) throws {
             let frame = Self.frame(.yuv420p, width: 200, height: 120)

@@ -5,6 +5,41 @@ import Testing
 import FrameFarmSamples
 
 @Suite(.serialized) struct PosterTests {
+    /// An RGB source (a PNG still) is R'G'B' all the way: the manifest's probe says `rgb`, full range, and the
+    /// poster at full size has the source's exact colours, with no Y'CbCr round trip to move them.
+    @Test func rgbSourcesKeepTheirExactColours() throws {
+        let directory = TemporaryDirectory()
+        // Saturated and odd colours, where an 8-bit Y'CbCr step rounds some channel off by one or two.
+        let colours: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (1, 254, 3), (250, 5, 128), (17, 200, 255), (128, 129, 127),
+                                                (0, 0, 1), (254, 255, 0), (90, 11, 201)]
+        let patch = 16
+        var image = RGBAImage(width: patch * colours.count, height: patch, fill: (0, 0, 0, 255))
+        for (index, colour) in colours.enumerated() {
+            for y in 0..<patch {
+                for x in (index * patch)..<((index + 1) * patch) {
+                    let offset = (y * image.width + x) * 4
+                    (image.pixels[offset], image.pixels[offset + 1], image.pixels[offset + 2]) = colour
+                }
+            }
+        }
+        let path = directory.write("patches.png", try ImageEncoder().encode(image, format: .png))
+        var options = PosterOptions()
+        options.widths = []
+        options.format = .png
+        let out = directory.file("out")
+        let summary = PosterJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        let manifest = try #require(ManifestStore.read(out + "/patches/manifest.json"))
+        #expect(manifest.probe.colorMatrix == .rgb && manifest.probe.colorRange == .full)
+        let poster = try readImage(out + "/patches/poster.png")
+        try #require(poster.size == image.size)
+        for (index, colour) in colours.enumerated() {
+            let offset = ((patch / 2) * poster.width + index * patch + patch / 2) * 4
+            let got = (poster.pixels[offset], poster.pixels[offset + 1], poster.pixels[offset + 2])
+            #expect(got == colour, "patch \(index): \(got) for \(colour)")
+        }
+    }
+
     @Test func autoPosterSkipsTheBlackOpeningFadeAndBlurAndWritesEveryWidth() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) {
