@@ -246,6 +246,7 @@ public enum ManifestStore {
         var manifest = existing ?? VideoManifest(input: input, probe: probe)
         manifest.input = input
         manifest.probe = probe
+        manifest.lint = Lint.findings(for: probe)
         update(&manifest)
         try write(manifest, to: path)
     }

@@ -86,6 +86,7 @@ public enum ContactSheetWriter {
         section { background: #fff; border-radius: 12px; padding: 16px 20px; margin-bottom: 24px; }
         h2 { margin: 0 0 4px; font-size: 20px; } .path { color: #6e6e73; word-break: break-all; }
         .facts { color: #3a3a3c; margin: 8px 0; } .warning { background: #fff4ce; border-radius: 8px; padding: 8px 12px; }
+        .lint { list-style: none; padding: 0; } .lint li { margin: 4px 0; } .lint li.error { background: #fde2e1; border-radius: 8px; padding: 8px 12px; }
         .problems li { margin: 2px 0; } .failed { color: #b3261e; font-weight: 600; }
         .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 16px; margin-top: 12px; }
         figure { margin: 0; } figure img { width: 100%; height: auto; background: #000; border-radius: 6px; }
@@ -137,6 +138,16 @@ public enum ContactSheetWriter {
             let rect = partial.contentRect
             html += "<p class=\"warning\">Bars in part of the video (about \(Int((partial.share * 100).rounded()))% of it): "
             html += "the picture is \(rect.width)x\(rect.height) there. Not removed, since the rest of the video fills the frame.</p>\n"
+        }
+        // Padding has its paragraph above; infos are facts the line above gives.
+        let findings = (entry.manifest.lint ?? []).filter { $0.severity >= .warning && $0.rule != .bakedInPadding }
+        if !findings.isEmpty {
+            html += "<ul class=\"lint\">\n"
+            for finding in findings {
+                html += "<li class=\"\(finding.severity.rawValue)\">\(finding.severity.rawValue) "
+                html += "<code>\(finding.rule.rawValue)</code>: \(escape(finding.message))</li>\n"
+            }
+            html += "</ul>\n"
         }
         if let preview = entry.manifest.preview {
             html += "<h3>Preview at \(String(format: "%.3f", preview.frameTimeSeconds)) s (\(escape(preview.frameChoice)))"

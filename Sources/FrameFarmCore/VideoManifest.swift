@@ -8,6 +8,9 @@ public struct VideoManifest: Codable, Sendable, Equatable {
     public var preview: PreviewSection?
     public var thumbnails: ThumbnailsSection?
     public var poster: PosterSection?
+    /// What `framefarm lint`'s rules (their default settings) find in `probe`, kept with it: the review page shows
+    /// them, and a delivery pipeline reads them without linting again.
+    public var lint: [LintFinding]?
 
     public init(input: InputRecord, probe: ProbeReport) {
         self.input = input

@@ -137,6 +137,31 @@ import Testing
         #expect(updated.thumbnails == manifest.thumbnails)
     }
 
+    /// Every manifest keeps what lint's rules find in its probe section, and the contact sheet shows the warnings
+    /// and errors among them (not the infos).
+    @Test func manifestsKeepLintFindingsAndTheSheetShowsWarnings() throws {
+        let directory = TemporaryDirectory()
+        let sparse = try makeSample(in: directory, name: "sparse.mp4") {
+            $0.durationSeconds = 9
+            $0.keyframeIntervalSeconds = 4
+        }
+        let dense = try makeSample(in: directory, name: "dense.mp4") {
+            $0.durationSeconds = 9
+            $0.keyframeIntervalSeconds = 1
+        }
+        let out = directory.file("out")
+        #expect(run(smallJobs().poster, sparse, out: out, policy: nil).failed == 0)
+        #expect(run(smallJobs().poster, dense, out: out, policy: nil).failed == 0)
+        let sparseLint = try #require(ManifestStore.read(out + "/sparse/manifest.json")?.lint)
+        let denseLint = try #require(ManifestStore.read(out + "/dense/manifest.json")?.lint)
+        #expect(sparseLint.contains { $0.rule == .keyframeInterval && $0.severity == .warning }, "\(sparseLint)")
+        #expect(!denseLint.contains { $0.rule == .keyframeInterval }, "\(denseLint)")
+        #expect(sparseLint.contains { $0.rule == .aspectClass } && denseLint.contains { $0.rule == .aspectClass })
+        let sheet = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(sheet.components(separatedBy: "<code>keyframe-interval</code>").count == 2, "once, for sparse")
+        #expect(!sheet.contains("<code>aspect-class</code>"))
+    }
+
     /// `PNGDeflater` earns its place by speed only: libdeflate, the reference, writes the same pixels.
     @Test func bothPNGCompressorsWriteTheSamePixels() throws {
         let directory = TemporaryDirectory()
