@@ -10,12 +10,12 @@ public enum Linter {
         ParallelBatch.map(paths) { path in
             do {
                 let report = ProbeReport(path: path, facts: try MediaProber.probe(path: path, maxPixels: maxPixels), policy: .hig)
-                return LintResult(path: path, rulesRun: LintRule.allCases,
+                return LintResult(path: path, rulesRun: settings.rules,
                                   findings: Lint.findings(for: report, settings: settings))
             } catch {
                 let rule: LintRule = if case InputError.noVideoStream = error { .noVideoStream } else { .notAVideo }
-                return LintResult(path: path, rulesRun: [.notAVideo, .noVideoStream],
-                                  findings: [LintFinding(rule, InputFailure(path: path, error: error).reason)])
+                return LintResult(path: path, rulesRun: [.notAVideo, .noVideoStream].filter(settings.rules.contains),
+                                  findings: settings.applied(to: [LintFinding(rule, InputFailure(path: path, error: error).reason)]))
             }
         }
     }

@@ -51,8 +51,23 @@ public struct LintFinding: Codable, Sendable, Equatable {
     public init(_ rule: LintRule, _ message: String) { self.init(rule, rule.defaultSeverity, message) }
 }
 
-/// The thresholds the rules measure against.
-public struct LintSettings: Sendable {
+/// A screen `fill-crops-too-much` checks.
+public struct LintScreen: Sendable, Hashable {
+    public var name: String
+    public var size: PixelSize
+
+    public init(device: Device) {
+        name = device.id
+        size = device.nativePixels
+    }
+}
+
+/// Which rules run, at what severity, and the thresholds they measure against (`LintProfile`, `LintPolicy`).
+public struct LintSettings: Sendable, Equatable {
+    /// Rules that do not run.
+    public var disabled: Set<LintRule> = []
+    /// Severities that replace a rule's own.
+    public var severities: [LintRule: LintSeverity] = [:]
     /// `keyframe-interval`: a warning above the first, an error above the second (seek and trick-play cost).
     public var keyframeWarningSeconds = 2.0
     public var keyframeErrorSeconds = 10.0
@@ -60,15 +75,27 @@ public struct LintSettings: Sendable {
     public var fillCropPercent = 25.0
     /// The screens `fill-crops-too-much` checks, by name: by default the built-in phones and TV, each turned like
     /// the video.
-    public var fillScreens: [(name: String, size: PixelSize)] = LintSettings.builtInScreens
+    public var fillScreens: [LintScreen] = LintSettings.builtInScreens
     /// `too-short-for-track`: the thumbnail interval a track would use (FrameFarm's default, 10 s).
     public var trackIntervalSeconds = 10.0
 
     public init() {}
 
-    public static var builtInScreens: [(name: String, size: PixelSize)] {
-        DeviceCatalog.builtIn.devices.filter { $0.kind == .phone || $0.kind == .tv }.map { ($0.id, $0.nativePixels) }
+    public static var builtInScreens: [LintScreen] {
+        DeviceCatalog.builtIn.devices.filter { $0.kind == .phone || $0.kind == .tv }.map(LintScreen.init(device:))
     }
+
+    /// `findings` without the disabled rules', at the severities the settings give.
+    public func applied(to findings: [LintFinding]) -> [LintFinding] {
+        findings.filter { !disabled.contains($0.rule) }.map { finding in
+            var finding = finding
+            finding.severity = severities[finding.rule] ?? finding.severity
+            return finding
+        }
+    }
+
+    /// The rules that run.
+    public var rules: [LintRule] { LintRule.allCases.filter { !disabled.contains($0) } }
 }
 
 /// The rules over one input's probed facts. Pure: the same report and settings give the same findings.
@@ -86,7 +113,7 @@ public enum Lint {
         if let cut = report.cutShortAtSeconds {
             findings.append(LintFinding(.cutShort, ProbeReport.cutShortNote(atSeconds: cut, ofSeconds: report.durationSeconds)))
         }
-        return findings
+        return settings.applied(to: findings)
     }
 
     private static func padding(_ report: ProbeReport) -> [LintFinding] {

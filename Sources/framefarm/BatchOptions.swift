@@ -53,12 +53,13 @@ struct InputOptions: ParsableArguments {
     var extensions: Set<String>?
 
     func validate() throws {
-        if videos.isEmpty && inputsFrom == nil { throw ValidationError("no inputs: give videos, or --inputs-from FILE") }
         if extensions != nil && !recursive { throw ValidationError("--extensions is for --recursive") }
     }
 
     /// The inputs, folders walked (leaving out `skipping`, an output folder inside one), each once, in order.
+    /// Checked here, not in `validate()`: `lint --print-profile` takes no inputs.
     func resolve(skipping: String?) throws -> [String] {
+        if videos.isEmpty && inputsFrom == nil { throw ValidationError("no inputs: give videos, or --inputs-from FILE") }
         var inputs: [String] = []
         for input in videos + (try inputsFrom.map { path in try usageChecked { try InputList.read(path) } } ?? []) {
             var isFolder: ObjCBool = false

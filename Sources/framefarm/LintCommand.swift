@@ -3,6 +3,7 @@ import Foundation
 import FrameFarm
 
 extension LintSeverity: ExpressibleByArgument {}
+extension LintProfile: ExpressibleByArgument {}
 
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,15 +30,29 @@ struct LintCommand: ParsableCommand {
     @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).")
     var maxPixels = BatchSettings.defaultMaxPixels
 
+    @Option(help: "The built-in rule set: default or apple-hls (the base of --policy-file when it names none).")
+    var profile: LintProfile?
+
+    @Option(help: ArgumentHelp("A JSON policy: rules enabled or not, their severities and thresholds (docs/lint.md).", valueName: "file"))
+    var policyFile: String?
+
+    @Option(help: ArgumentHelp("Print a built-in profile as a policy file, to start one from, and exit.", valueName: "name"))
+    var printProfile: LintProfile?
+
     func run() throws {
-        let inputs: [String]
+        if let printProfile {
+            print(LintPolicy.document(printProfile.settings, profile: printProfile), terminator: "")
+            return
+        }
+        let inputs: [String], settings: LintSettings
         do {
+            settings = try self.settings()
             inputs = try input.resolve(skipping: nil)
         } catch let error as ValidationError {
             Terminal.printError(error.message)
             throw ExitCode(ExitStatus.usage)
         }
-        let results = Linter.lint(paths: inputs, maxPixels: maxPixels)
+        let results = Linter.lint(paths: inputs, settings: settings, maxPixels: maxPixels)
         if json {
             try Terminal.printJSON(results)
         } else {
@@ -58,6 +73,19 @@ struct LintCommand: ParsableCommand {
         }
         if results.contains(where: { $0.findings.contains { $0.severity >= failOn } }) {
             throw ExitCode(ExitStatus.someInputsFailed)
+        }
+    }
+
+    /// The profile's settings, with the policy file's over them.
+    private func settings() throws -> LintSettings {
+        guard let policyFile else { return (profile ?? .default).settings }
+        guard let data = FileManager.default.contents(atPath: policyFile) else {
+            throw ValidationError("\(policyFile): cannot read the policy file")
+        }
+        do {
+            return try LintPolicy.settings(parsing: String(decoding: data, as: UTF8.self), file: policyFile, profile: profile)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 

@@ -116,6 +116,67 @@ import FrameFarmSamples
         #expect(try CommandLineTests.run(["lint", "--inputs-from", "/nonexistent/list.txt"]).status == 2)
     }
 
+    /// A printed profile is a policy file that reads back to that profile's settings; apple-hls holds keyframes
+    /// to its 2-s guidance and a 6-s segment, where the default profile allows 10 s.
+    @Test func profilesPrintAsPoliciesThatReadBack() throws {
+        for profile in LintProfile.allCases {
+            let printed = try CommandLineTests.run(["lint", "--print-profile", profile.rawValue])
+            #expect(printed.status == 0)
+            let read = try LintPolicy.settings(parsing: printed.stdout, file: "printed.json")
+            #expect(read == profile.settings, "\(profile)")
+        }
+        let directory = TemporaryDirectory()
+        let sparse = try makeSample(in: directory) {
+            $0.durationSeconds = 22
+            $0.keyframeIntervalSeconds = 7
+        }
+        func severity(_ results: [[String: Any]]) -> String? {
+            (results.first?["findings"] as? [[String: Any]])?.first { $0["rule"] as? String == "keyframe-interval" }?["severity"] as? String
+        }
+        let plain = try lint([sparse])
+        #expect(plain.status == 0 && severity(plain.results) == "warning")
+        let hls = try lint([sparse], ["--profile", "apple-hls"])
+        #expect(hls.status == 1 && severity(hls.results) == "error")
+    }
+
+    /// A policy file turns rules off (they no longer run), changes severities and thresholds; what it gets wrong
+    /// is a usage error naming the file, the line and the rule.
+    @Test func aPolicyFileSetsRulesAndItsMistakesNameTheLine() throws {
+        let directory = TemporaryDirectory()
+        let short = try makeSample(in: directory) {
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 3
+        }
+        let policy = directory.write("policy.json", Data("""
+            {
+              "rules": {
+                "too-short-for-track": {"enabled": false},
+                "aspect-class": {"severity": "error"},
+                "keyframe-interval": {"warningSeconds": 4}
+              }
+            }
+            """.utf8))
+        let (status, results) = try lint([short], ["--policy-file", policy])
+        #expect(status == 1)
+        #expect(rules(results[0]) == ["aspect-class"], "\(results)")
+        let rulesRun = results[0]["rulesRun"] as? [String] ?? []
+        #expect(!rulesRun.contains("too-short-for-track") && rulesRun.contains("keyframe-interval"))
+        #expect((results[0]["findings"] as? [[String: Any]])?.first?["severity"] as? String == "error")
+        let mistakes: [(String, String)] = [
+            ("{\n  \"rules\": {\n    \"keyframe-intervals\": {}\n  }\n}", ":3: unknown rule \"keyframe-intervals\""),
+            ("{\n  \"rules\": {\n\n    \"fill-crops-too-much\": {\"percent\": 140}\n  }\n}", ":4: rule \"fill-crops-too-much\": percent"),
+            ("{\"rules\": {\"interlaced\": {\"enabled\": 0}}}", ":1: rule \"interlaced\": enabled must be true or false"),
+            ("{\"rules\": {\"mirrored\": {\"threshold\": 3}}}", ":1: rule \"mirrored\": unknown key \"threshold\""),
+            ("{\"profile\": \"web-2\"}", ":1: unknown profile"),
+            ("[1, 2]", ": not a JSON object"),
+        ]
+        for (index, (text, expected)) in mistakes.enumerated() {
+            let file = directory.write("bad\(index).json", Data(text.utf8))
+            let run = try CommandLineTests.run(["lint", "--policy-file", file, short])
+            #expect(run.status == 2 && run.stderr.contains(file + expected), "\(run.stderr)")
+        }
+    }
+
     /// 4:2:0 Y4M with an odd width (FFmpeg reads it; encoders refuse to make one).
     static func oddSizedY4M(in directory: TemporaryDirectory) throws -> String {
         let (width, height) = (321, 180)

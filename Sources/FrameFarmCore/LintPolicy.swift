@@ -1,0 +1,170 @@
+import Foundation
+
+/// The built-in rule sets of `lint --profile` (docs/lint.md gives each one's thresholds and sources).
+public enum LintProfile: String, Sendable, CaseIterable {
+    /// Thresholds for video that is scrubbed and shown on phones and TVs.
+    case `default`
+    /// Apple's HLS Authoring Specification: a keyframe every 2 s, and one in every 6-s segment at the least.
+    case appleHLS = "apple-hls"
+
+    public var settings: LintSettings {
+        var settings = LintSettings()
+        switch self {
+        case .default: break
+        case .appleHLS:
+            settings.keyframeWarningSeconds = 2
+            settings.keyframeErrorSeconds = 6
+        }
+        return settings
+    }
+}
+
+/// A policy file that cannot be used: the message names the file, the line and the rule.
+public struct LintPolicyError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// A lint policy file: JSON, `{"profile": NAME, "rules": {RULE: {"enabled": Bool, "severity": S, thresholds...}}}`.
+/// Every key is optional; what a file leaves out keeps its profile's value (`default` when it names none). The
+/// thresholds a rule takes: `keyframe-interval` `warningSeconds`, `errorSeconds` (its severity follows them, so it
+/// takes no `severity`); `fill-crops-too-much` `percent`, `devices` (ids or groups of the device catalog);
+/// `too-short-for-track` `intervalSeconds`. An unknown rule, key or value is an error, never ignored.
+public enum LintPolicy {
+    /// The settings `text`, read from `file`, describes; `profile` is the base when the file names none.
+    public static func settings(parsing text: String, file: String, profile: LintProfile? = nil,
+                                catalog: DeviceCatalog = .builtIn) throws(LintPolicyError) -> LintSettings {
+        func fail(_ message: String, near key: String? = nil) -> LintPolicyError {
+            let line = key.flatMap { text.range(of: "\"\($0)\"") }.map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 }
+            return LintPolicyError(description: "\(file)\(line.map { ":\($0)" } ?? ""): \(message)")
+        }
+        guard case .object(let root)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+            throw fail("not a JSON object")
+        }
+        for key in root.keys.sorted() where key != "profile" && key != "rules" {
+            throw fail("unknown key \"\(key)\" (a policy has \"profile\" and \"rules\")", near: key)
+        }
+        var base = profile
+        if let value = root["profile"] {
+            guard case .string(let name) = value, let named = LintProfile(rawValue: name) else {
+                throw fail("unknown profile (\(LintProfile.allCases.map(\.rawValue).joined(separator: ", ")))", near: "profile")
+            }
+            if let profile, profile != named {
+                throw fail("the file's profile \(named.rawValue) differs from --profile \(profile.rawValue)", near: "profile")
+            }
+            base = named
+        }
+        var settings = (base ?? .default).settings
+        guard case .object(let rules) = root["rules"] ?? .object([:]) else {
+            throw fail("\"rules\" must be an object of rule ids", near: "rules")
+        }
+        for (id, value) in rules.sorted(by: { $0.key < $1.key }) {
+            guard let rule = LintRule(rawValue: id) else { throw fail("unknown rule \"\(id)\"", near: id) }
+            guard case .object(let fields) = value else { throw fail("rule \"\(id)\" must be an object", near: id) }
+            do {
+                try apply(fields, to: rule, in: &settings, catalog: catalog)
+            } catch {
+                throw fail("rule \"\(id)\": \(error.description)", near: id)
+            }
+        }
+        return settings
+    }
+
+    /// `settings` as a policy file (every rule, with its state, severity and thresholds), the form
+    /// `lint --print-profile` prints and `--policy-file` reads back to the same settings.
+    public static func document(_ settings: LintSettings, profile: LintProfile) -> String {
+        var rules: [String: Any] = [:]
+        for rule in LintRule.allCases {
+            var fields: [String: Any] = ["enabled": !settings.disabled.contains(rule)]
+            if rule != .keyframeInterval { fields["severity"] = (settings.severities[rule] ?? rule.defaultSeverity).rawValue }
+            switch rule {
+            case .keyframeInterval:
+                fields["warningSeconds"] = settings.keyframeWarningSeconds
+                fields["errorSeconds"] = settings.keyframeErrorSeconds
+            case .fillCropsTooMuch:
+                fields["percent"] = settings.fillCropPercent
+                fields["devices"] = settings.fillScreens.map(\.name)
+            case .tooShortForTrack: fields["intervalSeconds"] = settings.trackIntervalSeconds
+            default: break
+            }
+            rules[rule.rawValue] = fields
+        }
+        let data = try! JSONSerialization.data(withJSONObject: ["profile": profile.rawValue, "rules": rules],
+                                               options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private static func apply(_ fields: [String: JSONValue], to rule: LintRule, in settings: inout LintSettings,
+                              catalog: DeviceCatalog) throws(LintPolicyError) {
+        func number(_ key: String, _ range: ClosedRange<Double>) throws(LintPolicyError) -> Double? {
+            guard let value = fields[key] else { return nil }
+            guard case .number(let number) = value, range.contains(number) else {
+                throw LintPolicyError(description: "\(key) must be a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+        let thresholds: Set<String> = switch rule {
+        case .keyframeInterval: ["warningSeconds", "errorSeconds"]
+        case .fillCropsTooMuch: ["percent", "devices"]
+        case .tooShortForTrack: ["intervalSeconds"]
+        default: []
+        }
+        let allowed = thresholds.union(rule == .keyframeInterval ? ["enabled"] : ["enabled", "severity"])
+        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw LintPolicyError(description: "unknown key \"\(unknown)\" (it takes \(allowed.sorted().joined(separator: ", ")))")
+        }
+        if let value = fields["enabled"] {
+            guard case .bool(let enabled) = value else { throw LintPolicyError(description: "enabled must be true or false") }
+            if enabled { settings.disabled.remove(rule) } else { settings.disabled.insert(rule) }
+        }
+        if let value = fields["severity"] {
+            guard case .string(let name) = value, let severity = LintSeverity(rawValue: name) else {
+                throw LintPolicyError(description: "severity must be info, warning or error")
+            }
+            // Kept only where it differs, so a printed profile reads back to the same settings.
+            settings.severities[rule] = severity == rule.defaultSeverity ? nil : severity
+        }
+        settings.keyframeWarningSeconds = try number("warningSeconds", 0...86_400) ?? settings.keyframeWarningSeconds
+        settings.keyframeErrorSeconds = try number("errorSeconds", 0...86_400) ?? settings.keyframeErrorSeconds
+        if settings.keyframeWarningSeconds > settings.keyframeErrorSeconds {
+            throw LintPolicyError(description: "warningSeconds must not be above errorSeconds")
+        }
+        settings.fillCropPercent = try number("percent", 0...100) ?? settings.fillCropPercent
+        settings.trackIntervalSeconds = try number("intervalSeconds", 0.001...86_400) ?? settings.trackIntervalSeconds
+        if let value = fields["devices"] {
+            let ids: [String] = if case .array(let items) = value {
+                items.compactMap { if case .string(let id) = $0 { id } else { nil } }
+            } else { [] }
+            guard !ids.isEmpty, case .array(let items) = value, ids.count == items.count else {
+                throw LintPolicyError(description: "devices must be a list of device ids or groups")
+            }
+            do {
+                settings.fillScreens = try catalog.select(ids.joined(separator: ",")).map(LintScreen.init(device:))
+            } catch {
+                throw LintPolicyError(description: "devices: \(error)")
+            }
+        }
+    }
+}
+
+/// A JSON value as a policy file holds it: booleans and numbers kept apart (JSONSerialization reads 0 and 1 as
+/// booleans too).
+private enum JSONValue: Decodable {
+    case bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue]), null
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+}
