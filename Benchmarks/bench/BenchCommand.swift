@@ -6,7 +6,7 @@ import FrameFarm
 /// Scenarios run in this order whatever order `--only` names them in: floors first, because the thumbnail and
 /// poster rows report FrameFarm's distance from the keyframe-decode floor measured there.
 enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
-    case floors, thumbnails, preview, poster, growth, pipeline, library
+    case floors, thumbnails, preview, poster, growth, pipeline, library, lint
 }
 
 @main

@@ -110,6 +110,7 @@ struct BenchReport: Codable {
     var floors: [FloorResult] = []
     var growth: GrowthResult?
     var library: LibraryResult?
+    var lint: LintBenchResult?
     var pipeline: [PipelineResult] = []
     /// Which stage bounds each thumbnail and preview scenario (StageBounds; needs the pipeline scenario).
     var bounds: [String] = []

@@ -59,6 +59,7 @@ final class BenchRunner {
             case .poster: report.scenarios += clips.map(measurePoster)
             case .growth: report.growth = try measureGrowth()
             case .library: report.library = try measureLibrary()
+            case .lint: report.lint = try measureLint()
             case .pipeline: report.pipeline = clips.map { measurePipeline(clip: $0, gpu: gpu) }
             }
         }
@@ -93,7 +94,7 @@ final class BenchRunner {
         // growth and library make their own clips.
         let needed = Set(settings.scenarios).isSubset(of: [.growth, .library]) ? [] : wanted
         let growth = settings.scenarios.contains(.growth) ? BenchInputs.growthSet(quick: settings.quick) : []
-        let library = settings.scenarios.contains(.library)
+        let library = settings.scenarios.contains(.library) || settings.scenarios.contains(.lint)
             ? BenchInputs.librarySet(quick: settings.quick) + [BenchInputs.oneSecondClip] : []
         try BenchInputs.materializeAll(needed + growth + library, cache: settings.cache)
         clips = try needed.map { try BenchInputs.clip(path: BenchInputs.path(of: $0, cache: settings.cache),

@@ -34,8 +34,8 @@ struct LibraryResult: Codable {
 }
 
 extension BenchRunner {
-    func measureLibrary() throws -> LibraryResult {
-        // prepareInputs made the clips.
+    /// The library's clips under one name each, and the list file naming them.
+    func libraryList() throws -> (paths: [String], list: String) {
         let specs = BenchInputs.librarySet(quick: settings.quick)
         // One name per video, linked to the cached encode: clips of the same shape share one encode, and each
         // name is its own video (its own folder, decoded again).
@@ -49,6 +49,13 @@ extension BenchRunner {
         }
         let list = settings.work + "/library.txt"
         try (paths.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        return (paths, list)
+    }
+
+    func measureLibrary() throws -> LibraryResult {
+        // prepareInputs made the clips.
+        let specs = BenchInputs.librarySet(quick: settings.quick)
+        let (paths, list) = try libraryList()
         let framefarm = Self.framefarmExecutable()
         func frameFarm(_ label: String, list: String, shards: Int?) -> LibraryResult.Way {
             let shardArguments: [[String]] = shards.map { count in (0..<count).map { ["--shard", "\($0)/\(count)"] } } ?? [[]]
@@ -111,10 +118,10 @@ extension BenchRunner {
     /// Runs the way's commands one after another on an emptied output folder, and adds the wall time and the CPU
     /// time of every process they started (the children's resource usage, which includes their own waited-for
     /// children) to its runs; a failing command sets its error.
-    private func timeRun(_ way: inout LibraryResult.Way) {
+    func timeRun(_ way: inout LibraryResult.Way, scenario: String = "library") {
         guard way.error == nil else { return }
         try? FileManager.default.removeItem(atPath: outFolder(way.label))
-        Log.progress("  library, \(way.label)...")
+        Log.progress("  \(scenario), \(way.label)...")
         let cpuBefore = Self.childrenCPUSeconds()
         let started = DispatchTime.now()
         for command in way.commands {
@@ -140,7 +147,7 @@ extension BenchRunner {
         }
         way.runs.append(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)
         way.cpuRuns.append(Self.childrenCPUSeconds() - cpuBefore)
-        Log.progress("  library, \(way.label): \(Format.seconds(way.runs.last!)), \(Format.seconds(way.cpuRuns.last!)) of CPU")
+        Log.progress("  \(scenario), \(way.label): \(Format.seconds(way.runs.last!)), \(Format.seconds(way.cpuRuns.last!)) of CPU")
     }
 
     private static func childrenCPUSeconds() -> Double {

@@ -32,6 +32,7 @@ enum MarkdownReport {
         }
         if let growth = report.growth { lines += growthSection(growth) }
         if let library = report.library { lines += librarySection(library) }
+        if let lint = report.lint { lines += lintSection(lint) }
         lines += pipelineSection(report.pipeline)
         if !report.bounds.isEmpty {
             lines += ["", "## What bounds each scenario", "",
@@ -155,6 +156,33 @@ enum MarkdownReport {
         }
         lines.append("Shard balance (bytes per shard over the mean, 4 shards): "
                      + library.shardBalance.map { Format.number($0, digits: 3) }.joined(separator: ", ") + ".")
+        return lines
+    }
+
+    private static func lintSection(_ lint: LintBenchResult) -> [String] {
+        var lines = ["", "## Lint", "",
+                     "| clip | way | time, median (min–max) | CPU s | recipe |", "| --- | --- | --- | --- | --- |"]
+        let rows = lint.clips.flatMap { clip in clip.ways.map { (clip.label, $0) } }
+            + lint.library.map { ("library, \(lint.videos) videos", $0) }
+        for (clip, way) in rows {
+            guard way.seconds != nil, let cpu = way.cpuSeconds else {
+                lines.append("| \(clip) | \(way.label) | failed: \(way.error ?? "?") | – | `\(way.recipe)` |")
+                continue
+            }
+            lines.append("| \(clip) | \(way.label) | \(Timing(seconds: way.runs).summary) | \(Format.number(cpu, digits: 2)) | `\(way.recipe)` |")
+        }
+        lines.append("")
+        for clip in lint.clips {
+            func median(_ prefix: String) -> Double? { clip.ways.first { $0.label.hasPrefix(prefix) }?.seconds }
+            guard let own = median("framefarm lint") else { continue }
+            var parts: [String] = []
+            if let probe = median("framefarm probe") { parts.append("\(Format.number(own / probe, digits: 2))x probe's time (target: at most 1.2x)") }
+            if let peer = median("ffprobe") { parts.append("\(Format.number(peer / own, digits: 1))x faster than the peer (target: at least 5x)") }
+            lines.append("\(clip.label): lint \(parts.joined(separator: ", ")).")
+        }
+        if let own = lint.library.first?.seconds, let peer = lint.library.dropFirst().first?.seconds {
+            lines.append("Library: lint \(Format.number(peer / own, digits: 1))x faster than the peer per video.")
+        }
         return lines
     }
 
