@@ -63,8 +63,18 @@ public struct InputContext: Sendable {
     let progress: ProgressCounter
     /// Image encoders shared by the inputs in flight: they bound how many images are encoded at once.
     let encoders: EncoderPool
+    /// The stream's facts once the first job read them, for the jobs after it.
+    let probed = Locked<StreamFacts?>(nil)
 
     var folderPath: String { layout.videoFolder(folder) }
+
+    /// The input's stream facts (demuxing and the keyframe scan), read once for all the jobs the input goes through.
+    func stream() throws -> StreamFacts {
+        if let known = probed.withLock({ $0 }) { return known }
+        let stream = try MediaProber.open(path: path, maxPixels: maxPixels)
+        probed.withLock { $0 = stream }
+        return stream
+    }
 
     /// Waits for the Vulkan device, then creates the input's folder (or `subfolder` in it) and returns its path.
     /// Jobs call it once they are about to write, so an input that fails earlier leaves nothing behind.
@@ -155,6 +165,8 @@ public struct BatchPipeline: Sendable {
         var statuses: [String: BatchSummary.Outcome.Status] = [:]
         var results: [InputResult] = []
         var failure: String?
+        let context = InputContext(path: path, folder: folder, layout: layout, gpu: gpu, policy: policy,
+                                   maxPixels: settings.maxPixels, progress: counter, encoders: encoders)
         for job in jobs {
             let command = type(of: job).command
             if !settings.force, let existing, isCurrent(job, in: existing, policy: policy, folder: folder, layout: layout) {
@@ -168,8 +180,6 @@ public struct BatchPipeline: Sendable {
             do {
                 // Without a Vulkan device no input can be done: the rest fail at once, unprobed.
                 if gpu.hasFailedToStart { try gpu.ready() }
-                let context = InputContext(path: path, folder: folder, layout: layout, gpu: gpu, policy: policy,
-                                           maxPixels: settings.maxPixels, progress: counter, encoders: encoders)
                 results.append(try job.process(context))
                 statuses[command] = .done
             } catch {

@@ -28,12 +28,12 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Probes `path` and decodes this choice's frame, in stages that overlap. For the auto poster the candidates
-    /// are decoded first and their bars give the padding, so each candidate serves both (the padding search
-    /// decoded nine more); a frame chosen by time is decoded in the background while the padding is found, since
-    /// the time needs only the duration, known from the stream's facts.
-    func probeAndDecode(path: String, maxPixels: Int) throws -> (facts: MediaFacts, decoded: Decoded) {
-        let stream = try MediaProber.open(path: path, maxPixels: maxPixels)
+    /// Decodes this choice's frame of the video at `path`, which `stream` describes, and finds its padding, in
+    /// stages that overlap. For the auto poster the candidates are decoded first and their bars give the padding,
+    /// so each candidate serves both (the padding search decoded nine more); a frame chosen by time is decoded in
+    /// the background while the padding is found, since the time needs only the duration.
+    func decodeFindingPadding(_ stream: StreamFacts, path: String,
+                              maxPixels: Int) throws -> (facts: MediaFacts, decoded: Decoded) {
         guard let offset = requestedOffset(durationSeconds: stream.durationSeconds) else {
             let found = try PosterPicker.pickFromKeyframes(
                 path: path, durationSeconds: stream.availableSeconds, startSeconds: stream.info.startSeconds,

@@ -46,7 +46,8 @@ public struct PosterJob: BatchJob {
     public func recordedSettings(in manifest: VideoManifest) -> [String: String]? { manifest.poster?.settings }
 
     public func process(_ input: InputContext) throws -> InputResult {
-        let (facts, decoded) = try options.frame.probeAndDecode(path: input.path, maxPixels: input.maxPixels)
+        let (facts, decoded) = try options.frame.decodeFindingPadding(try input.stream(), path: input.path,
+                                                                            maxPixels: input.maxPixels)
         let codedContent = facts.codedContent(options.removePadding)
         let frame = decoded.frame, picked = decoded.score
         let score = picked.map { ["brightness": $0.brightness, "contrast": $0.contrast, "sharpness": $0.sharpness,

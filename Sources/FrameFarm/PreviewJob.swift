@@ -24,7 +24,8 @@ public struct PreviewJob: BatchJob {
     public func recordedSettings(in manifest: VideoManifest) -> [String: String]? { manifest.preview?.settings }
 
     public func process(_ input: InputContext) throws -> InputResult {
-        let (facts, decoded) = try options.frame.probeAndDecode(path: input.path, maxPixels: input.maxPixels)
+        let (facts, decoded) = try options.frame.decodeFindingPadding(try input.stream(), path: input.path,
+                                                                            maxPixels: input.maxPixels)
         let codedContent = facts.codedContent(options.removePadding)
         let frame = decoded.frame
         let plans = PreviewPlan.renders(options: options, policy: input.policy, geometry: facts.info.geometry,

@@ -22,7 +22,7 @@ public struct ThumbnailJob: BatchJob {
 
     public func process(_ input: InputContext) throws -> InputResult {
         // Stage 1: the stream's facts, from demuxing alone.
-        let stream = try MediaProber.open(path: input.path, maxPixels: input.maxPixels)
+        let stream = try input.stream()
         // Stage 2: decoding starts at once (the target times need only the duration; the frames wait in the
         // feeder's queue), and the padding is found meanwhile, from the feeder's own frames where it can be.
         let (feeder, paddingSamples) = try startFeeder(stream, input: input)

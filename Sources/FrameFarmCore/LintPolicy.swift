@@ -131,10 +131,9 @@ public enum LintPolicy {
         settings.fillCropPercent = try number("percent", 0...100) ?? settings.fillCropPercent
         settings.trackIntervalSeconds = try number("intervalSeconds", 0.001...86_400) ?? settings.trackIntervalSeconds
         if let value = fields["devices"] {
-            let ids: [String] = if case .array(let items) = value {
-                items.compactMap { if case .string(let id) = $0 { id } else { nil } }
-            } else { [] }
-            guard !ids.isEmpty, case .array(let items) = value, ids.count == items.count else {
+            guard case .array(let items) = value, !items.isEmpty,
+                  case let ids = items.compactMap({ if case .string(let id) = $0 { id } else { nil } }),
+                  ids.count == items.count else {
                 throw LintPolicyError(description: "devices must be a list of device ids or groups")
             }
             do {

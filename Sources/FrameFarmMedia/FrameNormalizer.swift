@@ -2,7 +2,8 @@ import CFFmpeg
 import FrameFarmCore
 
 /// Gives every decoded frame a layout the GPU reads as-is; frames in other pixel formats (packed or paletted RGB,
-/// 12-bit, 4:1:1 ...) are converted with libswscale. RGB stays RGB: it is repacked into planes, never through Y'CbCr. Owns its SwsContext; not thread-safe (one per decoder).
+/// 12-bit, 4:1:1 ...) are converted with libswscale. RGB stays RGB: it is repacked into planes, never through
+/// Y'CbCr. Owns its SwsContext; not thread-safe (one per decoder).
 final class FrameNormalizer {
     private var scaler: OpaquePointer?
     /// The HDR peak the container declares, for frames that carry no metadata of their own.

@@ -3,15 +3,15 @@ import Foundation
 /// Reads box headers of ISO BMFF (MP4) files without interpreting payloads. Pure; thread-safe.
 enum MP4Boxes {
     /// The header at `offset` as written: its type, the size it claims (the 64-bit `largesize` when the 32-bit
-    /// size is 1; 0 means "to the end") and the header's own length. Throws when it does not fit before `limit`.
-    private static func fields(in data: Data, at offset: Int, limit: Int) throws
-        -> (type: String, claimedSize: UInt64, headerSize: Int) {
-        guard limit - offset >= 8 else { throw malformed(at: offset, "truncated box header") }
+    /// size is 1; 0 means "to the end") and the header's own length; nil when it does not fit before `limit`.
+    private static func fields(in data: Data, at offset: Int, limit: Int)
+        -> (type: String, claimedSize: UInt64, headerSize: Int)? {
+        guard limit - offset >= 8 else { return nil }
         let size32 = readUInt32(data, offset)
         let type = String(decoding: data[(data.startIndex + offset + 4)..<(data.startIndex + offset + 8)],
                           as: UTF8.self)
         guard size32 == 1 else { return (type, UInt64(size32), 8) }
-        guard limit - offset >= 16 else { throw malformed(at: offset, "truncated largesize of '\(type)'") }
+        guard limit - offset >= 16 else { return nil }
         return (type, UInt64(readUInt32(data, offset + 8)) << 32 | UInt64(readUInt32(data, offset + 12)), 16)
     }
 
@@ -27,7 +27,7 @@ enum MP4Boxes {
         var offset: UInt64 = 0
         while offset + 8 <= fileBytes, types.count < 10_000 {
             guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
-                  let box = try? fields(in: header, at: 0, limit: header.count) else { break }
+                  let box = fields(in: header, at: 0, limit: header.count) else { break }
             types.append(box.type)
             // 0 is "to the end of the file"; below 8 is not a box.
             guard box.claimedSize >= 8 else { break }
@@ -40,10 +40,5 @@ enum MP4Boxes {
     private static func readUInt32(_ data: Data, _ offset: Int) -> UInt32 {
         let start = data.startIndex + offset
         return data[start..<(start + 4)].reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
-    private static func malformed(at offset: Int, _ reason: String) -> MediaError {
-        MediaError(call: "MP4Boxes.sequence", code: .invalidData,
-                   message: "\(reason) at byte \(offset)")
     }
 }
