@@ -25,10 +25,11 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .target(name: "FrameFarmCore"),
         .target(name: "FrameFarmMedia", dependencies: ["FrameFarmCore", "CFFmpeg", "CPNG", "CTurboJPEG", "CDeflate",
-                                                       "CWebP"]),
+                                                       "CWebP", "CCurl"]),
         .target(name: "FrameFarmGPU", dependencies: ["FrameFarmCore", "CVulkan"],
                 plugins: [.plugin(name: "ShaderCompiler")]),
         .target(name: "FrameFarm", dependencies: ["FrameFarmCore", "FrameFarmMedia", "FrameFarmGPU"]),

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Installs the system libraries FrameFarm builds and runs against, only those missing.
 # Usage: scripts/install-deps.sh [--test | --bench | --cluster]
-#   --test adds the validation layer, pngcheck, Chromium (a test renders the contact sheet in it) and
-#   junitparser (a test parses lint's JUnit report with it);
+#   --test adds the validation layer, pngcheck, Chromium (a test renders the contact sheet in it),
+#   junitparser (a test parses lint's JUnit report with it) and nginx and openssl (the http(s) input tests serve videos over http and https);
 #   --bench the ffmpeg CLI, the peers `bench` times against; --cluster Slurm and munge, for `make test-cluster`.
 set -euo pipefail
 
 packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools spirv-tools
           libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
-          libpng-dev libdeflate-dev libturbojpeg0-dev libwebp-dev)
+          libpng-dev libdeflate-dev libturbojpeg0-dev libwebp-dev libcurl4-openssl-dev)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(vulkan-validationlayers pngcheck chromium python3-junitparser)
+    packages+=(vulkan-validationlayers pngcheck chromium python3-junitparser nginx openssl)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(ffmpeg)

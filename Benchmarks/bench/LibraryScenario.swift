@@ -90,7 +90,7 @@ extension BenchRunner {
         for _ in 0..<max(1, settings.repeats) {
             for index in fixedCost.indices { timeRun(&fixedCost[index]) }
         }
-        let totals = Shard.totals(of: paths, count: 4) { ManifestStore.inputRecord(for: $0).sizeBytes }
+        let totals = Shard.totals(of: paths, count: 4, workOf: ManifestStore.sizeBytes(of:))
         let mean = Double(totals.reduce(0, +)) / Double(max(1, totals.count))
         return LibraryResult(videos: paths.count, videoMinutes: specs.reduce(0) { $0 + $1.durationSeconds } / 60,
                              ways: ways, fixedCost: fixedCost, shardingOverheads: overheads,

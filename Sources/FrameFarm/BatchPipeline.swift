@@ -159,7 +159,14 @@ public struct BatchPipeline: Sendable {
     /// (the jobs after it fail for the same reason), and the manifest keeps what the jobs before it made.
     private func process(_ path: String, folder: String, jobs: [any BatchJob], layout: OutputLayout,
                          counter: ProgressCounter, encoders: EncoderPool) -> BatchSummary.Outcome {
-        let input = ManifestStore.inputRecord(for: path)
+        let input: InputRecord
+        do {
+            input = try ManifestStore.inputRecord(for: path)
+        } catch {
+            var outcome = BatchSummary.Outcome(path: path, folder: folder, status: .failed, error: error.description)
+            outcome.statusByCommand = Dictionary(uniqueKeysWithValues: jobs.map { (type(of: $0).command, .failed) })
+            return outcome
+        }
         let existing = ManifestStore.current(at: layout.manifestPath(folder), for: input)
         let policy = settings.policy ?? existing?.probe.policy ?? .hig
         var statuses: [String: BatchSummary.Outcome.Status] = [:]
@@ -211,7 +218,7 @@ public struct BatchPipeline: Sendable {
     /// The inputs' indices, largest file first (ties in input order): a batch that starts its longest videos
     /// first does not end with one of them running alone while the other slots idle.
     static func largestFirst(_ inputs: [String]) -> [Int] {
-        let sizes = inputs.map { ManifestStore.inputRecord(for: $0).sizeBytes }
+        let sizes = inputs.map(ManifestStore.sizeBytes(of:))
         return inputs.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 

@@ -9,3 +9,5 @@ public typealias GPUSelection = FrameFarmGPU.GPUSelection
 public typealias PrefilterPlacement = FrameFarmGPU.PrefilterPlacement
 public typealias FFmpegLogLevel = FrameFarmMedia.FFmpegLogLevel
 public typealias PNGCompressor = FrameFarmMedia.PNGCompressor
+public typealias RemoteSettings = FrameFarmMedia.RemoteSettings
+public typealias RemoteInput = FrameFarmMedia.RemoteInput

@@ -76,8 +76,9 @@ public struct LibraryReport: Encodable, Sendable {
                 judged[path] = [:]
                 return
             }
-            let input = ManifestStore.inputRecord(for: path)
-            let unchanged = input.sizeBytes > 0 && manifest.input.describesSameFile(as: input)
+            // A remote input its server does not describe now (unreachable, gone) counts as changed.
+            let input = try? ManifestStore.inputRecord(for: path)
+            let unchanged = input.map { $0.sizeBytes > 0 && manifest.input.describesSameFile(as: $0) } ?? false
             judged[path] = Dictionary(uniqueKeysWithValues: VideoManifest.commands.compactMap { command in
                 manifest.files(of: command).flatMap { files in
                     files.allSatisfy { OutputLayout.isNonEmptyFile(out.videoFolder(folder) + "/" + $0) } ? (command, unchanged) : nil

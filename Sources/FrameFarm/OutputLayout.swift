@@ -21,14 +21,16 @@ public enum FolderLayout: Sendable, Hashable {
             return OutputLayout.stem(input) + "-" + OutputLayout.shortHash(OutputLayout.absolutePath(input))
         case .mirror(let root):
             let rootPath = OutputLayout.absolutePath(root), path = OutputLayout.absolutePath(input)
-            let prefix = rootPath == "/" ? "/" : rootPath + "/"
+            let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
             guard path.hasPrefix(prefix) else {
                 throw InputFailure(path: input, reason: "not under --inputs-root \(root)")
             }
-            // Hidden folders are made visible, as stems are: OUT's walkers skip hidden names.
-            let folders: [String] = path.dropFirst(prefix.count).split(separator: "/").dropLast().map { name in
-                name.hasPrefix(".") ? "_" + String(name.dropFirst()) : String(name)
-            }
+            // A URL's folders are percent-decoded. Hidden folders are made visible, as stems are: OUT's walkers
+            // skip hidden names.
+            let relative = String(path.dropFirst(prefix.count))
+            let names = RemoteInput.isRemote(path) ? RemoteInput.folders(in: relative)
+                : relative.split(separator: "/").dropLast().map(String.init)
+            let folders: [String] = names.map { name in name.hasPrefix(".") ? "_" + String(name.dropFirst()) : name }
             return (folders + [OutputLayout.stem(input)]).joined(separator: "/")
         }
     }
@@ -92,7 +94,8 @@ public struct OutputLayout: Sendable {
 
     /// The file name without folder and last extension; a name that would be hidden or empty is made safe.
     public static func stem(_ path: String) -> String {
-        let name = plainStem(path) ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let name = RemoteInput.isRemote(path) ? RemoteInput.stem(of: path)
+            : plainStem(path) ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let cleaned = name.hasPrefix(".") ? "_" + name.dropFirst() : Substring(name)
         return cleaned.isEmpty ? "video" : String(cleaned)
     }
@@ -114,6 +117,7 @@ public struct OutputLayout: Sendable {
     /// The path from `/`, without `.` and `..` steps (links are not resolved). Plain absolute paths, what lists of
     /// a million inputs hold, skip Foundation's URL round trip.
     static func absolutePath(_ path: String) -> String {
+        if RemoteInput.isRemote(path) { return path }
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         return isPlain(full) ? full : URL(fileURLWithPath: full).standardizedFileURL.path
     }
@@ -272,12 +276,26 @@ public enum ManifestStore {
         }
     }
 
-    /// Size and modification time of an input file.
+    /// Size and modification time of an input file, or what an http(s) input's server says of it (a request:
+    /// `RemoteIdentity`, whose failure is the input's).
     /// A symbolic link is followed: the video is the file it names, and a re-run must notice when that changes.
-    public static func inputRecord(for path: String) -> InputRecord {
+    public static func inputRecord(for path: String) throws(InputError) -> InputRecord {
+        if RemoteInput.isRemote(path) {
+            let identity = try RemoteIdentity.fetch(path)
+            return InputRecord(path: path, sizeBytes: identity.sizeBytes,
+                               modifiedSeconds: identity.lastModifiedSeconds ?? 0, etag: identity.etag)
+        }
         var status = stat()
         guard stat(path, &status) == 0 else { return InputRecord(path: path, sizeBytes: 0, modifiedSeconds: 0) }
         let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
         return InputRecord(path: path, sizeBytes: Int(status.st_size), modifiedSeconds: modified)
+    }
+
+    /// An input file's size, to order and share out work; 0 for an http(s) input (asking its server would cost
+    /// every worker a request per input of the whole list) and for a file that is not there.
+    public static func sizeBytes(of path: String) -> Int {
+        var status = stat()
+        guard !RemoteInput.isRemote(path), stat(path, &status) == 0 else { return 0 }
+        return Int(status.st_size)
     }
 }

@@ -31,22 +31,27 @@ public struct VideoManifest: Codable, Sendable, Equatable {
     }
 }
 
-/// Identifies the input a manifest was made from, so a re-run can tell whether its outputs are still current.
+/// Identifies the input a manifest was made from, so a re-run can tell whether its outputs are still current:
+/// a file's size and modification time, or what an http(s) input's server says (`Content-Length` or
+/// `Content-Range`, `Last-Modified` and `ETag`). `path` is a remote input's name, never its query string.
 public struct InputRecord: Codable, Sendable, Equatable {
     public var path: String
     public var sizeBytes: Int
-    /// Modification time, seconds since 1970.
+    /// Modification time, seconds since 1970 (0 where a server does not say).
     public var modifiedSeconds: Double
+    /// A remote input's entity tag, when its server sends one.
+    public var etag: String?
 
-    public init(path: String, sizeBytes: Int, modifiedSeconds: Double) {
+    public init(path: String, sizeBytes: Int, modifiedSeconds: Double, etag: String? = nil) {
         self.path = path
         self.sizeBytes = sizeBytes
         self.modifiedSeconds = modifiedSeconds
+        self.etag = etag
     }
 
-    /// Same file content as far as size and modification time tell (the path may differ).
+    /// Same file content as far as size, modification time and entity tag tell (the path may differ).
     public func describesSameFile(as other: InputRecord) -> Bool {
-        sizeBytes == other.sizeBytes && abs(modifiedSeconds - other.modifiedSeconds) < 0.001
+        sizeBytes == other.sizeBytes && abs(modifiedSeconds - other.modifiedSeconds) < 0.001 && etag == other.etag
     }
 }
 

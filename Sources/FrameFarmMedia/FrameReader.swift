@@ -120,7 +120,7 @@ public final class FrameReader {
 
     private func feedDecoder() throws {
         if draining { return }
-        guard let packet = file.readVideoPacket() else {
+        guard let packet = try file.readVideoPacket() else {
             demuxerFinished = true
             draining = true
             _ = try decoder.send(nil)
@@ -303,7 +303,7 @@ public final class FrameReader {
         var keyframes: [Double] = []
         var last: Double?
         var count = 0
-        while count < maxPackets, let packet = file.readVideoPacket() {
+        while count < maxPackets, let packet = try file.readVideoPacket() {
             count += 1
             if let pts = packet.presentationTimestamp ?? packet.decodeTimestamp {
                 let time = file.seconds(pts)

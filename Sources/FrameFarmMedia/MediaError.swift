@@ -61,6 +61,14 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     case tooLarge(width: Int, height: Int, maxPixels: Int)
     case noDecodableFrames
     case cutShortBeforeIndex
+    /// An http(s) input's server answered with an error status (nil: FFmpeg said only 4xx or 5xx).
+    case http(status: Int?, reason: String)
+    /// An http(s) input's server sent nothing for `--io-timeout` seconds.
+    case timedOut(seconds: Double)
+    /// An http(s) input's host could not be reached, or the connection broke and retries did not mend it.
+    case connectionFailed(String)
+    /// An http(s) input's TLS handshake failed: most often a certificate the system does not trust.
+    case tlsFailure(String)
 
     public var description: String {
         switch self {
@@ -76,6 +84,12 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
         case .cutShortBeforeIndex:
             "cut short before its index was written: an MP4/MOV with media data but no 'moov' box (an interrupted "
                 + "recording or copy), so its frames cannot be located"
+        case .http(let status, let reason): status.map { "HTTP \($0) \(reason)" } ?? "HTTP \(reason)"
+        case .timedOut(let seconds):
+            "timed out: no data from the server for \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s "
+                + "(--io-timeout)"
+        case .connectionFailed(let reason): reason
+        case .tlsFailure(let reason): "TLS failure: \(reason)"
         }
     }
 }

@@ -52,7 +52,10 @@ public final class StreamAnalysis: @unchecked Sendable {
 /// Owns an opened container (AVFormatContext) and the index of its best video stream. Not thread-safe: use one
 /// per thread (parallel chunks each open their own).
 public final class MediaFile {
+    /// A local path, or a remote input's name (`RemoteInput`): never a URL's query string.
     public let path: String
+    /// An http(s) input: a failed read is the connection's failure, not the end of the file.
+    let isRemote: Bool
     let context: UnsafeMutablePointer<AVFormatContext>
     let videoStreamIndex: Int32
     private let packet = Packet()
@@ -70,11 +73,15 @@ public final class MediaFile {
     public init(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
                 analysis known: StreamAnalysis? = nil) throws {
         self.path = path
+        isRemote = RemoteInput.isRemote(path)
         FFmpegLog.configured
-        try MediaFile.checkReadable(path)
+        if !isRemote { try MediaFile.checkReadable(path) }
         var opened: UnsafeMutablePointer<AVFormatContext>?
-        let openCode = avformat_open_input(&opened, path, nil, nil)
+        var options = isRemote ? RemoteInput.openOptions() : nil
+        defer { av_dict_free(&options) }
+        let openCode = avformat_open_input(&opened, isRemote ? RemoteInput.location(of: path) : path, nil, &options)
         guard openCode >= 0, let opened else {
+            if isRemote { throw RemoteInput.diagnosis(of: path, openCode: openCode) }
             if MP4Boxes.isCutShortBeforeIndex(path: path) { throw InputError.cutShortBeforeIndex }
             throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
         }
@@ -255,13 +262,17 @@ public final class MediaFile {
         return DisplayTransform(rotation: Int(counterClockwise.rounded()), mirrored: true)
     }
 
-    /// Reads the next packet of the video stream; nil at end of file. Read errors past the start are treated as
-    /// the end (a truncated file still gives what it has).
-    func readVideoPacket() -> Packet? {
+    /// Reads the next packet of the video stream; nil at end of file. A local file's read errors are taken as
+    /// its end (a truncated file still gives what it has); a remote input's are its connection failing after
+    /// FFmpeg's reconnects, and throw rather than leave a track silently short.
+    func readVideoPacket() throws -> Packet? {
         while true {
             packet.unreference()
             let code = av_read_frame(context, packet.pointer)
-            if code < 0 { return nil }
+            if code < 0 {
+                if isRemote, code != framefarm_averror_eof() { throw RemoteInput.readFailure(code) }
+                return nil
+            }
             if packet.streamIndex == videoStreamIndex { return packet }
         }
     }

@@ -36,6 +36,40 @@ struct GPUOptions: ParsableArguments {
     }
 }
 
+/// How http(s) inputs are read: `--io-timeout`, `--header`, `--ca-file`.
+struct RemoteOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("For http(s) inputs: seconds the server may send nothing (connecting, answering, any read) before the input fails; resets and 5xx answers are retried first.", valueName: "seconds"))
+    var ioTimeout: Double = RemoteSettings().timeoutSeconds
+
+    @Option(name: .customLong("header"), help: ArgumentHelp("For http(s) inputs: a header sent with every request, 'Name: value' (repeatable), such as the credentials of a private origin. Never printed or recorded.", valueName: "header"))
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("For https inputs: a PEM file of the certificate authorities to trust instead of the system's.", valueName: "file"))
+    var caFile: String?
+
+    func validate() throws {
+        guard ioTimeout > 0, ioTimeout.isFinite else { throw ValidationError("--io-timeout must be a number of seconds above 0") }
+        // A header may hold a secret: the message never repeats it.
+        for header in headers where RemoteSettings.checkedHeader(header) == nil {
+            throw ValidationError("--header: expected 'Name: value' on one line, the name of letters, digits and dashes")
+        }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ValidationError("--ca-file \(caFile): cannot read the file")
+        }
+    }
+
+    /// Sets how remote inputs are read, and gives each input as the batch carries it: a URL by its name, the
+    /// query string kept aside (`RemoteInput`).
+    func apply(to inputs: [String]) -> [String] {
+        var settings = RemoteSettings()
+        settings.timeoutSeconds = ioTimeout
+        settings.headers = headers
+        settings.caFile = caFile
+        RemoteInput.settings = settings
+        return inputs.map { RemoteInput.isRemote($0) ? RemoteInput.register($0) : $0 }
+    }
+}
+
 /// Inputs, `--out` and what every batch command shares (`BatchSettings`), plus `--json` and `--quiet`.
 /// Where a command's inputs come from: paths, a list file, folders walked with --recursive.
 struct InputOptions: ParsableArguments {
@@ -52,6 +86,8 @@ struct InputOptions: ParsableArguments {
             transform: { try InputList.parseExtensions($0) })
     var extensions: Set<String>?
 
+    @OptionGroup var remote: RemoteOptions
+
     func validate() throws {
         if extensions != nil && !recursive { throw ValidationError("--extensions is for --recursive") }
     }
@@ -61,9 +97,10 @@ struct InputOptions: ParsableArguments {
     func resolve(skipping: String?) throws -> [String] {
         if videos.isEmpty && inputsFrom == nil { throw ValidationError("no inputs: give videos, or --inputs-from FILE") }
         var inputs: [String] = []
-        for input in videos + (try inputsFrom.map { path in try usageChecked { try InputList.read(path) } } ?? []) {
+        let given = videos + (try inputsFrom.map { path in try usageChecked { try InputList.read(path) } } ?? [])
+        for input in remote.apply(to: given) {
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
+            if !RemoteInput.isRemote(input), FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
                 guard recursive else { throw ValidationError("\(input) is a folder: give --recursive to walk it for videos") }
                 inputs += try usageChecked {
                     try InputList.videos(under: input, extensions: extensions ?? InputList.videoExtensions, skipping: skipping)
@@ -291,7 +328,7 @@ extension BatchOptions {
         }
         guard let shard = try resolveShard() else { return (inputs, nil) }
         // Balanced by file size (of the file a link names): the work a video takes grows with it, and a stat is cheap.
-        let mine = shard.inputs(of: inputs) { ManifestStore.inputRecord(for: $0).sizeBytes }
+        let mine = shard.inputs(of: inputs, workOf: ManifestStore.sizeBytes(of:))
         return (mine, shard)
     }
 

@@ -25,8 +25,10 @@ struct ProbeCommand: ParsableCommand {
     @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).")
     var maxPixels = BatchSettings.defaultMaxPixels
 
+    @OptionGroup var remote: RemoteOptions
+
     func run() throws {
-        let results = Prober.probe(paths: videos, policy: policy, maxPixels: maxPixels)
+        let results = Prober.probe(paths: remote.apply(to: videos), policy: policy, maxPixels: maxPixels)
         var reports: [ProbeReport] = []
         for result in results {
             switch result {

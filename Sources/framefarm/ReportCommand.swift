@@ -28,6 +28,8 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "Print OUT/summary.json on stdout.")
     var json = false
 
+    @OptionGroup var remote: RemoteOptions
+
     /// How many inputs of each kind the summary on stderr names; summary.json names all.
     private static let namedPerKind = 10
 
@@ -40,7 +42,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let list = try inputsFrom.map { path in try usageChecked { try InputList.read(path) } }
+        let list = try inputsFrom.map { path in try usageChecked { try remote.apply(to: InputList.read(path)) } }
         let report = LibraryReport(outputRoot: out, list: list, layout: layout?.folderLayout(inputsRoot: inputsRoot))
         try report.write()
         try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.problems)

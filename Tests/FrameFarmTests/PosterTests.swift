@@ -118,7 +118,7 @@ import FrameFarmSamples
                                    picks: (Double) -> Bool) throws -> String {
         var data = try Data(contentsOf: URL(fileURLWithPath: path))
         let file = try MediaFile(path: path)
-        while let packet = file.readVideoPacket() {
+        while let packet = try file.readVideoPacket() {
             let position = Int(packet.pointer.pointee.pos)
             guard packet.isKeyFrame, position >= 0, let pts = packet.presentationTimestamp, picks(file.seconds(pts))
             else { continue }

@@ -1,0 +1,164 @@
+import CFFmpeg
+import Foundation
+import FrameFarmCore
+
+/// How http(s) inputs are read: set once per process (`--io-timeout`, `--header`, `--ca-file`) before a batch
+/// starts, and used by every open of every remote input.
+public struct RemoteSettings: Sendable, Equatable {
+    /// Seconds a connection may go without a byte (connecting, waiting for an answer, each read) before it
+    /// counts as dead.
+    public var timeoutSeconds: Double = 30
+    /// `Name: value` lines sent with every request: the credentials of a private origin. Never printed.
+    public var headers: [String] = []
+    /// A PEM file of the certificate authorities to trust instead of the system's (a private origin's own CA).
+    public var caFile: String?
+    /// Tries of a request that meets a reset connection or a 5xx answer, 1, 2 then 4 s apart.
+    public var attempts = 4
+
+    public init() {}
+
+    /// A header line as `--header` takes it: `Name: value`, no line breaks (they would forge other headers).
+    public static func checkedHeader(_ line: String) -> String? {
+        guard let colon = line.firstIndex(of: ":"), colon > line.startIndex,
+              !line.contains("\r"), !line.contains("\n"),
+              line[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
+        return line
+    }
+}
+
+/// http(s) inputs. A URL's query string (a presigned URL's signature, which changes on every request) and any
+/// `user:password@` never go further than this type: the batch knows a remote input by its *name*, the URL without
+/// them, and uses the name for its folder, its manifest, its resume key and every line it prints. Only FFmpeg's
+/// open and the identity request (`RemoteIdentity`) see the whole URL, looked up here by name.
+public enum RemoteInput {
+    private static let state = Locked(State())
+
+    private struct State {
+        var settings = RemoteSettings()
+        /// Name to whole URL, for the inputs whose URL differs from their name.
+        var locations: [String: String] = [:]
+    }
+
+    public static var settings: RemoteSettings {
+        get { state.withLock { $0.settings } }
+        set { state.withLock { $0.settings = newValue } }
+    }
+
+    /// Whether `input` is an http or https URL (the scheme in any case).
+    public static func isRemote(_ input: String) -> Bool {
+        let scheme = input.prefix(8).lowercased()
+        return scheme.hasPrefix("http://") || scheme.hasPrefix("https://")
+    }
+
+    /// The URL without user information, query or fragment, with its scheme in lower case:
+    /// `https://bucket.example.com/a/clip.mp4` for `HTTPS://key:secret@bucket.example.com/a/clip.mp4?X-Sig=1#t`.
+    public static func name(of url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let scheme = url[..<schemeEnd.lowerBound].lowercased()
+        let rest = url[schemeEnd.upperBound...]
+        let beforeQuery = rest.prefix { $0 != "?" && $0 != "#" }
+        let authorityEnd = beforeQuery.firstIndex(of: "/") ?? beforeQuery.endIndex
+        var authority = beforeQuery[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let path = beforeQuery[authorityEnd...]
+        return scheme + "://" + authority + (path.isEmpty ? "/" : path)
+    }
+
+    /// Keeps `url` behind its name and returns the name, the only form in which the batch carries it.
+    public static func register(_ url: String) -> String {
+        let name = name(of: url)
+        if name != url { state.withLock { $0.locations[name] = url } }
+        return name
+    }
+
+    /// The whole URL behind a name (the name itself when it was registered without a query).
+    static func location(of name: String) -> String {
+        state.withLock { $0.locations[name] } ?? name
+    }
+
+    /// The last path component without its extension, percent-decoded: the folder name a remote input gets
+    /// (`clip` for `https://host/videos/clip.mp4`). A `/` decoded from `%2F` becomes `_`.
+    public static func stem(of name: String) -> String {
+        let path = pathComponents(of: name)
+        let file = path.last.map(String.init) ?? ""
+        let decoded = file.removingPercentEncoding ?? file
+        let dot = decoded.lastIndex(of: ".")
+        let stem = dot.map { decoded[..<$0] }.flatMap { $0.isEmpty ? nil : $0 } ?? Substring(decoded)
+        return stem.replacingOccurrences(of: "/", with: "_")
+    }
+
+    /// The folders of a URL path relative to a root (`a/b` for `a/b/clip.mp4`), percent-decoded (a `/` decoded
+    /// from `%2F` becomes `_`).
+    public static func folders(in relativePath: String) -> [String] {
+        relativePath.split(separator: "/").dropLast().map { component in
+            (String(component).removingPercentEncoding ?? String(component)).replacingOccurrences(of: "/", with: "_")
+        }
+    }
+
+    private static func pathComponents(of name: String) -> [Substring] {
+        guard let schemeEnd = name.range(of: "://") else { return [] }
+        let rest = name[schemeEnd.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return [] }
+        return rest[slash...].split(separator: "/")
+    }
+
+    /// FFmpeg's http options for an open of a remote input: the timeout, reconnects with backoff on resets and
+    /// 5xx answers, keep-alive (seeks reuse the connection, and a connection dropped mid-body is noticed as
+    /// such and resumed with a range request), certificate checks on, and the user's headers. The caller frees it.
+    static func openOptions() -> OpaquePointer? {
+        let settings = settings
+        var options: OpaquePointer?
+        let microseconds = String(Int64(settings.timeoutSeconds * 1_000_000))
+        let values: [(String, String)] = [
+            ("rw_timeout", microseconds), ("timeout", microseconds),
+            ("reconnect", "1"), ("reconnect_streamed", "1"), ("reconnect_on_network_error", "1"),
+            ("reconnect_on_http_error", "5xx"), ("reconnect_delay_max", "4"),
+            ("multiple_requests", "1"), ("tls_verify", "1"), ("user_agent", RemoteIdentity.userAgent),
+        ] + (settings.caFile.map { [("ca_file", $0)] } ?? [])
+            + (settings.headers.isEmpty ? [] : [("headers", settings.headers.map { $0 + "\r\n" }.joined())])
+        for (key, value) in values { av_dict_set(&options, key, value, 0) }
+        return options
+    }
+
+    /// Why FFmpeg could not open a remote input. FFmpeg's codes lump a refused connection, a timeout and a
+    /// certificate together as I/O errors, so the input's server is asked again with FrameFarm's own request,
+    /// whose failure names the cause; when that request succeeds, FFmpeg's code is all there is.
+    static func diagnosis(of name: String, openCode: Int32) -> InputError {
+        do {
+            _ = try RemoteIdentity.fetch(name)
+        } catch {
+            return error
+        }
+        let error = inputError(openCode)
+        if case .connectionFailed = error { return .notAVideo(FFmpegError(rawValue: openCode).description) }
+        return error
+    }
+
+    /// A read of a remote input that failed after FFmpeg's reconnects.
+    static func readFailure(_ code: Int32) -> InputError {
+        let error = inputError(code)
+        guard case .connectionFailed(let reason) = error else { return error }
+        return .connectionFailed("connection lost while reading, reconnecting did not mend it: \(reason)")
+    }
+
+    /// FFmpeg's code for a failed open or read of a remote input, in the words `InputError` uses.
+    static func inputError(_ code: Int32) -> InputError {
+        // FFmpeg's AVERROR_HTTP_* codes: FFERRTAG(0xF8, the status's three characters).
+        func http(_ status: String) -> Int32 {
+            let bytes = [0xF8] + Array(status.utf8)
+            return -Int32(bitPattern: UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16
+                | UInt32(bytes[3]) << 24)
+        }
+        switch code {
+        case http("400"): return .http(status: 400, reason: "Bad Request")
+        case http("401"): return .http(status: 401, reason: "Unauthorized")
+        case http("403"): return .http(status: 403, reason: "Forbidden")
+        case http("404"): return .http(status: 404, reason: "Not Found")
+        case http("4XX"): return .http(status: nil, reason: "4xx client error")
+        case http("5XX"): return .http(status: nil, reason: "5xx server error")
+        case -ETIMEDOUT: return .timedOut(seconds: settings.timeoutSeconds)
+        case -ECONNREFUSED: return .connectionFailed("connection refused")
+        default: return .connectionFailed(FFmpegError(rawValue: code).description)
+        }
+    }
+}

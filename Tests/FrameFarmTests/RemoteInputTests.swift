@@ -1,0 +1,149 @@
+import Foundation
+import FrameFarmMedia
+import Testing
+@testable import FrameFarm
+
+/// http(s) inputs against a real nginx on 127.0.0.1 (`WebServer`), with faults from a proxy in front of it.
+@Suite(.serialized, .enabled(if: WebServer.available, "nginx is not installed: apt-get install nginx to run these tests"))
+struct RemoteInputTests {
+    /// A presigned-style query: its pieces must appear nowhere in what FrameFarm writes or prints.
+    static let signature = "X-Amz-Signature=5ec7e75161a7"
+    static let query = "?X-Amz-Credential=AKIDEXAMPLE&X-Amz-Expires=900&" + signature
+
+    /// `sample` through the CLI: 4 s at 10 fps with a keyframe a second, so the frame code at t is t x 10.
+    private func serve(_ server: WebServer, name: String = "clip.mp4", duration: Int = 4) throws -> String {
+        let folder = server.root + "/videos"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/" + name
+        let made = try CommandLineTests.run(["sample", "--out", path, "--duration", String(duration), "--size", "320x180",
+                                             "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast"])
+        try #require(made.status == 0, "\(made.stderr)")
+        return path
+    }
+
+    /// Every file under `folder`, as bytes.
+    private func everyFile(under folder: String) -> [(path: String, data: Data)] {
+        let names = FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []
+        return names.compactMap { name in FileManager.default.contents(atPath: folder + "/" + name).map { (name, $0) } }
+    }
+
+    /// Thumbnails and poster from a presigned-style URL, through a proxy that cuts every connection after 24 KB:
+    /// FFmpeg's reconnects finish the job, every tile shows the frame its cue starts at, the outputs are those of
+    /// the same file read locally, and the query string is nowhere in OUT or in what was printed.
+    @Test func aRemoteInputMakesTheSameTrackAsTheFileThroughDroppedConnections() throws {
+        let server = try WebServer()
+        let local = try serve(server)
+        let dropping = try server.proxy("drop", bytes: 24 * 1024)
+        let out = server.folder.file("out"), localOut = server.folder.file("local")
+        let remote = try CommandLineTests.run(["thumbnails", server.url("videos/clip.mp4", port: dropping) + Self.query,
+                                               "--out", out, "--interval", "1", "--poster", "--json"])
+        #expect(remote.status == 0, "\(remote.stderr)")
+        let cut = server.accessLog.filter { $0.contains("/videos/clip.mp4") }
+        #expect(cut.count > 4, "the proxy cut connections, and FFmpeg resumed with new requests: \(cut.count)")
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/clip/thumbnails/thumbnails.vtt", encoding: .utf8))
+        #expect(cues.map(\.start) == [0, 1, 2, 3])
+        let sheet = try readImage(out + "/clip/thumbnails/" + cues[0].file)
+        #expect(cues.map { sheet.frameCode(in: $0.rect) } == cues.map { Int($0.start * 10) })
+
+        let plain = try CommandLineTests.run(["thumbnails", local, "--out", localOut, "--interval", "1", "--poster"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        for file in ["thumbnails/sheet-0001.jpg", "thumbnails/thumbnails.vtt", "thumbnails/thumbnails.m3u8",
+                     "thumbnails/iframes.mp4", "poster.jpg", "poster-160.jpg"] {
+            #expect(FileManager.default.contents(atPath: out + "/clip/" + file)
+                    == FileManager.default.contents(atPath: localOut + "/clip/" + file), "\(file)")
+        }
+        let manifest = try #require(ManifestStore.read(out + "/clip/manifest.json"))
+        #expect(manifest.input.path == server.url("videos/clip.mp4", port: dropping))
+        #expect(manifest.input.etag != nil && manifest.input.sizeBytes == (try? Data(contentsOf: URL(fileURLWithPath: local)).count))
+
+        let written = everyFile(under: out)
+        for secret in ["X-Amz", "AKIDEXAMPLE", "5ec7e75161a7"] {
+            for (name, data) in written {
+                #expect(data.range(of: Data(secret.utf8)) == nil && !name.contains(secret), "\(name) holds \(secret)")
+            }
+            #expect(!remote.stdout.contains(secret) && !remote.stderr.contains(secret))
+        }
+    }
+
+    /// One clear line per input that cannot be read, each naming the input without its query; the good inputs
+    /// of the same batch (one of them behind a redirect) are done, and the failed ones leave no folder.
+    @Test func eachRemoteFailureIsOneLineAndTheBatchGoesOn() throws {
+        let server = try WebServer()
+        _ = try serve(server)
+        let stalling = try server.proxy("stall")
+        let refused = try WebServer.freePort()
+        let inputs = [
+            server.url("videos/clip.mp4"),
+            server.url("moved/clip.mp4") + Self.query,
+            server.url("videos/missing.mp4") + Self.query,
+            server.url("forbidden/secret.mp4"),
+            server.url("private/clip.mp4"),
+            server.url("videos/slow.mp4", port: stalling),
+            server.url("videos/refused.mp4", port: refused),
+            server.tlsURL("videos/untrusted.mp4"),
+        ]
+        let out = server.folder.file("out")
+        let started = Date()
+        let run = try CommandLineTests.run(["thumbnails"] + inputs + ["--out", out, "--layout", "hashed", "--io-timeout", "2"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n").map(String.init).filter { !$0.contains("inputs done in") }
+        func line(_ input: String, _ reason: String) -> String { "framefarm: \(input): \(reason)" }
+        #expect(lines.contains(line(server.url("videos/missing.mp4"), "HTTP 404 Not Found")), "\(lines)")
+        #expect(lines.contains(line(server.url("forbidden/secret.mp4"), "HTTP 403 Forbidden")), "\(lines)")
+        #expect(lines.contains(line(server.url("private/clip.mp4"), "HTTP 401 Unauthorized")), "\(lines)")
+        #expect(lines.contains(line(server.url("videos/slow.mp4", port: stalling),
+                                    "timed out: no data from the server for 2 s (--io-timeout)")), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix(line(server.url("videos/refused.mp4", port: refused), "cannot connect: ")) },
+                "\(lines)")
+        #expect(lines.contains { $0.hasPrefix(line(server.tlsURL("videos/untrusted.mp4"), "TLS failure: ")) }, "\(lines)")
+        #expect(lines.count == 6, "one line per failed input: \(lines)")
+        #expect(!run.stderr.contains(Self.signature) && !run.stderr.contains("Fatal") && !run.stderr.contains("Backtrace"))
+        // The timeout is the batch's longest wait, not a sum of retries.
+        #expect(elapsed < 30, "took \(elapsed) s")
+        let folders = OutputLayout(root: out).videoFolders()
+        #expect(folders.count == 2 && folders.allSatisfy { $0.hasPrefix("clip-") }, "\(folders)")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") && $0 != "index.html" }
+        #expect(entries.count == 2, "failed inputs leave nothing behind: \(entries)")
+    }
+
+    /// A private origin: `--header` sends the token (never printed); https with the origin's own CA through
+    /// `--ca-file`. `probe` reads URLs too.
+    @Test func headersAndAPrivateCertificateAuthorityOpenPrivateOrigins() throws {
+        let server = try WebServer()
+        _ = try serve(server)
+        let probe = try CommandLineTests.run(["probe", "--json", server.url("private/clip.mp4"),
+                                              "--header", "Authorization: Bearer opensesame"])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let reports = try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [[String: Any]]
+        #expect(reports?.first?["durationSeconds"] as? Double == 4)
+        #expect(reports?.first?["path"] as? String == server.url("private/clip.mp4"))
+        let tls = try CommandLineTests.run(["probe", server.tlsURL("videos/clip.mp4") + Self.query,
+                                            "--ca-file", server.certificate])
+        #expect(tls.status == 0, "\(tls.stderr)")
+        #expect(tls.stdout.hasPrefix(server.tlsURL("videos/clip.mp4") + "\n"))
+        let badHeader = try CommandLineTests.run(["probe", server.url("videos/clip.mp4"), "--header", "Token opensesame"])
+        #expect(badHeader.status == 2 && !badHeader.stderr.contains("opensesame"))
+    }
+
+    /// Resume keys on the URL without its query and the server's ETag: a new signature for the same object is
+    /// skipped, a changed object (the file rewritten, so its ETag and size change) is done again.
+    @Test func resumeSkipsAnUnchangedRemoteInputAndRedoesAChangedOne() throws {
+        let server = try WebServer()
+        _ = try serve(server)
+        let out = server.folder.file("out")
+        func thumbnails(_ query: String) throws -> (status: String?, cues: Int) {
+            let run = try CommandLineTests.run(["thumbnails", server.url("videos/clip.mp4") + query, "--out", out,
+                                                "--interval", "1", "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            let status = (summary?["inputs"] as? [[String: Any]])?.first?["status"] as? String
+            let vtt = try String(contentsOfFile: out + "/clip/thumbnails/thumbnails.vtt", encoding: .utf8)
+            return (status, vtt.components(separatedBy: " --> ").count - 1)
+        }
+        #expect(try thumbnails(Self.query) == ("done", 4))
+        #expect(try thumbnails("?X-Amz-Signature=another").status == "up-to-date")
+        _ = try serve(server, duration: 6)
+        #expect(try thumbnails("?X-Amz-Signature=athird") == ("done", 6))
+    }
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""A TCP relay in front of the tests' web server that breaks connections the way networks do.
+
+Usage: fault_proxy.py MODE UPSTREAM_PORT [BYTES]; it listens on a free port of 127.0.0.1 and prints it.
+  relay  passes everything through;
+  drop   closes each connection once BYTES have gone to the client (a connection reset mid-file: the client must
+         resume with a range request);
+  stall  accepts connections and never answers (a server slower than any timeout).
+It stops when its standard input closes (the test that started it is gone) or when killed.
+"""
+import socket
+import sys
+import threading
+
+
+def pipe(source, target, limit=None):
+    sent = 0
+    try:
+        while True:
+            data = source.recv(65536 if limit is None else min(65536, limit - sent))
+            if not data:
+                break
+            target.sendall(data)
+            sent += len(data)
+            if limit is not None and sent >= limit:
+                break
+    except OSError:
+        pass
+    for end in (source, target):
+        try:
+            end.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        end.close()
+
+
+def serve(client, mode, upstream_port, limit):
+    if mode == "stall":
+        try:
+            while client.recv(65536):
+                pass
+        except OSError:
+            pass
+        client.close()
+        return
+    upstream = socket.create_connection(("127.0.0.1", upstream_port))
+    threading.Thread(target=pipe, args=(client, upstream), daemon=True).start()
+    pipe(upstream, client, limit if mode == "drop" else None)
+
+
+def main():
+    mode, upstream_port = sys.argv[1], int(sys.argv[2])
+    limit = int(sys.argv[3]) if len(sys.argv) > 3 else 32768
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    print(listener.getsockname()[1], flush=True)
+
+    def accept():
+        while True:
+            client, _ = listener.accept()
+            threading.Thread(target=serve, args=(client, mode, upstream_port, limit), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    sys.stdin.read()
+
+
+if __name__ == "__main__":
+    main()
