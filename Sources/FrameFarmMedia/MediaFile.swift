@@ -54,8 +54,9 @@ public final class StreamAnalysis: @unchecked Sendable {
 public final class MediaFile {
     /// A local path, or a remote input's name (`RemoteInput`): never a URL's query string.
     public let path: String
-    /// An http(s) input: a failed read is the connection's failure, not the end of the file.
-    let isRemote: Bool
+    /// An http(s) input's reader (FFmpeg reads it through this, in bounded range requests); nil for a file.
+    /// Released after the container is closed: the container reads through it until then.
+    private let remoteReader: RemoteReader?
     let context: UnsafeMutablePointer<AVFormatContext>
     let videoStreamIndex: Int32
     private let packet = Packet()
@@ -73,16 +74,23 @@ public final class MediaFile {
     public init(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
                 analysis known: StreamAnalysis? = nil) throws {
         self.path = path
-        isRemote = RemoteInput.isRemote(path)
         FFmpegLog.configured
-        if !isRemote { try MediaFile.checkReadable(path) }
         var opened: UnsafeMutablePointer<AVFormatContext>?
-        var options = isRemote ? RemoteInput.openOptions() : nil
-        defer { av_dict_free(&options) }
-        let openCode = avformat_open_input(&opened, isRemote ? RemoteInput.location(of: path) : path, nil, &options)
+        if RemoteInput.isRemote(path) {
+            let reader = try RemoteReader(name: path)
+            remoteReader = reader
+            opened = avformat_alloc_context()
+            opened?.pointee.pb = reader.context
+            opened?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        } else {
+            remoteReader = nil
+            try MediaFile.checkReadable(path)
+        }
+        // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
+        let openCode = avformat_open_input(&opened, path, nil, nil)
         guard openCode >= 0, let opened else {
-            if isRemote { throw RemoteInput.diagnosis(of: path, openCode: openCode) }
-            if MP4Boxes.isCutShortBeforeIndex(path: path) { throw InputError.cutShortBeforeIndex }
+            if let failure = remoteReader?.failure { throw failure }
+            if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: path) { throw InputError.cutShortBeforeIndex }
             throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
         }
         context = opened
@@ -262,15 +270,15 @@ public final class MediaFile {
         return DisplayTransform(rotation: Int(counterClockwise.rounded()), mirrored: true)
     }
 
-    /// Reads the next packet of the video stream; nil at end of file. A local file's read errors are taken as
-    /// its end (a truncated file still gives what it has); a remote input's are its connection failing after
-    /// FFmpeg's reconnects, and throw rather than leave a track silently short.
+    /// Reads the next packet of the video stream; nil at end of file. A file's read errors are taken as its end (a
+    /// truncated file still gives what it has); a remote input's connection failing for good throws rather than
+    /// leave a track silently short.
     func readVideoPacket() throws -> Packet? {
         while true {
             packet.unreference()
             let code = av_read_frame(context, packet.pointer)
             if code < 0 {
-                if isRemote, code != framefarm_averror_eof() { throw RemoteInput.readFailure(code) }
+                if let failure = remoteReader?.failure { throw failure }
                 return nil
             }
             if packet.streamIndex == videoStreamIndex { return packet }

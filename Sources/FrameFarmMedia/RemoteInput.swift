@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import FrameFarmCore
 
@@ -28,8 +27,8 @@ public struct RemoteSettings: Sendable, Equatable {
 
 /// http(s) inputs. A URL's query string (a presigned URL's signature, which changes on every request) and any
 /// `user:password@` never go further than this type: the batch knows a remote input by its *name*, the URL without
-/// them, and uses the name for its folder, its manifest, its resume key and every line it prints. Only FFmpeg's
-/// open and the identity request (`RemoteIdentity`) see the whole URL, looked up here by name.
+/// them, and uses the name for its folder, its manifest, its resume key and every line it prints. Only the
+/// requests themselves (`RangeClient`) carry the whole URL, looked up here by name.
 public enum RemoteInput {
     private static let state = Locked(State())
 
@@ -100,65 +99,5 @@ public enum RemoteInput {
         let rest = name[schemeEnd.upperBound...]
         guard let slash = rest.firstIndex(of: "/") else { return [] }
         return rest[slash...].split(separator: "/")
-    }
-
-    /// FFmpeg's http options for an open of a remote input: the timeout, reconnects with backoff on resets and
-    /// 5xx answers, keep-alive (seeks reuse the connection, and a connection dropped mid-body is noticed as
-    /// such and resumed with a range request), certificate checks on, and the user's headers. The caller frees it.
-    static func openOptions() -> OpaquePointer? {
-        let settings = settings
-        var options: OpaquePointer?
-        let microseconds = String(Int64(settings.timeoutSeconds * 1_000_000))
-        let values: [(String, String)] = [
-            ("rw_timeout", microseconds), ("timeout", microseconds),
-            ("reconnect", "1"), ("reconnect_streamed", "1"), ("reconnect_on_network_error", "1"),
-            ("reconnect_on_http_error", "5xx"), ("reconnect_delay_max", "4"),
-            ("multiple_requests", "1"), ("tls_verify", "1"), ("user_agent", RemoteIdentity.userAgent),
-        ] + (settings.caFile.map { [("ca_file", $0)] } ?? [])
-            + (settings.headers.isEmpty ? [] : [("headers", settings.headers.map { $0 + "\r\n" }.joined())])
-        for (key, value) in values { av_dict_set(&options, key, value, 0) }
-        return options
-    }
-
-    /// Why FFmpeg could not open a remote input. FFmpeg's codes lump a refused connection, a timeout and a
-    /// certificate together as I/O errors, so the input's server is asked again with FrameFarm's own request,
-    /// whose failure names the cause; when that request succeeds, FFmpeg's code is all there is.
-    static func diagnosis(of name: String, openCode: Int32) -> InputError {
-        do {
-            _ = try RemoteIdentity.fetch(name)
-        } catch {
-            return error
-        }
-        let error = inputError(openCode)
-        if case .connectionFailed = error { return .notAVideo(FFmpegError(rawValue: openCode).description) }
-        return error
-    }
-
-    /// A read of a remote input that failed after FFmpeg's reconnects.
-    static func readFailure(_ code: Int32) -> InputError {
-        let error = inputError(code)
-        guard case .connectionFailed(let reason) = error else { return error }
-        return .connectionFailed("connection lost while reading, reconnecting did not mend it: \(reason)")
-    }
-
-    /// FFmpeg's code for a failed open or read of a remote input, in the words `InputError` uses.
-    static func inputError(_ code: Int32) -> InputError {
-        // FFmpeg's AVERROR_HTTP_* codes: FFERRTAG(0xF8, the status's three characters).
-        func http(_ status: String) -> Int32 {
-            let bytes = [0xF8] + Array(status.utf8)
-            return -Int32(bitPattern: UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16
-                | UInt32(bytes[3]) << 24)
-        }
-        switch code {
-        case http("400"): return .http(status: 400, reason: "Bad Request")
-        case http("401"): return .http(status: 401, reason: "Unauthorized")
-        case http("403"): return .http(status: 403, reason: "Forbidden")
-        case http("404"): return .http(status: 404, reason: "Not Found")
-        case http("4XX"): return .http(status: nil, reason: "4xx client error")
-        case http("5XX"): return .http(status: nil, reason: "5xx server error")
-        case -ETIMEDOUT: return .timedOut(seconds: settings.timeoutSeconds)
-        case -ECONNREFUSED: return .connectionFailed("connection refused")
-        default: return .connectionFailed(FFmpegError(rawValue: code).description)
-        }
     }
 }

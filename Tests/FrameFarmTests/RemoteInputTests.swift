@@ -11,12 +11,14 @@ struct RemoteInputTests {
     static let query = "?X-Amz-Credential=AKIDEXAMPLE&X-Amz-Expires=900&" + signature
 
     /// `sample` through the CLI: 4 s at 10 fps with a keyframe a second, so the frame code at t is t x 10.
-    private func serve(_ server: WebServer, name: String = "clip.mp4", duration: Int = 4) throws -> String {
+    private func serve(_ server: WebServer, name: String = "clip.mp4", duration: Int = 4, size: String = "320x180",
+                       keyframeInterval: Int = 1) throws -> String {
         let folder = server.root + "/videos"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/" + name
-        let made = try CommandLineTests.run(["sample", "--out", path, "--duration", String(duration), "--size", "320x180",
-                                             "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast"])
+        let made = try CommandLineTests.run(["sample", "--out", path, "--duration", String(duration), "--size", size,
+                                             "--fps", "10", "--keyframe-interval", String(keyframeInterval),
+                                             "--preset", "ultrafast"])
         try #require(made.status == 0, "\(made.stderr)")
         return path
     }
@@ -38,7 +40,7 @@ struct RemoteInputTests {
         let remote = try CommandLineTests.run(["thumbnails", server.url("videos/clip.mp4", port: dropping) + Self.query,
                                                "--out", out, "--interval", "1", "--poster", "--json"])
         #expect(remote.status == 0, "\(remote.stderr)")
-        let cut = server.accessLog.filter { $0.contains("/videos/clip.mp4") }
+        let cut = server.requests(for: "/videos/clip.mp4")
         #expect(cut.count > 4, "the proxy cut connections, and FFmpeg resumed with new requests: \(cut.count)")
         let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/clip/thumbnails/thumbnails.vtt", encoding: .utf8))
         #expect(cues.map(\.start) == [0, 1, 2, 3])
@@ -63,6 +65,28 @@ struct RemoteInputTests {
             }
             #expect(!remote.stdout.contains(secret) && !remote.stderr.contains(secret))
         }
+    }
+
+    /// A track and a poster ask for bounded ranges only (FFmpeg's own http client asks for the rest of the file at
+    /// each seek, and the server pushes megabytes that are thrown away), get no more than they asked for, and ask
+    /// for no byte twice however often the input is opened (`RangeCache`): the identity request's byte 0 aside,
+    /// the server sends at most the file once.
+    @Test func aTrackAsksForBoundedRangesAndEachByteOnce() throws {
+        let server = try WebServer()
+        let local = try serve(server, duration: 8)
+        let fileBytes = try #require(try FileManager.default.attributesOfItem(atPath: local)[.size] as? Int)
+        let run = try CommandLineTests.run(["thumbnails", server.url("videos/clip.mp4"), "--out", server.folder.file("out"),
+                                            "--interval", "2", "--seek", "keyframe", "--poster"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let requests = server.requests(for: "/videos/clip.mp4")
+        #expect(requests.count > 2)
+        for (range, sent) in requests {
+            let bounds = range.hasPrefix("bytes=") ? range.dropFirst(6).split(separator: "-").compactMap { Int($0) } : []
+            #expect(bounds.count == 2 && bounds[1] - bounds[0] < 8 << 20 && sent <= bounds[1] - bounds[0] + 1,
+                    "\(range): \(sent) bytes")
+        }
+        let sent = requests.map(\.bytesSent).reduce(0, +)
+        #expect(sent <= fileBytes + 1, "sent \(sent) bytes of a \(fileBytes)-byte file: \(requests.map(\.range))")
     }
 
     /// One clear line per input that cannot be read, each naming the input without its query; the good inputs

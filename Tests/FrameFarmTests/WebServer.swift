@@ -39,7 +39,8 @@ final class WebServer {
             error_log \(folder.file("logs/error.log"));
             events { worker_connections 256; }
             http {
-                access_log \(folder.file("logs/access.log"));
+                log_format ranges '$request "$http_range" $status $body_bytes_sent';
+                access_log \(folder.file("logs/access.log")) ranges;
                 client_body_temp_path \(temp); proxy_temp_path \(temp); fastcgi_temp_path \(temp);
                 uwsgi_temp_path \(temp); scgi_temp_path \(temp);
                 types { video/mp4 mp4; }
@@ -101,10 +102,20 @@ final class WebServer {
         return port
     }
 
-    /// The access log's lines so far (what the server was asked for, query strings included).
+    /// The access log's lines so far (what the server was asked for, query strings included), each
+    /// `GET /path HTTP/1.1 "bytes=A-B" STATUS BODY_BYTES_SENT`.
     var accessLog: [String] {
         ((try? String(contentsOfFile: folder.file("logs/access.log"), encoding: .utf8)) ?? "")
             .split(separator: "\n").map(String.init)
+    }
+
+    /// The requests for `path` so far: the Range header asked, and the body bytes the server sent.
+    func requests(for path: String) -> [(range: String, bytesSent: Int)] {
+        accessLog.compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 6, parts[1].hasPrefix(path), let sent = Int(parts[5]) else { return nil }
+            return (parts[3].trimmingCharacters(in: CharacterSet(charactersIn: "\"")), sent)
+        }
     }
 
     struct ServerError: Error, CustomStringConvertible {

@@ -1,0 +1,224 @@
+import CCurl
+import Foundation
+
+/// Range GETs of one http(s) URL through libcurl: one handle, so its connection stays open between requests.
+/// Redirects are followed, certificates checked, and a server that sends nothing for `--io-timeout` seconds
+/// fails the request. Every error is an `InputError` in the words of the input's failure line, with any URL in
+/// it reduced to its name. Not thread-safe: one per reader.
+final class RangeClient {
+    struct Response {
+        var status: Int
+        var reason: String
+        /// Lower-case names; a redirect's headers are replaced by those of the response it leads to.
+        var headers: [String: String]
+        var body: [UInt8]
+
+        /// The whole object's size: `Content-Range`'s total, else `Content-Length` of a 200.
+        var objectSize: Int? {
+            if let range = headers["content-range"], let total = range.split(separator: "/").last { return Int(total) }
+            return status == 200 ? headers["content-length"].flatMap { Int($0) } : nil
+        }
+
+        /// The first byte a 206's `Content-Range` says it holds.
+        var rangeStart: Int? {
+            headers["content-range"]?.split(separator: " ").last?.split(separator: "-").first.flatMap { Int($0) }
+        }
+    }
+
+    /// A request that failed: what to say, whether trying again may help (a reset, a 5xx), and the part of a
+    /// 206 that came before it failed (a connection dropped mid-body still moves the reader on).
+    struct Failure: Error {
+        var error: InputError
+        var retryable: Bool
+        var partial: Response?
+    }
+
+    static let userAgent = "FrameFarm"
+    private static let initialized: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    private let curl: UnsafeMutableRawPointer
+    private let location: String
+    private let settings: RemoteSettings
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+
+    init(location: String, settings: RemoteSettings) throws(InputError) {
+        Self.initialized
+        guard let curl = curl_easy_init() else { throw .connectionFailed("cannot start an http request (libcurl)") }
+        self.curl = curl
+        self.location = location
+        self.settings = settings
+        for header in settings.headers { headerList = curl_slist_append(headerList, header) }
+    }
+
+    deinit {
+        curl_easy_cleanup(curl)
+        curl_slist_free_all(headerList)
+    }
+
+    /// One GET of bytes `first...last` (a 200 from a server that ignores ranges is cut off after as many bytes).
+    func get(_ first: Int, through last: Int) -> Result<Response, Failure> {
+        let collector = Collector(limit: last - first + 1)
+        var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let timeout = max(1, Int(settings.timeoutSeconds.rounded(.up)))
+        let code: CURLcode = withExtendedLifetime(collector) {
+            errorText.withUnsafeMutableBufferPointer { errorBuffer in
+                framefarm_curl_set_string(curl, CURLOPT_URL, location)
+                framefarm_curl_set_string(curl, CURLOPT_RANGE, "\(first)-\(last)")
+                framefarm_curl_set_string(curl, CURLOPT_USERAGENT, Self.userAgent)
+                framefarm_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+                framefarm_curl_set_long(curl, CURLOPT_MAXREDIRS, 10)
+                // The batch's threads each make requests: no signals (curl's DNS timeouts would use SIGALRM).
+                framefarm_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
+                framefarm_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT, timeout)
+                // Less than a byte a second for `timeout` seconds: a server that accepts and never answers.
+                framefarm_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1)
+                framefarm_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, timeout)
+                if let caFile = settings.caFile { framefarm_curl_set_string(curl, CURLOPT_CAINFO, caFile) }
+                framefarm_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
+                framefarm_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer.baseAddress))
+                let context = Unmanaged.passUnretained(collector).toOpaque()
+                framefarm_curl_set_callback(curl, CURLOPT_HEADERFUNCTION, Self.headerLine)
+                framefarm_curl_set_pointer(curl, CURLOPT_HEADERDATA, context)
+                framefarm_curl_set_callback(curl, CURLOPT_WRITEFUNCTION, Self.bodyBytes)
+                framefarm_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
+                return curl_easy_perform(curl)
+            }
+        }
+        let response = Response(status: collector.status, reason: collector.reason, headers: collector.headers,
+                                body: collector.body)
+        func failed(_ error: InputError, retryable: Bool = false) -> Result<Response, Failure> {
+            .failure(Failure(error: error, retryable: retryable,
+                             partial: response.status == 206 && !response.body.isEmpty ? response : nil))
+        }
+        let message = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // curl's words name the host, not the query; a redirect's target could still carry one.
+        let detail = (message.isEmpty ? String(cString: curl_easy_strerror(code)) : message)
+            .split(separator: " ").map { word in
+                RemoteInput.isRemote(String(word)) ? RemoteInput.name(of: String(word)) : String(word)
+            }.joined(separator: " ")
+        switch code {
+        case CURLE_OK:
+            break
+        case CURLE_WRITE_ERROR where collector.cutOff:
+            break  // a range-less server's body, cut off on purpose
+        case CURLE_OPERATION_TIMEDOUT:
+            return failed(.timedOut(seconds: settings.timeoutSeconds))
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return failed(.connectionFailed("cannot resolve the host name: \(detail)"))
+        case CURLE_COULDNT_CONNECT:
+            // The system's reason ("Connection refused", "No route to host") says more than curl's summary.
+            var systemError = 0
+            framefarm_curl_get_long(curl, CURLINFO_OS_ERRNO, &systemError)
+            return failed(.connectionFailed("cannot connect: "
+                                            + (systemError != 0 ? String(cString: strerror(Int32(systemError))) : detail)))
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE,
+             CURLE_SSL_CIPHER:
+            return failed(.tlsFailure(detail))
+        case CURLE_TOO_MANY_REDIRECTS:
+            return failed(.connectionFailed("more than 10 redirects"))
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+            return failed(.connectionFailed("connection lost: \(detail)"), retryable: true)
+        default:
+            return failed(.connectionFailed(detail))
+        }
+        switch response.status {
+        case 200, 206, 416:
+            return .success(response)
+        default:
+            return failed(.http(status: response.status, reason: response.reason.isEmpty ? "error" : response.reason),
+                          retryable: (500...599).contains(response.status))
+        }
+    }
+
+    /// `get`, tried again after a reset or a 5xx (1, 2, 4 s apart) until `settings.attempts` tries; a try that
+    /// brought part of the body counts as progress, not as a failure.
+    func getRetrying(_ first: Int, through last: Int) throws(InputError) -> Response {
+        var attempt = 1
+        while true {
+            switch get(first, through: last) {
+            case .success(let response):
+                return response
+            case .failure(let failure):
+                if let partial = failure.partial { return partial }
+                guard failure.retryable, attempt < settings.attempts else { throw failure.error }
+                Thread.sleep(forTimeInterval: Double(1 << (attempt - 1)))
+                attempt += 1
+            }
+        }
+    }
+
+    /// What the callbacks collect: the last response's status line and headers, and its body up to `limit`.
+    private final class Collector {
+        let limit: Int
+        var status = 0
+        var reason = ""
+        var headers: [String: String] = [:]
+        var body: [UInt8] = []
+        var cutOff = false
+
+        init(limit: Int) { self.limit = limit }
+    }
+
+    /// libcurl's header callback: one line a call, a status line at the start of each response.
+    private static let headerLine: framefarm_curl_data_callback = { data, size, count, context in
+        let length = size * count
+        guard let data, let context else { return length }
+        let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            let parts = line.split(separator: " ", maxSplits: 2)
+            collector.status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            collector.reason = parts.count > 2 ? String(parts[2]) : ""
+            collector.headers = [:]
+            collector.body = []
+        } else if let colon = line.firstIndex(of: ":") {
+            collector.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
+                .trimmingCharacters(in: .whitespaces)
+        }
+        return length
+    }
+
+    /// libcurl's body callback: keeps at most `limit` bytes, then stops the transfer (a server that ignored the
+    /// range would otherwise send the whole file).
+    private static let bodyBytes: framefarm_curl_data_callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        let kept = min(length, collector.limit - collector.body.count)
+        collector.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: kept).bindMemory(to: UInt8.self))
+        guard kept == length else {
+            collector.cutOff = true
+            return 0
+        }
+        return length
+    }
+}
+
+/// What tells one version of a remote input from another, as its server says: the resume key of an http(s)
+/// input, in place of a file's size and modification time. Asked with a one-byte range GET (`Range: bytes=0-0`)
+/// rather than HEAD: a presigned URL is signed for one method, and object stores refuse a HEAD made with a GET's
+/// signature. The request also gives the input's failure line (a status, a refused connection, a timeout, a
+/// certificate) before anything else is done with it.
+public struct RemoteIdentity: Sendable, Equatable {
+    public var sizeBytes: Int
+    public var etag: String?
+    /// `Last-Modified`, seconds since 1970.
+    public var lastModifiedSeconds: Double?
+
+    /// Asks the server for `name`'s identity (the whole URL behind it, `RemoteInput.location`).
+    public static func fetch(_ name: String) throws(InputError) -> RemoteIdentity {
+        let client = try RangeClient(location: RemoteInput.location(of: name), settings: RemoteInput.settings)
+        let response = try client.getRetrying(0, through: 0)
+        if response.status == 416 {
+            // No byte 0: an empty object (`Content-Range: bytes */0`).
+            return RemoteIdentity(sizeBytes: 0, etag: response.headers["etag"], lastModifiedSeconds: nil)
+        }
+        guard response.status == 206 else { throw .connectionFailed(RemoteReader.noRangesMessage) }
+        guard let size = response.objectSize else {
+            throw .connectionFailed("the server did not say the file's size (no Content-Range total)")
+        }
+        let modified = response.headers["last-modified"].map { curl_getdate($0, nil) }.flatMap { $0 >= 0 ? Double($0) : nil }
+        return RemoteIdentity(sizeBytes: size, etag: response.headers["etag"], lastModifiedSeconds: modified)
+    }
+}

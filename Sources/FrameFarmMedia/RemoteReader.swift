@@ -1,0 +1,211 @@
+import CFFmpeg
+import Foundation
+
+/// An http(s) input as FFmpeg reads it: an AVIOContext whose reads are range GETs of just the bytes asked for.
+/// FFmpeg's own http client asks for everything from the seek point to the end of the file (`Range: bytes=N-`),
+/// so each seek of a keyframe track leaves the server pushing megabytes into the socket that are thrown away:
+/// a keyframe track of a 10-minute 1080p file moved 1.8 times the file. Here each request is bounded: what the
+/// demuxer asks for (a whole packet, when it reads one) and at least 64 KiB after a seek, doubling while reads go
+/// on where the last one ended, up to 8 MiB.
+///
+/// A connection dropped mid-body keeps what came and goes on from there; resets and 5xx answers are retried
+/// (`RangeClient`). The first failure that retries do not mend is kept in `failure`, and `MediaFile` throws it
+/// in place of FFmpeg's code. Not thread-safe: one per `MediaFile`.
+final class RemoteReader {
+    static let noRangesMessage = "the server does not answer range requests (HTTP 200 to a Range GET): FrameFarm reads "
+        + "only the parts of a video it needs and cannot read this one"
+    static let smallestRequest = 64 * 1024
+    static let largestRequest = 8 * 1024 * 1024
+    /// FFmpeg's own buffer, between the demuxer and `read`.
+    private static let ioBufferSize = 64 * 1024
+
+    let name: String
+    private let client: RangeClient
+    private(set) var failure: InputError?
+    /// The object's size, from the first answer's `Content-Range`.
+    private(set) var size: Int?
+    /// Body bytes received from the server (not from `RangeCache`).
+    private(set) var bytesReceived = 0
+    private var etag: String?
+    private var position = 0
+    private var chunk: [UInt8] = []
+    private var chunkStart = 0
+    private var requestSize = RemoteReader.smallestRequest
+    /// The AVIOContext FFmpeg reads through; freed with the reader.
+    private(set) var context: UnsafeMutablePointer<AVIOContext>!
+
+    init(name: String) throws(InputError) {
+        self.name = name
+        client = try RangeClient(location: RemoteInput.location(of: name), settings: RemoteInput.settings)
+        guard let buffer = av_malloc(Self.ioBufferSize)?.assumingMemoryBound(to: UInt8.self),
+              let context = avio_alloc_context(buffer, Int32(Self.ioBufferSize), 0,
+                                               Unmanaged.passUnretained(self).toOpaque(), Self.readPacket, nil,
+                                               Self.seekTo) else {
+            throw .connectionFailed("out of memory for the http reader")
+        }
+        self.context = context
+    }
+
+    deinit {
+        av_freep(&context.pointee.buffer)
+        avio_context_free(&context)
+    }
+
+    /// Copies up to `count` bytes at the read position into `target`; fetches the next range when the position
+    /// is past what was fetched.
+    private func read(into target: UnsafeMutablePointer<UInt8>, count: Int) -> Int32 {
+        if let size, position >= size { return framefarm_averror_eof() }
+        if position < chunkStart || position >= chunkStart + chunk.count {
+            guard fetch(at: position, wanting: count) else { return failure == nil ? framefarm_averror_eof() : -EIO }
+        }
+        let offset = position - chunkStart
+        let copied = min(count, chunk.count - offset)
+        chunk.withUnsafeBufferPointer { target.update(from: $0.baseAddress! + offset, count: copied) }
+        position += copied
+        return Int32(copied)
+    }
+
+    /// Fetches a range of at least `wanted` bytes starting at `start`; false at the end of the object or on a
+    /// failure (kept in `failure`).
+    private func fetch(at start: Int, wanting wanted: Int = 1) -> Bool {
+        if failure != nil { return false }
+        // Reading on where the last range ended: the demuxer is reading through, so ask for more at once.
+        requestSize = start == chunkStart + chunk.count && !chunk.isEmpty
+            ? min(Self.largestRequest, requestSize * 2) : Self.smallestRequest
+        let requestedLast = min(start + max(requestSize, wanted), size ?? Int.max) - 1
+        let first: Int, response: RangeClient.Response
+        switch RangeCache.shared.claim(name: name, first: start, last: requestedLast) {
+        case .cached(let cachedFirst, let cached):
+            // A kept range that holds `start` (it may begin before it).
+            (first, response) = (cachedFirst, cached)
+        case .fetch(let last):
+            let fetched = Result { () throws(InputError) in try client.getRetrying(start, through: last) }
+            RangeCache.shared.finish(name: name, first: start, last: last, response: try? fetched.get())
+            switch fetched {
+            case .success(let success): (first, response) = (start, success)
+            case .failure(let error):
+                failure = error
+                return false
+            }
+            bytesReceived += response.body.count
+        }
+        if response.status == 416 { return false }
+        guard response.status == 206 || start == 0 else {
+            failure = .connectionFailed(Self.noRangesMessage)
+            return false
+        }
+        if response.status == 206, response.rangeStart != first {
+            failure = .connectionFailed("the server answered a range request with other bytes than those asked for")
+            return false
+        }
+        if let tag = response.headers["etag"] {
+            if let etag, etag != tag {
+                failure = .connectionFailed("the file changed on the server while it was being read (its ETag changed)")
+                return false
+            }
+            etag = tag
+        }
+        size = size ?? response.objectSize
+        chunk = response.body
+        chunkStart = first
+        return !chunk.isEmpty
+    }
+
+    private func seek(to offset: Int64, whence: Int32) -> Int64 {
+        if whence & AVSEEK_SIZE != 0 {
+            if size == nil, failure == nil { _ = fetch(at: position) }
+            return size.map(Int64.init) ?? -1
+        }
+        let base: Int
+        switch whence & ~AVSEEK_FORCE {
+        case SEEK_SET: base = 0
+        case SEEK_CUR: base = position
+        case SEEK_END:
+            if size == nil, failure == nil { _ = fetch(at: position) }
+            guard let size else { return -1 }
+            base = size
+        default: return -1
+        }
+        let target = base + Int(offset)
+        guard target >= 0 else { return -1 }
+        position = target
+        return Int64(target)
+    }
+
+    private static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+        opaque, buffer, count in
+        guard let opaque, let buffer else { return -EINVAL }
+        return Unmanaged<RemoteReader>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, count: Int(count))
+    }
+
+    private static let seekTo: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+        guard let opaque else { return -1 }
+        return Unmanaged<RemoteReader>.fromOpaque(opaque).takeUnretainedValue().seek(to: offset, whence: whence)
+    }
+}
+
+/// The ranges a process fetched lately, by input name. Every open of a remote input asks for the same first bytes
+/// and the same index (an MP4's `moov`: megabytes for a long film), and an input is opened several times (its
+/// facts, its padding samples, each job's decoding, parallel chunks): after the first, these come from here. A
+/// reader asking for a range another reader is fetching waits for it rather than fetching it too. Bounded to
+/// `budgetBytes`, oldest out first; a response is kept only when it is whole (a 206 of every byte asked for).
+final class RangeCache: @unchecked Sendable {
+    static let shared = RangeCache(budgetBytes: 64 * 1024 * 1024)
+
+    enum Claim {
+        /// A kept response holding the first byte asked for, and where it starts.
+        case cached(first: Int, RangeClient.Response)
+        /// Nobody has it: fetch from the first byte asked for through `last` (the end asked for, or earlier where
+        /// a range kept or being fetched begins: its bytes are not fetched twice), then call `finish`.
+        case fetch(last: Int)
+    }
+
+    private struct Entry {
+        var name: String
+        var first: Int
+        var response: RangeClient.Response
+    }
+
+    private let budgetBytes: Int
+    // Guards everything below; waiters on a range being fetched sleep on it. (Unchecked Sendable: only touched
+    // with the condition's lock held.)
+    private let condition = NSCondition()
+    private var entries: [Entry] = []
+    private var bytes = 0
+    private var inFlight: [(name: String, first: Int, last: Int)] = []
+
+    init(budgetBytes: Int) { self.budgetBytes = budgetBytes }
+
+    func claim(name: String, first: Int, last: Int) -> Claim {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let entry = entries.last(where: { $0.name == name && $0.first <= first && first < $0.first + $0.response.body.count }) {
+                return .cached(first: entry.first, entry.response)
+            }
+            if !inFlight.contains(where: { $0.name == name && $0.first <= first && first <= $0.last }) {
+                let nextStart = (entries.map { ($0.name, $0.first) } + inFlight.map { ($0.name, $0.first) })
+                    .filter { $0.0 == name && $0.1 > first }.map(\.1).min()
+                let end = min(last, (nextStart ?? Int.max) - 1)
+                inFlight.append((name, first, end))
+                return .fetch(last: end)
+            }
+            condition.wait()
+        }
+    }
+
+    /// Ends a `.fetch` claim: keeps the response when it is whole, and wakes the readers waiting for it.
+    func finish(name: String, first: Int, last: Int, response: RangeClient.Response?) {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        inFlight.removeAll { $0.name == name && $0.first == first && $0.last == last }
+        guard let response, response.status == 206, response.body.count == last - first + 1,
+              response.body.count <= budgetBytes / 8 else { return }
+        entries.append(Entry(name: name, first: first, response: response))
+        bytes += response.body.count
+        while bytes > budgetBytes, !entries.isEmpty { bytes -= entries.removeFirst().response.body.count }
+    }
+}
