@@ -28,6 +28,17 @@ extension ProbeReport {
         durationSeconds = ProbeReport.rounded(facts.durationSeconds, places: 3)
         frameRate = info.frameRate.map { ProbeReport.rounded($0) }
         keyframeIntervalSeconds = facts.keyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }
+        keyframeIntervalMaxSeconds = facts.longestKeyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }
+        frameTiming = facts.frameTiming.map { timing in
+            var rounded = timing
+            rounded.medianFrameSeconds = ProbeReport.rounded(timing.medianFrameSeconds, places: 6)
+            rounded.shortestFrameSeconds = ProbeReport.rounded(timing.shortestFrameSeconds, places: 6)
+            rounded.longestFrameSeconds = ProbeReport.rounded(timing.longestFrameSeconds, places: 6)
+            rounded.irregularShare = ProbeReport.rounded(timing.irregularShare, places: 3)
+            rounded.jumps = timing.jumps.map { TimestampJump(atSeconds: ProbeReport.rounded($0.atSeconds, places: 3),
+                                                             bySeconds: ProbeReport.rounded($0.bySeconds, places: 3)) }
+            return rounded
+        }
         colorMatrix = info.color.matrix
         colorRange = info.color.range
         colorTransfer = info.color.transfer

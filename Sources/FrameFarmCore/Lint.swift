@@ -19,6 +19,8 @@ public enum LintRule: String, Codable, Sendable, CaseIterable {
     case oddDimensions = "odd-dimensions"
     case interlaced
     case keyframeInterval = "keyframe-interval"
+    case variableFrameRate = "variable-frame-rate"
+    case timestampJump = "timestamp-jump"
     case hdrMetadataMissing = "hdr-metadata-missing"
     case tooShortForTrack = "too-short-for-track"
     case cutShort = "cut-short"
@@ -76,6 +78,8 @@ public struct LintSettings: Sendable, Equatable {
     /// The screens `fill-crops-too-much` checks, by name: by default the built-in phones and TV, each turned like
     /// the video.
     public var fillScreens: [LintScreen] = LintSettings.builtInScreens
+    /// `variable-frame-rate`: the most frames, in percent, whose duration may be off the median by over 10%.
+    public var variableFramePercent = 5.0
     /// `too-short-for-track`: the thumbnail interval a track would use (FrameFarm's default, 10 s).
     public var trackIntervalSeconds = 10.0
 
@@ -170,15 +174,31 @@ public enum Lint {
 
     private static func timing(_ report: ProbeReport, settings: LintSettings) -> [LintFinding] {
         var findings: [LintFinding] = []
-        // A single keyframe: the interval is the whole video.
-        let interval = report.keyframeIntervalSeconds ?? report.durationSeconds
-        if interval > settings.keyframeWarningSeconds {
-            let severity: LintSeverity = interval > settings.keyframeErrorSeconds ? .error : .warning
+        // Judged by the longest gap (the worst seek); a single keyframe makes the whole video one gap.
+        let longest = report.keyframeIntervalMaxSeconds ?? report.keyframeIntervalSeconds ?? report.durationSeconds
+        if longest > settings.keyframeWarningSeconds {
+            let severity: LintSeverity = longest > settings.keyframeErrorSeconds ? .error : .warning
             let limit = severity == .error ? settings.keyframeErrorSeconds : settings.keyframeWarningSeconds
-            let measured = report.keyframeIntervalSeconds == nil ? String(format: "a single keyframe in %.2f s", interval)
-                : String(format: "a keyframe every %.2f s (median)", interval)
+            let measured = report.keyframeIntervalSeconds.map { median in
+                String(format: "a keyframe every %.2f s (median), %.2f s at the longest", median, longest)
+            } ?? String(format: "a single keyframe in %.2f s", longest)
             findings.append(LintFinding(.keyframeInterval, severity, measured + String(format: ", over the %.0f-s limit: "
                                         + "seeking and trick play decode up to that much", limit)))
+        }
+        if let timing = report.frameTiming {
+            if timing.irregularShare * 100 > settings.variableFramePercent {
+                findings.append(LintFinding(.variableFrameRate, String(
+                    format: "frame durations from %.1f to %.1f ms, %.0f%% of them off the median %.1f ms: players and "
+                        + "encoders that assume a constant rate drift from the timestamps",
+                    timing.shortestFrameSeconds * 1000, timing.longestFrameSeconds * 1000, timing.irregularShare * 100,
+                    timing.medianFrameSeconds * 1000)))
+            }
+            if let first = timing.jumps.first {
+                let more = timing.jumps.count > 1 ? " (\(timing.jumps.count) jumps)" : ""
+                findings.append(LintFinding(.timestampJump, String(
+                    format: "timestamps jump %@%.3f s at %.3f s%@: seeking, cue times and durations around it are off",
+                    first.bySeconds < 0 ? "back " : "", abs(first.bySeconds), first.atSeconds, more)))
+            }
         }
         let thumbnails = max(1, Int((report.durationSeconds / settings.trackIntervalSeconds).rounded(.up)))
         if thumbnails < 2 {

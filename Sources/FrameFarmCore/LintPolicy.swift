@@ -84,6 +84,7 @@ public enum LintPolicy {
                 fields["percent"] = settings.fillCropPercent
                 fields["devices"] = settings.fillScreens.map(\.name)
             case .tooShortForTrack: fields["intervalSeconds"] = settings.trackIntervalSeconds
+            case .variableFrameRate: fields["irregularPercent"] = settings.variableFramePercent
             default: break
             }
             rules[rule.rawValue] = fields
@@ -106,6 +107,7 @@ public enum LintPolicy {
         case .keyframeInterval: ["warningSeconds", "errorSeconds"]
         case .fillCropsTooMuch: ["percent", "devices"]
         case .tooShortForTrack: ["intervalSeconds"]
+        case .variableFrameRate: ["irregularPercent"]
         default: []
         }
         let allowed = thresholds.union(rule == .keyframeInterval ? ["enabled"] : ["enabled", "severity"])
@@ -130,6 +132,7 @@ public enum LintPolicy {
         }
         settings.fillCropPercent = try number("percent", 0...100) ?? settings.fillCropPercent
         settings.trackIntervalSeconds = try number("intervalSeconds", 0.001...86_400) ?? settings.trackIntervalSeconds
+        settings.variableFramePercent = try number("irregularPercent", 0...100) ?? settings.variableFramePercent
         if let value = fields["devices"] {
             guard case .array(let items) = value, !items.isEmpty,
                   case let ids = items.compactMap({ if case .string(let id) = $0 { id } else { nil } }),

@@ -37,6 +37,10 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     public var durationSeconds = 0.0
     public var frameRate: Double?
     public var keyframeIntervalSeconds: Double?
+    /// The longest gap between keyframes (the worst seek), over the same packets as `keyframeIntervalSeconds`.
+    public var keyframeIntervalMaxSeconds: Double?
+    /// How the frames are spaced in time (constant or variable rate, timestamp jumps), over the same packets.
+    public var frameTiming: FrameTiming?
     public var colorMatrix = ColorMatrix.bt709
     public var colorRange = ColorRange.limited
     public var colorTransfer = TransferFunction.bt709

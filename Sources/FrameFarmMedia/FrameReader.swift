@@ -293,41 +293,50 @@ public final class FrameReader {
         }.map { try $0.get() }
     }
 
-    /// Keyframe times and the last packet time of the first `maxPackets` packets: from the container's index when
-    /// it lists every packet (MP4 and MOV do; reading 3000 packets of a 1080p file was an eighth of `probe`'s CPU
-    /// time), else from a demux-only scan (no decoding) that rewinds afterwards. Index times are decode times,
-    /// which differ from presentation times by the stream's fixed reordering delay: the gaps are the same.
-    public func scanKeyframeTimes(maxPackets: Int = 100_000) throws -> (keyframes: [Double], lastTime: Double?) {
-        if let indexed = indexedKeyframeTimes(maxPackets: maxPackets) { return indexed }
+    /// The keyframe times, the last packet time and every packet's time (in file order) of the first
+    /// `maxPackets` packets: from the container's index when it lists every packet (MP4 and MOV do; reading 3000
+    /// packets of a 1080p file was an eighth of `probe`'s CPU time), else from a demux-only scan (no decoding)
+    /// that rewinds afterwards. Index times are decode times, which differ from presentation times by the
+    /// stream's fixed reordering delay: the gaps are the same.
+    public func scanPackets(maxPackets: Int = 100_000) throws -> PacketScan {
+        if let indexed = indexedPackets(maxPackets: maxPackets) { return indexed }
         try seek(toSeconds: info.startSeconds)
-        var keyframes: [Double] = []
-        var last: Double?
+        var scan = PacketScan()
         var count = 0
         while count < maxPackets, let packet = try file.readVideoPacket() {
             count += 1
             if let pts = packet.presentationTimestamp ?? packet.decodeTimestamp {
                 let time = file.seconds(pts)
-                last = max(last ?? time, time)
-                if packet.isKeyFrame { keyframes.append(time) }
+                scan.lastTime = max(scan.lastTime ?? time, time)
+                scan.packetTimes.append(time)
+                if packet.isKeyFrame { scan.keyframes.append(time) }
             }
         }
         try seek(toSeconds: info.startSeconds)
-        return (keyframes, last)
+        return scan
     }
 
-    private func indexedKeyframeTimes(maxPackets: Int) -> (keyframes: [Double], lastTime: Double?)? {
+    private func indexedPackets(maxPackets: Int) -> PacketScan? {
         let stream = file.stream
         let entries = Int(avformat_index_get_entries_count(stream))
         guard entries > 0, stream.pointee.nb_frames == Int64(entries) else { return nil }
-        var keyframes: [Double] = []
-        var last: Double?
+        var scan = PacketScan()
         for index in 0..<min(entries, maxPackets) {
             guard let entry = avformat_index_get_entry(stream, Int32(index)),
                   entry.pointee.flags & AVINDEX_DISCARD_FRAME == 0 else { continue }
             let time = file.seconds(entry.pointee.timestamp)
-            last = max(last ?? time, time)
-            if entry.pointee.flags & AVINDEX_KEYFRAME != 0 { keyframes.append(time) }
+            scan.lastTime = max(scan.lastTime ?? time, time)
+            scan.packetTimes.append(time)
+            if entry.pointee.flags & AVINDEX_KEYFRAME != 0 { scan.keyframes.append(time) }
         }
-        return (keyframes, last)
+        return scan
     }
+}
+
+/// What `FrameReader.scanPackets` finds in a stream's first packets, without decoding.
+public struct PacketScan: Sendable {
+    public var keyframes: [Double] = []
+    public var lastTime: Double?
+    /// Every packet's time, in file order: presentation times from a scan, decode times from an index.
+    public var packetTimes: [Double] = []
 }

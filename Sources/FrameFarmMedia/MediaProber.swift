@@ -7,6 +7,10 @@ public struct StreamFacts: Sendable {
     public var durationSeconds: Double
     /// Median gap between keyframes over the first packets of the stream; nil with fewer than two keyframes.
     public var keyframeIntervalSeconds: Double?
+    /// The longest gap between keyframes over those packets; nil with fewer than two keyframes.
+    public var longestKeyframeIntervalSeconds: Double?
+    /// How those packets are spaced in time (jumps at times from the start); nil with fewer than three.
+    public var frameTiming: FrameTiming?
     /// For opening the file again without analysing it again.
     public var analysis: StreamAnalysis
     /// When the file is shorter than its index says (a download or copy cut short): about where its video data
@@ -88,11 +92,12 @@ public enum MediaProber {
     public static func open(path: String, maxPixels: Int = MediaFile.defaultMaxPixels) throws -> StreamFacts {
         let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
         let info = reader.info
-        let scan = try reader.scanKeyframeTimes(maxPackets: keyframeScanPackets)
+        let scan = try reader.scanPackets(maxPackets: keyframeScanPackets)
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
         let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
-        return StreamFacts(info: info, durationSeconds: duration,
-                           keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2], analysis: reader.analysis,
+        return StreamFacts(info: info, durationSeconds: duration, keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
+                           longestKeyframeIntervalSeconds: gaps.last, frameTiming: FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds }),
+                           analysis: reader.analysis,
                            cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) })
     }
 

@@ -25,6 +25,9 @@ public struct SampleOptions: Sendable {
     /// With `letterbox` or `pillarbox`: the bars show until this time only, then the picture fills the frame
     /// (partial padding, as in archive footage cut into a programme).
     public var paddingUntilSeconds: Double?
+    /// A break in the timestamps, as splicing or a capture that dropped out leaves: frames from `at` seconds on are
+    /// stamped `by` seconds later (whole frames). The frames themselves are unchanged.
+    public var timestampJump: (at: Double, by: Double)?
 
     public subscript<Value>(dynamicMember field: WritableKeyPath<VideoEncoding, Value>) -> Value {
         get { encoding[keyPath: field] }
@@ -110,7 +113,8 @@ struct SampleFrames: Sendable {
     }
 
     /// The presentation time of every frame: one at 0, then every frame that starts before the duration ends.
-    /// Variable-frame-rate samples cycle their frame durations through 1, 0.5 and 1.5 frame periods.
+    /// Variable-frame-rate samples cycle their frame durations through 1, 0.5 and 1.5 frame periods; a
+    /// `timestampJump` shifts the frames from its time on.
     func frameTimes() -> [Double] {
         var times = [0.0]
         while true {
@@ -118,9 +122,12 @@ struct SampleFrames: Sendable {
             let next = options.variableFrameRate
                 ? times[index] + options.frameDuration * [1.0, 0.5, 1.5][index % 3]
                 : Double(index + 1) * options.frameDuration
-            guard next < options.durationSeconds else { return times }
+            guard next < options.durationSeconds else { break }
             times.append(next)
         }
+        guard let jump = options.timestampJump else { return times }
+        let shift = (jump.by / options.frameDuration).rounded() * options.frameDuration
+        return times.map { $0 >= jump.at ? $0 + shift : $0 }
     }
 
     /// Frame `index`'s planes; an interlaced sample takes its bottom field from half a frame later.

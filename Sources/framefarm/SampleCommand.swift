@@ -78,6 +78,9 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "A blurred stretch FROM-TO in seconds, e.g. 4-6.")
     var blur: String?
 
+    @Option(help: ArgumentHelp("A break in the timestamps: frames from AT seconds on are stamped BY seconds later (whole frames), e.g. 2:5.", valueName: "at:by"))
+    var timestampJump: String?
+
     @Option(help: "x264/x265 preset.")
     var preset = "veryfast"
 
@@ -127,6 +130,13 @@ struct SampleCommand: ParsableCommand {
         options.fadeInSeconds = fadeIn
         options.preset = preset
         options.indexFirst = faststart
+        if let timestampJump {
+            let parts = timestampJump.split(separator: ":").compactMap { Double($0) }
+            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
+                throw ValidationError("--timestamp-jump must be AT:BY seconds, both above 0 (muxers refuse steps back)")
+            }
+            options.timestampJump = (parts[0], parts[1])
+        }
         if let blur {
             let bounds = blur.split(separator: "-").compactMap { Double($0) }
             guard bounds.count == 2, bounds[0] <= bounds[1] else { throw ValidationError("--blur must be FROM-TO seconds") }

@@ -24,9 +24,15 @@ import FrameFarmSamples
             $0.durationSeconds = 11
             $0.keyframeIntervalSeconds = 1
         }
-        let (status, results) = try lint([clean])
+        // Matroska has no decode times: its packets' presentation times come in decode order, reordered by the
+        // B-frames, and must not read as a variable rate or as jumps.
+        let matroska = try makeSample(in: directory, name: "clean.mkv") {
+            $0.durationSeconds = 11
+            $0.keyframeIntervalSeconds = 1
+        }
+        let (status, results) = try lint([clean, matroska])
         #expect(status == 0)
-        #expect(results.count == 1 && rules(results[0]) == ["aspect-class"])
+        #expect(results.count == 2 && results.allSatisfy { rules($0) == ["aspect-class"] }, "\(results)")
         #expect(try lint([clean], ["--fail-on", "info"]).status == 1)
     }
 
@@ -58,6 +64,12 @@ import FrameFarmSamples
             (try Self.cutShort(in: directory), "cut-short"),
             (try Self.audioOnlyWAV(in: directory), "no-video-stream"),
             (directory.write("notes.mp4", Data("not a video".utf8)), "not-a-video"),
+            (try sample("vfr") { $0.variableFrameRate = true }, "variable-frame-rate"),
+            (try makeSample(in: directory, name: "spliced.ts") {
+                $0.durationSeconds = 11
+                $0.keyframeIntervalSeconds = 1
+                $0.timestampJump = (at: 4, by: 30)
+            }, "timestamp-jump"),
         ]
         let (status, results) = try lint(cases.map(\.path))
         #expect(status == 1, "errors among the findings fail the run")
@@ -71,6 +83,8 @@ import FrameFarmSamples
         }
         #expect(severities[6] == "error")
         #expect(severities[7] == "warning")
+        let jump = (results.last?["findings"] as? [[String: Any]] ?? []).first { $0["rule"] as? String == "timestamp-jump" }
+        #expect((jump?["message"] as? String)?.hasPrefix("timestamps jump 30.000 s at 3.9") == true, "\(jump ?? [:])")
     }
 
     /// The JUnit file parses with junitparser: a suite per input, a case per rule run, failures at --fail-on.
