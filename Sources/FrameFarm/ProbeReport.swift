@@ -29,6 +29,7 @@ extension ProbeReport {
         frameRate = info.frameRate.map { ProbeReport.rounded($0) }
         keyframeIntervalSeconds = facts.keyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }
         keyframeIntervalMaxSeconds = facts.longestKeyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }
+        blackOpeningSeconds = facts.blackOpeningSeconds.map { ProbeReport.rounded($0, places: 3) }
         frameTiming = facts.frameTiming.map { timing in
             var rounded = timing
             rounded.medianFrameSeconds = ProbeReport.rounded(timing.medianFrameSeconds, places: 6)

@@ -21,6 +21,7 @@ public enum LintRule: String, Codable, Sendable, CaseIterable {
     case keyframeInterval = "keyframe-interval"
     case variableFrameRate = "variable-frame-rate"
     case timestampJump = "timestamp-jump"
+    case blackOpening = "black-opening"
     case hdrMetadataMissing = "hdr-metadata-missing"
     case tooShortForTrack = "too-short-for-track"
     case cutShort = "cut-short"
@@ -199,6 +200,11 @@ public enum Lint {
                     format: "timestamps jump %@%.3f s at %.3f s%@: seeking, cue times and durations around it are off",
                     first.bySeconds < 0 ? "back " : "", abs(first.bySeconds), first.atSeconds, more)))
             }
+        }
+        if let black = report.blackOpeningSeconds {
+            findings.append(LintFinding(.blackOpening, String(
+                format: "opens on black: the first frame is black, and so is every keyframe before %.2f s: the first "
+                    + "thumbnail and a poster from the first frame show nothing", black)))
         }
         let thumbnails = max(1, Int((report.durationSeconds / settings.trackIntervalSeconds).rounded(.up)))
         if thumbnails < 2 {

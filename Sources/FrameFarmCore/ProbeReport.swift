@@ -41,6 +41,9 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     public var keyframeIntervalMaxSeconds: Double?
     /// How the frames are spaced in time (constant or variable rate, timestamp jumps), over the same packets.
     public var frameTiming: FrameTiming?
+    /// When the first frame is black: how long the black lasts, to the first keyframe with a picture. Measured
+    /// by `probe` and `lint` (absent in a rendering job's manifest).
+    public var blackOpeningSeconds: Double?
     public var colorMatrix = ColorMatrix.bt709
     public var colorRange = ColorRange.limited
     public var colorTransfer = TransferFunction.bt709

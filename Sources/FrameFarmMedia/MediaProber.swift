@@ -70,10 +70,14 @@ public struct MediaFacts: Sendable {
     public var stream: StreamFacts
     /// The bars baked into the frames, and the evidence for them.
     public var padding: Padding
+    /// How long the video opens on black (`BlackOpening`); nil when it does not, or was not looked at (`probe`
+    /// and `lint` look; the rendering jobs do not).
+    public var blackOpeningSeconds: Double?
 
-    public init(stream: StreamFacts, padding: Padding) {
+    public init(stream: StreamFacts, padding: Padding, blackOpeningSeconds: Double? = nil) {
         self.stream = stream
         self.padding = padding
+        self.blackOpeningSeconds = blackOpeningSeconds
     }
 
     /// The picture without the bars found throughout, in coded pixels (the whole frame when there are none, or
@@ -101,10 +105,11 @@ public enum MediaProber {
                            cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) })
     }
 
-    /// Every fact: the stream's, then the padding from frames spread over the video.
+    /// Every fact: the stream's, then the padding from frames spread over the video, and a black opening.
     public static func probe(path: String, maxPixels: Int = MediaFile.defaultMaxPixels) throws -> MediaFacts {
         let stream = try open(path: path, maxPixels: maxPixels)
-        return MediaFacts(stream: stream, padding: try PaddingDetector.detect(stream, path: path, maxPixels: maxPixels))
+        return MediaFacts(stream: stream, padding: try PaddingDetector.detect(stream, path: path, maxPixels: maxPixels),
+                          blackOpeningSeconds: try BlackOpening.seconds(stream, path: path, maxPixels: maxPixels))
     }
 }
 

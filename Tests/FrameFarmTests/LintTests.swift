@@ -65,6 +65,10 @@ import FrameFarmSamples
             (try Self.audioOnlyWAV(in: directory), "no-video-stream"),
             (directory.write("notes.mp4", Data("not a video".utf8)), "not-a-video"),
             (try sample("vfr") { $0.variableFrameRate = true }, "variable-frame-rate"),
+            (try sample("black-lead") {
+                $0.blackLeadSeconds = 5
+                $0.fadeInSeconds = 2
+            }, "black-opening"),
             (try makeSample(in: directory, name: "spliced.ts") {
                 $0.durationSeconds = 11
                 $0.keyframeIntervalSeconds = 1
@@ -83,6 +87,9 @@ import FrameFarmSamples
         }
         #expect(severities[6] == "error")
         #expect(severities[7] == "warning")
+        // Black to 5 s, then a fade whose keyframe at 5 s is still black: the first keyframe with a picture is at 6 s.
+        let black = (results[results.count - 2]["findings"] as? [[String: Any]] ?? []).first { $0["rule"] as? String == "black-opening" }
+        #expect((black?["message"] as? String)?.contains("every keyframe before 6.00 s") == true, "\(black ?? [:])")
         let jump = (results.last?["findings"] as? [[String: Any]] ?? []).first { $0["rule"] as? String == "timestamp-jump" }
         #expect((jump?["message"] as? String)?.hasPrefix("timestamps jump 30.000 s at 3.9") == true, "\(jump ?? [:])")
     }
