@@ -4,7 +4,7 @@ OUT ?= out
 SAMPLE ?= $(OUT)/sample.mp4
 RUN_BIN = .build/release/framefarm
 
-.PHONY: run test test-cluster test-sanitize test-ffmpeg-next soak deps deps-test build build-release bench clean
+.PHONY: run test test-cluster test-image image test-sanitize test-ffmpeg-next soak deps deps-test build build-release bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -37,6 +37,17 @@ test: deps-test
 # installs slurm-wlm and munge when missing. CI runs it after `make test`.
 test-cluster: build
 	scripts/test-cluster.sh
+
+# The container image, from Debian's packages alone (docs/container.md): localhost/framefarm:<version> and :latest in
+# podman's storage, and .build/image/framefarm-<version>.oci.tar to push to a registry.
+image: deps
+	@scripts/install-deps.sh --image
+	scripts/image/build.sh
+
+# The image built and run here in containers on lavapipe, its outputs compared with the host's
+# (scripts/test-image.sh lists every check); installs podman when missing. CI runs it after test-cluster.
+test-image: deps
+	scripts/test-image.sh
 
 # The suite under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its own scratch folder,
 # with the validation layer on. LSan suppressions cover third-party code only (Tests/Sanitizers/lsan.supp says why).

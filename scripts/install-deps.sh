@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the system libraries FrameFarm builds and runs against, only those missing.
-# Usage: scripts/install-deps.sh [--test | --bench | --cluster]
+# Usage: scripts/install-deps.sh [--test | --bench | --cluster | --image]
 #   --test adds the validation layer, pngcheck, Chromium (a test renders the contact sheet in it),
 #   junitparser (a test parses lint's JUnit report with it) and nginx and openssl (the http(s) input tests serve videos over http and https);
-#   --bench the ffmpeg CLI, the peers `bench` times against; --cluster Slurm and munge, for `make test-cluster`.
+#   --bench the ffmpeg CLI, the peers `bench` times against; --cluster Slurm and munge, for `make test-cluster`;
+#   --image podman, runc and debootstrap, for `make image` and `make test-image`.
 set -euo pipefail
 
 packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools spirv-tools
@@ -17,6 +18,9 @@ if [[ "${1:-}" == "--bench" ]]; then
 fi
 if [[ "${1:-}" == "--cluster" ]]; then
     packages+=(slurm-wlm munge)
+fi
+if [[ "${1:-}" == "--image" ]]; then
+    packages+=(podman runc debootstrap uidmap)
 fi
 
 missing=()
