@@ -38,7 +38,8 @@ if [[ ! -f $base ]]; then
     rm -rf "$staging" && mkdir "$staging"
 fi
 tar -C "$staging" -xf "$base"
-install -m 0755 "$binary" "$staging/usr/local/bin/framefarm"
+# Stripped: 60 MB instead of 81; the code is the same as the host binary test-image compares with.
+install -s -m 0755 "$binary" "$staging/usr/local/bin/framefarm"
 # The user it runs as: not root, no home (HOME is /tmp, a tmpfs under --read-only).
 echo "framefarm:x:10001:10001:FrameFarm:/tmp:/usr/sbin/nologin" >> "$staging/etc/passwd"
 echo "framefarm:x:10001:" >> "$staging/etc/group"
