@@ -95,7 +95,7 @@ public final class VideoFileWriter {
         try configureCodec()
         try check("avcodec_open2", avcodec_open2(codec, nil, nil))
         try configureStream()
-        try writeHeader(path: path)
+        try writeHeader(path: path, finalPath: finalPath)
     }
 
     deinit {
@@ -251,7 +251,7 @@ public final class VideoFileWriter {
         }
     }
 
-    private func writeHeader(path: String) throws {
+    private func writeHeader(path: String, finalPath: String) throws {
         if output.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             try check("avio_open", avio_open(&output.pointee.pb, path, AVIO_FLAG_WRITE))
         }
@@ -259,6 +259,16 @@ public final class VideoFileWriter {
         defer { av_dict_free(&muxerOptions) }
         // The mov muxer moves the index to the front when it finishes (other muxers ignore the flag).
         if encoding.indexFirst { av_dict_set(&muxerOptions, "movflags", "+faststart", 0) }
+        if String(cString: output.pointee.oformat.pointee.name) == "hls" {
+            // A video-on-demand playlist whose segments sit beside it, named after its final name (the muxer would
+            // name them after the temporary one), each starting on a keyframe.
+            let final = URL(fileURLWithPath: finalPath)
+            let stem = final.deletingPathExtension().lastPathComponent
+            av_dict_set(&muxerOptions, "hls_segment_filename",
+                        final.deletingLastPathComponent().appendingPathComponent(stem + "-%03d.ts").path, 0)
+            av_dict_set(&muxerOptions, "hls_playlist_type", "vod", 0)
+            av_dict_set(&muxerOptions, "hls_time", String(encoding.keyframeIntervalSeconds ?? 2), 0)
+        }
         try check("avformat_write_header", avformat_write_header(output, &muxerOptions))
         frame.pointee.format = pixelFormat.rawValue
         frame.pointee.width = codec.pointee.width
