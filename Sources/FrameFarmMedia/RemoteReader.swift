@@ -24,8 +24,6 @@ final class RemoteReader {
     private(set) var failure: InputError?
     /// The object's size, from the first answer's `Content-Range`.
     private(set) var size: Int?
-    /// Body bytes received from the server (not from `RangeCache`).
-    private(set) var bytesReceived = 0
     private var etag: String?
     private var position = 0
     private var chunk: [UInt8] = []
@@ -87,7 +85,6 @@ final class RemoteReader {
                 failure = error
                 return false
             }
-            bytesReceived += response.body.count
         }
         if response.status == 416 { return false }
         guard response.status == 206 || start == 0 else {
