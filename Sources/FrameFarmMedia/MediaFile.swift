@@ -79,9 +79,11 @@ public final class MediaFile {
         if RemoteInput.isRemote(path) {
             let reader = try RemoteReader(name: path)
             remoteReader = reader
-            opened = avformat_alloc_context()
-            opened?.pointee.pb = reader.context
-            opened?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            // Without a context of its own, avformat_open_input would read the name with FFmpeg's http client.
+            guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
+            context.pointee.pb = reader.context
+            context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            opened = context
         } else {
             remoteReader = nil
             try MediaFile.checkReadable(path)

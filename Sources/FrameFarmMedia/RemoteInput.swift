@@ -17,11 +17,10 @@ public struct RemoteSettings: Sendable, Equatable {
     public init() {}
 
     /// A header line as `--header` takes it: `Name: value`, no line breaks (they would forge other headers).
-    public static func checkedHeader(_ line: String) -> String? {
-        guard let colon = line.firstIndex(of: ":"), colon > line.startIndex,
-              !line.contains("\r"), !line.contains("\n"),
-              line[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
-        return line
+    public static func isValidHeader(_ line: String) -> Bool {
+        guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else { return false }
+        return !line.contains("\r") && !line.contains("\n")
+            && line[..<colon].allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
     }
 }
 

@@ -50,7 +50,7 @@ struct RemoteOptions: ParsableArguments {
     func validate() throws {
         guard ioTimeout > 0, ioTimeout.isFinite else { throw ValidationError("--io-timeout must be a number of seconds above 0") }
         // A header may hold a secret: the message never repeats it.
-        for header in headers where RemoteSettings.checkedHeader(header) == nil {
+        for header in headers where !RemoteSettings.isValidHeader(header) {
             throw ValidationError("--header: expected 'Name: value' on one line, the name of letters, digits and dashes")
         }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
