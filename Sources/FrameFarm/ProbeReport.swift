@@ -13,6 +13,11 @@ extension ProbeReport {
         self.path = path
         container = info.containerName
         codec = info.codecName
+        codecProfile = info.codecProfile
+        codecLevel = info.codecLevel
+        codecTag = info.codecTag
+        fileFormat = info.fileFormat
+        indexFirst = facts.indexFirst
         pixelFormat = info.pixelFormatName
         codedWidth = geometry.codedSize.width
         codedHeight = geometry.codedSize.height
@@ -46,7 +51,10 @@ extension ProbeReport {
         colorPrimaries = info.color.primaries
         peakLuminance = info.color.peakLuminance
         chromaSiting = info.color.chromaSiting
+        colorTagsMissing = info.untaggedColor.isEmpty ? nil : info.untaggedColor
         interlaced = info.interlaced
+        combing = facts.combing
+        damagedData = facts.damage
         self.contentRect = contentRect
         contentAspectRatio = ProbeReport.rounded(contentSize.aspectRatio)
         paddingDetected = facts.codedContentRect.size != geometry.codedSize

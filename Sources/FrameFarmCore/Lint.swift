@@ -20,10 +20,15 @@ public enum LintRule: String, Codable, Sendable, CaseIterable {
     case interlaced
     case keyframeInterval = "keyframe-interval"
     case variableFrameRate = "variable-frame-rate"
+    case frameRate = "frame-rate"
     case timestampJump = "timestamp-jump"
     case blackOpening = "black-opening"
+    case colorTagsMissing = "color-tags-missing"
     case hdrMetadataMissing = "hdr-metadata-missing"
+    case codec
+    case container
     case tooShortForTrack = "too-short-for-track"
+    case damagedData = "damaged-data"
     case cutShort = "cut-short"
     case noVideoStream = "no-video-stream"
     case notAVideo = "not-a-video"
@@ -31,7 +36,7 @@ public enum LintRule: String, Codable, Sendable, CaseIterable {
     public var defaultSeverity: LintSeverity {
         switch self {
         case .aspectClass, .rotationMetadata: .info
-        case .oddDimensions, .cutShort, .noVideoStream, .notAVideo: .error
+        case .oddDimensions, .frameRate, .codec, .container, .damagedData, .cutShort, .noVideoStream, .notAVideo: .error
         default: .warning
         }
     }
@@ -65,10 +70,23 @@ public struct LintScreen: Sendable, Hashable {
     }
 }
 
+/// What the `codec` rule lets through of one codec: its profiles as FFmpeg names them (empty: any) and its
+/// highest level (nil: any).
+public struct CodecLimits: Sendable, Equatable {
+    public var profiles: [String]
+    public var maxLevel: Double?
+
+    public init(profiles: [String] = [], maxLevel: Double? = nil) {
+        self.profiles = profiles
+        self.maxLevel = maxLevel
+    }
+}
+
 /// Which rules run, at what severity, and the thresholds they measure against (`LintProfile`, `LintPolicy`).
 public struct LintSettings: Sendable, Equatable {
-    /// Rules that do not run.
-    public var disabled: Set<LintRule> = []
+    /// Rules that do not run. The delivery rules (`codec`, `container`, `frame-rate`) have nothing to check
+    /// until a profile or policy names what its target plays.
+    public var disabled: Set<LintRule> = [.codec, .container, .frameRate]
     /// Severities that replace a rule's own.
     public var severities: [LintRule: LintSeverity] = [:]
     /// `keyframe-interval`: a warning above the first, an error above the second (seek and trick-play cost).
@@ -83,6 +101,15 @@ public struct LintSettings: Sendable, Equatable {
     public var variableFramePercent = 5.0
     /// `too-short-for-track`: the thumbnail interval a track would use (FrameFarm's default, 10 s).
     public var trackIntervalSeconds = 10.0
+    /// `codec`: the codecs the target plays, by FFmpeg's name (h264, hevc, vp9, av1); empty takes any.
+    public var codecs: [String: CodecLimits] = [:]
+    /// `container`: per codec, the containers it may come in (`ProbeReport.fileFormat`) and the MP4 sample
+    /// entries it may carry (`ProbeReport.codecTag`); and whether an MP4's index must come before its media data.
+    public var containers: [String: [String]] = [:]
+    public var sampleEntries: [String: [String]] = [:]
+    public var indexFirst = false
+    /// `frame-rate`: the highest average frame rate; nil takes any.
+    public var maxFrameRate: Double?
 
     public init() {}
 
@@ -111,14 +138,62 @@ public enum Lint {
         findings += padding(report)
         findings += shape(report, settings: settings)
         findings += timing(report, settings: settings)
+        findings += delivery(report, settings: settings)
+        if let missing = report.colorTagsMissing {
+            let named = missing.count > 1 ? missing.dropLast().joined(separator: ", ") + " or " + missing.last! : missing.joined()
+            findings.append(LintFinding(.colorTagsMissing, "no colour \(named) tag: players guess "
+                                        + "(most take BT.709 from 720 lines and BT.601 below, some always BT.709), so colours "
+                                        + "shift from one player to another"))
+        }
         if report.isHDR, report.peakLuminance == nil {
             findings.append(LintFinding(.hdrMetadataMissing, "\(report.colorTransfer.rawValue.uppercased()) video without "
                                         + "mastering-display or content-light metadata: players assume a 1000 cd/m² peak"))
+        }
+        if let damage = report.damagedData {
+            findings.append(LintFinding(.damagedData, "\(damage) in the packets and frames read (the whole file was not decoded)"))
         }
         if let cut = report.cutShortAtSeconds {
             findings.append(LintFinding(.cutShort, ProbeReport.cutShortNote(atSeconds: cut, ofSeconds: report.durationSeconds)))
         }
         return settings.applied(to: findings)
+    }
+
+    /// What the delivery target plays: codec, profile and level; container and sample entry; frame rate.
+    private static func delivery(_ report: ProbeReport, settings: LintSettings) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        let codec = report.codec
+        if !settings.codecs.isEmpty {
+            if let limits = settings.codecs[codec] {
+                if !limits.profiles.isEmpty, let profile = report.codecProfile, !limits.profiles.contains(profile) {
+                    findings.append(LintFinding(.codec, "\(codec) \(profile) profile: the target plays \(codec) in "
+                                                + limits.profiles.joined(separator: ", ")))
+                }
+                if let highest = limits.maxLevel, let level = report.codecLevel, level > highest + 1e-6 {
+                    findings.append(LintFinding(.codec, String(format: "%@ level %.1f, above the %.1f the target plays",
+                                                               codec, level, highest)))
+                }
+            } else {
+                findings.append(LintFinding(.codec, "codec \(codec): the target plays "
+                                            + settings.codecs.keys.sorted().joined(separator: ", ")))
+            }
+        }
+        if let formats = settings.containers[codec], let format = report.fileFormat, !formats.contains(format) {
+            findings.append(LintFinding(.container, "\(codec) in \(format): the target takes \(codec) in "
+                                        + formats.joined(separator: ", ")))
+        }
+        if let entries = settings.sampleEntries[codec], let first = entries.first, let tag = report.codecTag,
+           ["mp4", "mov"].contains(report.fileFormat), !entries.contains(tag) {
+            findings.append(LintFinding(.container, "\(codec) sample entry '\(tag)': the target reads \(codec) from "
+                                        + entries.map { "'\($0)'" }.joined(separator: ", ") + " (FFmpeg: -tag:v \(first))"))
+        }
+        if settings.indexFirst, report.indexFirst == false {
+            findings.append(LintFinding(.container, .warning, "the index ('moov') comes after the media data: a player "
+                                        + "reading over http fetches the end of the file before it starts (FFmpeg: -movflags +faststart)"))
+        }
+        if let highest = settings.maxFrameRate, let rate = report.frameRate, rate > highest + 0.01 {
+            findings.append(LintFinding(.frameRate, String(format: "%.3f fps, above the %.0f fps the target plays", rate, highest)))
+        }
+        return findings
     }
 
     private static func padding(_ report: ProbeReport) -> [LintFinding] {
@@ -169,6 +244,10 @@ public enum Lint {
         }
         if report.interlaced == true {
             findings.append(LintFinding(.interlaced, "the stream says its frames are interlaced: progressive delivery is expected"))
+        } else if let combing = report.combing, combing.showsInterlacing {
+            findings.append(LintFinding(.interlaced, "\(combing.combedFrames) of \(combing.sampledFrames) sampled frames show "
+                                        + "combing (two fields from different moments in one frame), though the stream does not "
+                                        + "flag interlacing: deinterlace before delivery"))
         }
         return findings
     }

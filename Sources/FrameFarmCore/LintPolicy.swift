@@ -4,8 +4,12 @@ import Foundation
 public enum LintProfile: String, Sendable, CaseIterable {
     /// Thresholds for video that is scrubbed and shown on phones and TVs.
     case `default`
-    /// Apple's HLS Authoring Specification: a keyframe every 2 s, and one in every 6-s segment at the least.
+    /// Apple's HLS Authoring Specification: a keyframe every 2 s, and one in every 6-s segment at the least;
+    /// H.264 up to High 4.2 in MP4 or MPEG-TS, HEVC up to Main 10 5.0 in MP4 as 'hvc1'; 60 fps at most.
     case appleHLS = "apple-hls"
+    /// What every major browser plays from a `<video>` element: H.264 (8-bit 4:2:0 profiles) in MP4, VP9 and
+    /// AV1 in WebM or MP4, with an MP4's index first so playback starts before the download ends.
+    case web
 
     public var settings: LintSettings {
         var settings = LintSettings()
@@ -14,9 +18,25 @@ public enum LintProfile: String, Sendable, CaseIterable {
         case .appleHLS:
             settings.keyframeWarningSeconds = 2
             settings.keyframeErrorSeconds = 6
+            settings.disabled.subtract([.codec, .container, .frameRate])
+            settings.codecs = ["h264": CodecLimits(profiles: Self.h264Profiles, maxLevel: 4.2),
+                               "hevc": CodecLimits(profiles: ["Main", "Main 10"], maxLevel: 5.0)]
+            settings.containers = ["h264": ["mp4", "mpegts"], "hevc": ["mp4"]]
+            settings.sampleEntries = ["hevc": ["hvc1"]]
+            settings.maxFrameRate = 60
+        case .web:
+            settings.disabled.subtract([.codec, .container])
+            settings.codecs = ["h264": CodecLimits(profiles: Self.h264Profiles),
+                               "vp9": CodecLimits(profiles: ["Profile 0", "Profile 2"]),
+                               "av1": CodecLimits(profiles: ["Main"])]
+            settings.containers = ["h264": ["mp4"], "vp9": ["webm", "mp4"], "av1": ["mp4", "webm"]]
+            settings.indexFirst = true
         }
         return settings
     }
+
+    /// H.264's profiles up to High, as FFmpeg names them (Extended, High 10, 4:2:2 and 4:4:4 are left out).
+    private static let h264Profiles = ["Constrained Baseline", "Baseline", "Main", "High"]
 }
 
 /// A policy file that cannot be used: the message names the file, the line and the rule.
@@ -28,7 +48,10 @@ public struct LintPolicyError: Error, CustomStringConvertible, Sendable {
 /// Every key is optional; what a file leaves out keeps its profile's value (`default` when it names none). The
 /// thresholds a rule takes: `keyframe-interval` `warningSeconds`, `errorSeconds` (its severity follows them, so it
 /// takes no `severity`); `fill-crops-too-much` `percent`, `devices` (ids or groups of the device catalog);
-/// `too-short-for-track` `intervalSeconds`. An unknown rule, key or value is an error, never ignored.
+/// `too-short-for-track` `intervalSeconds`; `variable-frame-rate` `irregularPercent`; `codec` `allowed`
+/// (`{CODEC: {"profiles": [...], "maxLevel": N}}`); `container` `containers` (`{CODEC: [FORMAT...]}`),
+/// `sampleEntries` (`{CODEC: [TAG...]}`) and `indexFirst`; `frame-rate` `max`. An unknown rule, key or value is
+/// an error, never ignored.
 public enum LintPolicy {
     /// The settings `text`, read from `file`, describes; `profile` is the base when the file names none.
     public static func settings(parsing text: String, file: String, profile: LintProfile? = nil,
@@ -85,6 +108,17 @@ public enum LintPolicy {
                 fields["devices"] = settings.fillScreens.map(\.name)
             case .tooShortForTrack: fields["intervalSeconds"] = settings.trackIntervalSeconds
             case .variableFrameRate: fields["irregularPercent"] = settings.variableFramePercent
+            case .codec:
+                fields["allowed"] = settings.codecs.mapValues { limits -> [String: Any] in
+                    var entry: [String: Any] = ["profiles": limits.profiles]
+                    if let level = limits.maxLevel { entry["maxLevel"] = level }
+                    return entry
+                }
+            case .container:
+                fields["containers"] = settings.containers
+                fields["sampleEntries"] = settings.sampleEntries
+                fields["indexFirst"] = settings.indexFirst
+            case .frameRate: if let rate = settings.maxFrameRate { fields["max"] = rate }
             default: break
             }
             rules[rule.rawValue] = fields
@@ -108,6 +142,9 @@ public enum LintPolicy {
         case .fillCropsTooMuch: ["percent", "devices"]
         case .tooShortForTrack: ["intervalSeconds"]
         case .variableFrameRate: ["irregularPercent"]
+        case .codec: ["allowed"]
+        case .container: ["containers", "sampleEntries", "indexFirst"]
+        case .frameRate: ["max"]
         default: []
         }
         let allowed = thresholds.union(rule == .keyframeInterval ? ["enabled"] : ["enabled", "severity"])
@@ -133,6 +170,34 @@ public enum LintPolicy {
         settings.fillCropPercent = try number("percent", 0...100) ?? settings.fillCropPercent
         settings.trackIntervalSeconds = try number("intervalSeconds", 0.001...86_400) ?? settings.trackIntervalSeconds
         settings.variableFramePercent = try number("irregularPercent", 0...100) ?? settings.variableFramePercent
+        settings.maxFrameRate = try number("max", 1...1000) ?? settings.maxFrameRate
+        if let value = fields["indexFirst"] {
+            guard case .bool(let first) = value else { throw LintPolicyError(description: "indexFirst must be true or false") }
+            settings.indexFirst = first
+        }
+        if let value = fields["containers"] { settings.containers = try lists(value, named: "containers") }
+        if let value = fields["sampleEntries"] { settings.sampleEntries = try lists(value, named: "sampleEntries") }
+        if let value = fields["allowed"] {
+            guard case .object(let codecs) = value else {
+                throw LintPolicyError(description: "allowed must be an object of codecs, {\"h264\": {\"profiles\": [...], \"maxLevel\": 4.2}}")
+            }
+            var limits: [String: CodecLimits] = [:]
+            for (codec, entry) in codecs {
+                guard case .object(let keys) = entry, keys.keys.allSatisfy(["profiles", "maxLevel"].contains) else {
+                    throw LintPolicyError(description: "allowed \"\(codec)\" takes profiles and maxLevel")
+                }
+                var codecLimits = CodecLimits()
+                if let profiles = keys["profiles"] { codecLimits.profiles = try strings(profiles, named: "allowed \"\(codec)\" profiles") }
+                if let level = keys["maxLevel"] {
+                    guard case .number(let number) = level, number > 0 else {
+                        throw LintPolicyError(description: "allowed \"\(codec)\" maxLevel must be a number above 0")
+                    }
+                    codecLimits.maxLevel = number
+                }
+                limits[codec] = codecLimits
+            }
+            settings.codecs = limits
+        }
         if let value = fields["devices"] {
             guard case .array(let items) = value, !items.isEmpty,
                   case let ids = items.compactMap({ if case .string(let id) = $0 { id } else { nil } }),
@@ -146,6 +211,23 @@ public enum LintPolicy {
             }
         }
     }
+}
+
+/// A list of strings from a policy file.
+private func strings(_ value: JSONValue, named name: String) throws(LintPolicyError) -> [String] {
+    guard case .array(let items) = value,
+          case let texts = items.compactMap({ if case .string(let text) = $0 { text } else { nil } }), texts.count == items.count else {
+        throw LintPolicyError(description: "\(name) must be a list of strings")
+    }
+    return texts
+}
+
+/// An object of string lists from a policy file, `{CODEC: [...]}`.
+private func lists(_ value: JSONValue, named name: String) throws(LintPolicyError) -> [String: [String]] {
+    guard case .object(let entries) = value else { throw LintPolicyError(description: "\(name) must be an object of codecs") }
+    var result: [String: [String]] = [:]
+    for (key, list) in entries { result[key] = try strings(list, named: "\(name) \"\(key)\"") }
+    return result
 }
 
 /// A JSON value as a policy file holds it: booleans and numbers kept apart (JSONSerialization reads 0 and 1 as

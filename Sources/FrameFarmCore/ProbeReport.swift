@@ -18,6 +18,17 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     public var path = ""
     public var container = ""
     public var codec = ""
+    /// The codec's profile as FFmpeg names it ("High", "Main 10") and its level as the codec's specification
+    /// numbers it (4.2, 5.0); absent when the stream does not say.
+    public var codecProfile: String?
+    public var codecLevel: Double?
+    /// The stream's four-character code in its container (the MP4 sample entry: "avc1", "hvc1", "hev1").
+    public var codecTag: String?
+    /// The container as delivery rules name it: mp4, mov, mpegts, webm, matroska, or FFmpeg's demuxer name.
+    public var fileFormat: String?
+    /// MP4 and MOV read from disk: whether the index ('moov') comes before the media data (progressive download
+    /// starts at once), or after it.
+    public var indexFirst: Bool?
     public var pixelFormat = ""
     public var codedWidth = 0
     public var codedHeight = 0
@@ -51,9 +62,18 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// HDR content's peak in cd/m² from its metadata (nil for SDR or when unstated; tone mapping then assumes 1000).
     public var peakLuminance: Double?
     public var chromaSiting = ChromaSiting.left
+    /// The colour tags the stream leaves unspecified ("matrix", "primaries", "transfer"), which players guess;
+    /// absent when it states them all. The colour fields above then hold what FrameFarm assumed.
+    public var colorTagsMissing: [String]?
     /// Whether the stream says its frames are interlaced (they are then shown from their first field); absent when
     /// it doesn't say.
     public var interlaced: Bool?
+    /// How many of the padding search's frames show combing (interlaced fields woven into a progressive frame),
+    /// whatever the stream says. Measured by `probe` and `lint`.
+    public var combing: CombingTally?
+    /// The damage met in what `probe` and `lint` read (the packet scan and the sampled frames; the whole file is
+    /// not decoded): absent when none was.
+    public var damagedData: DamagedData?
 
     /// Whether the transfer is HDR (PQ or HLG): its renders are tone-mapped to SDR.
     public var isHDR: Bool { colorTransfer.isHDR }

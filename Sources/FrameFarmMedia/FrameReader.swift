@@ -311,6 +311,7 @@ public final class FrameReader {
                 scan.packetTimes.append(time)
                 if packet.isKeyFrame { scan.keyframes.append(time) }
             }
+            if packet.isCorrupt { scan.corruptTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }
         }
         try seek(toSeconds: info.startSeconds)
         return scan
@@ -339,4 +340,6 @@ public struct PacketScan: Sendable {
     public var lastTime: Double?
     /// Every packet's time, in file order: presentation times from a scan, decode times from an index.
     public var packetTimes: [Double] = []
+    /// Presentation times of the packets the demuxer flagged damaged (a scan only; -1 when unknown).
+    public var corruptTimes: [Double] = []
 }

@@ -20,9 +20,24 @@ enum MP4Boxes {
     /// media data ('mdat') but no 'moov' box at its top level. That is what an interrupted recording or copy
     /// leaves, since muxers write the index last unless asked to move it to the front. Reads box headers only.
     static func isCutShortBeforeIndex(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        let types = topLevelTypes(path: path)
+        let openings: Set = ["ftyp", "wide", "free", "skip", "mdat"]
+        return types.first.map(openings.contains) == true && types.contains("mdat") && !types.contains("moov")
+    }
+
+    /// Whether the index ('moov') of the MP4 or MOV at `path` comes before its media data ('mdat'), so a player
+    /// reading it over http starts at once; nil when the file has not both at its top level.
+    static func isIndexFirst(path: String) -> Bool? {
+        let types = topLevelTypes(path: path)
+        guard let index = types.firstIndex(of: "moov"), let media = types.firstIndex(of: "mdat") else { return nil }
+        return index < media
+    }
+
+    /// The types of the boxes at the top level of the file at `path`, in order (box headers only).
+    private static func topLevelTypes(path: String) -> [String] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
         defer { try? handle.close() }
-        guard let fileBytes = try? handle.seekToEnd() else { return false }
+        guard let fileBytes = try? handle.seekToEnd() else { return [] }
         var types: [String] = []
         var offset: UInt64 = 0
         while offset + 8 <= fileBytes, types.count < 10_000 {
@@ -33,8 +48,7 @@ enum MP4Boxes {
             guard box.claimedSize >= 8 else { break }
             offset += box.claimedSize
         }
-        let openings: Set = ["ftyp", "wide", "free", "skip", "mdat"]
-        return types.first.map(openings.contains) == true && types.contains("mdat") && !types.contains("moov")
+        return types
     }
 
     private static func readUInt32(_ data: Data, _ offset: Int) -> UInt32 {

@@ -17,6 +17,18 @@ public struct VideoStreamInfo: Sendable {
     public var bitRate: Int?
     /// Whether the stream says its frames are interlaced (any field order); nil when it doesn't say.
     public var interlaced: Bool?
+    /// The codec's profile as FFmpeg names it ("High", "Main 10", "Profile 0"); nil when unknown.
+    public var codecProfile: String?
+    /// The codec's level as its specification numbers it (H.264 4.2, HEVC 5.0, AV1 5.1); nil when unknown.
+    public var codecLevel: Double?
+    /// The stream's four-character code in its container (MP4 sample entry: "avc1", "hvc1", "hev1"); nil
+    /// when the container has none.
+    public var codecTag: String?
+    /// The colour tags the stream leaves unspecified, of "matrix", "primaries" and "transfer" (players then guess).
+    public var untaggedColor: [String] = []
+    /// The container as delivery rules name it: "mp4", "mov" (QuickTime brand), "mpegts", "webm" or "matroska",
+    /// else FFmpeg's demuxer name.
+    public var fileFormat: String
 }
 
 /// What `avformat_find_stream_info` learnt about a file's video stream: which stream it is and its codec
@@ -201,7 +213,45 @@ public final class MediaFile {
             codecName: codecName, pixelFormatName: pixelFormatName, geometry: geometry,
             frameRate: frameRate, durationSeconds: containerDuration, startSeconds: start, color: color,
             bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil,
-            interlaced: parameters.field_order == AV_FIELD_UNKNOWN ? nil : parameters.field_order != AV_FIELD_PROGRESSIVE)
+            interlaced: parameters.field_order == AV_FIELD_UNKNOWN ? nil : parameters.field_order != AV_FIELD_PROGRESSIVE,
+            codecProfile: avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) },
+            codecLevel: Self.level(parameters.level, codec: parameters.codec_id),
+            codecTag: Self.fourCharacterCode(parameters.codec_tag),
+            untaggedColor: [("matrix", parameters.color_space == AVCOL_SPC_UNSPECIFIED),
+                            ("primaries", parameters.color_primaries == AVCOL_PRI_UNSPECIFIED),
+                            ("transfer", parameters.color_trc == AVCOL_TRC_UNSPECIFIED)].filter(\.1).map(\.0),
+            fileFormat: fileFormat)
+    }
+
+    /// `level` as the codec's specification writes it: H.264 and VP9 store ten times it, HEVC thirty times
+    /// (general_level_idc), AV1 an index (seq_level_idx 13 is level 5.1).
+    private static func level(_ level: Int32, codec: AVCodecID) -> Double? {
+        guard level > 0, level != FF_LEVEL_UNKNOWN else { return nil }
+        switch codec {
+        case AV_CODEC_ID_H264, AV_CODEC_ID_VP9: return Double(level) / 10
+        case AV_CODEC_ID_HEVC: return (Double(level) / 30 * 10).rounded() / 10
+        case AV_CODEC_ID_AV1: return Double(2 + level / 4) + Double(level % 4) / 10
+        default: return nil
+        }
+    }
+
+    /// A container's codec tag as its four characters, when they are printable.
+    private static func fourCharacterCode(_ tag: UInt32) -> String? {
+        let bytes = (0..<4).map { UInt8((tag >> (8 * $0)) & 0xFF) }
+        guard tag != 0, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// See `VideoStreamInfo.fileFormat`. FFmpeg reads MP4 and QuickTime with one demuxer, and Matroska and WebM
+    /// with another: the major brand and the name tell them apart.
+    private var fileFormat: String {
+        let demuxer = String(cString: context.pointee.iformat.pointee.name)
+        if demuxer.hasPrefix("mov,") {
+            let brand = av_dict_get(context.pointee.metadata, "major_brand", nil, 0).map { String(cString: $0.pointee.value) }
+            return brand?.trimmingCharacters(in: .whitespaces) == "qt" ? "mov" : "mp4"
+        }
+        if demuxer.hasPrefix("matroska") { return path.lowercased().hasSuffix(".webm") ? "webm" : "matroska" }
+        return demuxer.split(separator: ",").first.map(String.init) ?? demuxer
     }
 
     /// Duration from the stream, else the container; nil when neither knows (see `scanDuration`).

@@ -17,6 +17,11 @@ public struct StreamFacts: Sendable {
     /// stops, in seconds from the start (`MediaFile.indexedDataEndSeconds`). Frames asked for after it show the
     /// last frame before it.
     public var cutShortAtSeconds: Double?
+    /// MP4 and MOV: whether the index ('moov') comes before the media data, as progressive download wants; nil
+    /// for other containers and for inputs read over http.
+    public var indexFirst: Bool?
+    /// Stream times of the packets the scan found flagged damaged (`PacketScan.corruptTimes`).
+    public var scannedCorruptTimes: [Double] = []
 
     /// The part of the video its file holds: the duration, or less when the file is cut short. Samples taken across
     /// a video (for padding, for the poster) are spread over this.
@@ -44,25 +49,6 @@ public struct StreamFacts: Sendable {
     }
 }
 
-/// Damaged packets or concealed frames a decode went through.
-public struct DamagedData: Sendable, Hashable, CustomStringConvertible {
-    /// Packets or frames, each time once.
-    public var count: Int
-    /// Seconds from the start of the first and last with a known time.
-    public var firstSeconds: Double?
-    public var lastSeconds: Double?
-
-    /// "damaged data at T: N packet(s) or frame(s) skipped or concealed".
-    public var description: String {
-        let place = switch (firstSeconds, lastSeconds) {
-        case (let first?, let last?) where first == last: String(format: " at %.3f s", first)
-        case (let first?, let last?): String(format: " between %.3f s and %.3f s", first, last)
-        default: ""
-        }
-        return "damaged data\(place): \(count) packet(s) or frame(s) skipped or concealed"
-    }
-}
-
 /// What `probe` learns about a file: the stream's facts (read as `facts.info`, `facts.durationSeconds`, ...) and
 /// its content rect, the second stage, which takes decoded frames.
 @dynamicMemberLookup
@@ -73,11 +59,18 @@ public struct MediaFacts: Sendable {
     /// How long the video opens on black (`BlackOpening`); nil when it does not, or was not looked at (`probe`
     /// and `lint` look; the rendering jobs do not).
     public var blackOpeningSeconds: Double?
+    /// How many of the padding search's frames show combing (nil when not looked at, as for `blackOpeningSeconds`).
+    public var combing: CombingTally?
+    /// The damage in what was read (the packet scan and the sampled frames): not the whole file.
+    public var damage: DamagedData?
 
-    public init(stream: StreamFacts, padding: Padding, blackOpeningSeconds: Double? = nil) {
+    public init(stream: StreamFacts, padding: Padding, blackOpeningSeconds: Double? = nil,
+                combing: CombingTally? = nil, damage: DamagedData? = nil) {
         self.stream = stream
         self.padding = padding
         self.blackOpeningSeconds = blackOpeningSeconds
+        self.combing = combing
+        self.damage = damage
     }
 
     /// The picture without the bars found throughout, in coded pixels (the whole frame when there are none, or
@@ -99,17 +92,26 @@ public enum MediaProber {
         let scan = try reader.scanPackets(maxPackets: keyframeScanPackets)
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
         let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
+        let isLocalMP4 = ["mp4", "mov"].contains(info.fileFormat) && !RemoteInput.isRemote(path)
         return StreamFacts(info: info, durationSeconds: duration, keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
                            longestKeyframeIntervalSeconds: gaps.last, frameTiming: FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds }),
                            analysis: reader.analysis,
-                           cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) })
+                           cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) },
+                           indexFirst: isLocalMP4 ? MP4Boxes.isIndexFirst(path: path) : nil,
+                           scannedCorruptTimes: scan.corruptTimes)
     }
 
-    /// Every fact: the stream's, then the padding from frames spread over the video, and a black opening.
+    /// Every fact: the stream's, then the padding (and combing, and damage) from frames spread over the video,
+    /// and a black opening.
     public static func probe(path: String, maxPixels: Int = MediaFile.defaultMaxPixels) throws -> MediaFacts {
         let stream = try open(path: path, maxPixels: maxPixels)
-        return MediaFacts(stream: stream, padding: try PaddingDetector.detect(stream, path: path, maxPixels: maxPixels),
-                          blackOpeningSeconds: try BlackOpening.seconds(stream, path: path, maxPixels: maxPixels))
+        let sampled = try PaddingDetector.inspect(path: path, analysis: stream.analysis, durationSeconds: stream.availableSeconds,
+                                                  startSeconds: stream.info.startSeconds, maxPixels: maxPixels,
+                                                  measuresCombing: true)
+        return MediaFacts(stream: stream, padding: sampled.padding,
+                          blackOpeningSeconds: try BlackOpening.seconds(stream, path: path, maxPixels: maxPixels),
+                          combing: sampled.combing,
+                          damage: stream.damage(times: stream.scannedCorruptTimes + sampled.corruptTimes))
     }
 }
 

@@ -80,27 +80,37 @@ public enum PaddingDetector {
                               startSeconds: Double, count: Int = defaultSampleCount,
                               maxPixels: Int = MediaFile.defaultMaxPixels,
                               workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Padding {
+        try inspect(path: path, analysis: analysis, durationSeconds: durationSeconds, startSeconds: startSeconds,
+                    count: count, maxPixels: maxPixels, workers: workers).padding
+    }
+
+    /// What the padding search's frames show: the padding, and, looked at while they are decoded, combing (when
+    /// `measuresCombing`) and the damage their decoding met. `probe` and `lint` take all of it.
+    public static func inspect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
+                               startSeconds: Double, count: Int = defaultSampleCount,
+                               maxPixels: Int = MediaFile.defaultMaxPixels,
+                               workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                               measuresCombing: Bool = false) throws -> FrameInspection {
         let targets = sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds, count: count)
-        func sample(keyframesOnly: Bool, workers: Int) throws -> (codedSize: PixelSize, frames: [FrameBars?]) {
+        func sample(keyframesOnly: Bool, workers: Int) throws -> (codedSize: PixelSize, frames: [SampledFrame], corruptTimes: [Double]) {
             let sampled = try FrameReader.inRuns(path: path, analysis: analysis, targets: targets, workers: workers,
                                                  keyframesOnly: keyframesOnly, maxPixels: maxPixels) { reader, run in
                 var lastTime: Double?
-                let frames = try run.enumerated().compactMap { offset, target -> (time: Double, bars: FrameBars?)? in
+                let frames = try run.enumerated().compactMap { offset, target -> SampledFrame? in
                     let next: NextRead = offset + 1 < run.count ? .time(run[run.startIndex + offset + 1]) : .nothing
                     let frame = keyframesOnly ? try reader.keyframe(atOrBefore: target)
                                               : try reader.frame(at: target, lastTime: lastTime, then: next)
                     lastTime = frame?.timeSeconds ?? lastTime
-                    return frame.map { (time: $0.timeSeconds, bars: bars(in: $0)) }
+                    return frame.map { SampledFrame(time: $0.timeSeconds, bars: bars(in: $0),
+                                                    combed: measuresCombing ? CombingDetector.combedShare(in: $0) > CombingDetector.combedFrameShare : nil) }
                 }
-                return SampledRun(codedSize: reader.info.geometry.codedSize, frames: frames)
+                return SampledRun(codedSize: reader.info.geometry.codedSize, frames: frames,
+                                  corruptTimes: reader.corruptPacketTimes)
             }
             // Nearby targets can land on the same frame; each frame counts once.
             var seen = Set<Double>()
-            var perFrame: [FrameBars?] = []
-            for run in sampled {
-                for frame in run.frames where seen.insert(frame.time).inserted { perFrame.append(frame.bars) }
-            }
-            return (sampled[0].codedSize, perFrame)
+            let perFrame = sampled.flatMap(\.frames).filter { seen.insert($0.time).inserted }
+            return (sampled[0].codedSize, perFrame, sampled.flatMap(\.corruptTimes))
         }
         var sampled = try sample(keyframesOnly: true, workers: workers)
         if sampled.frames.count < min(targets.count, Padding.fewestUsableSamples), !sampled.frames.isEmpty {
@@ -111,13 +121,32 @@ public enum PaddingDetector {
             let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
                                          maxPixels: maxPixels)
             guard let first = try reader.keyframe(atOrBefore: startSeconds) else { throw InputError.noDecodableFrames }
-            sampled.frames.append(bars(in: first))
+            sampled.frames.append(SampledFrame(time: first.timeSeconds, bars: bars(in: first),
+                                               combed: measuresCombing ? CombingDetector.combedShare(in: first) > CombingDetector.combedFrameShare : nil))
         }
-        return Padding.decide(codedSize: sampled.codedSize, frames: sampled.frames)
+        let combed = sampled.frames.compactMap(\.combed)
+        return FrameInspection(padding: Padding.decide(codedSize: sampled.codedSize, frames: sampled.frames.map(\.bars)),
+                               combing: measuresCombing ? CombingTally(sampledFrames: combed.count, combedFrames: combed.filter { $0 }.count) : nil,
+                               corruptTimes: sampled.corruptTimes)
+    }
+
+    private struct SampledFrame {
+        var time: Double
+        var bars: FrameBars?
+        var combed: Bool?
     }
 
     private struct SampledRun {
         var codedSize: PixelSize
-        var frames: [(time: Double, bars: FrameBars?)]
+        var frames: [SampledFrame]
+        var corruptTimes: [Double]
+    }
+
+    /// See `inspect`.
+    public struct FrameInspection: Sendable {
+        public var padding: Padding
+        public var combing: CombingTally?
+        /// Stream times of the damage the sampled frames' decoding met (`FrameReader.corruptPacketTimes`).
+        public var corruptTimes: [Double]
     }
 }

@@ -27,6 +27,15 @@ public struct VideoEncoding: Sendable {
     /// Interlaced, top field first, as a broadcast camera captures: the pictures given hold the two fields in
     /// alternate rows, the odd ones half a frame later.
     public var interlaced = false
+    /// With `interlaced`: whether the stream says so. False encodes the woven frames as progressive, as a
+    /// transcode that loses the field flags leaves them (the combing is still there to see).
+    public var fieldsFlagged = true
+    /// Whether the stream states its colour matrix, primaries and transfer; false leaves them unspecified.
+    public var colorTagged = true
+    /// The H.264 level to write (4.2, 5.1); nil lets the encoder pick it from the size and rate.
+    public var level: Double?
+    /// The sample entry of the codec in an MP4 ("hvc1" for HEVC, which FFmpeg otherwise writes as "hev1").
+    public var codecTag: String?
     /// HDR tags: BT.2020 primaries and matrix with this transfer (pq or hlg), and the content's peak in cd/m² as
     /// container metadata (MaxCLL) when given. Tags only: the pictures are written as they are.
     public var hdrTransfer: TransferFunction?
@@ -113,7 +122,7 @@ public final class VideoFileWriter {
     public func write(_ picture: YCbCrPlanes, at seconds: Double) throws {
         try check("av_frame_make_writable", av_frame_make_writable(frame))
         fill(with: picture)
-        if encoding.interlaced { framefarm_frame_mark_interlaced_top_field_first(frame) }
+        if encoding.interlaced && encoding.fieldsFlagged { framefarm_frame_mark_interlaced_top_field_first(frame) }
         let ticksPerSecond = Double(timeBase.den) / Double(timeBase.num)
         frame.pointee.pts = Int64(((seconds + encoding.startSeconds) * ticksPerSecond).rounded())
         try send(frame)
@@ -177,7 +186,8 @@ public final class VideoFileWriter {
             codec.pointee.keyint_min = frames
         }
         if let bFrames = encoding.bFrames { codec.pointee.max_b_frames = Int32(bFrames) }
-        if encoding.interlaced {
+        if let level = encoding.level { codec.pointee.level = Int32((level * 10).rounded()) }
+        if encoding.interlaced && encoding.fieldsFlagged {
             codec.pointee.flags |= AV_CODEC_FLAG_INTERLACED_DCT | AV_CODEC_FLAG_INTERLACED_ME
             codec.pointee.field_order = AV_FIELD_TT
         }
@@ -194,6 +204,11 @@ public final class VideoFileWriter {
         codec.pointee.colorspace = high ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
         codec.pointee.color_primaries = high ? AVCOL_PRI_BT709 : AVCOL_PRI_SMPTE170M
         codec.pointee.color_trc = high ? AVCOL_TRC_BT709 : AVCOL_TRC_SMPTE170M
+        if !encoding.colorTagged {
+            codec.pointee.colorspace = AVCOL_SPC_UNSPECIFIED
+            codec.pointee.color_primaries = AVCOL_PRI_UNSPECIFIED
+            codec.pointee.color_trc = AVCOL_TRC_UNSPECIFIED
+        }
         guard let transfer = encoding.hdrTransfer else { return }
         guard transfer.isHDR else {
             throw MediaError(call: "VideoFileWriter", code: .invalidArgument,
@@ -228,6 +243,12 @@ public final class VideoFileWriter {
         try check("avcodec_parameters_from_context", avcodec_parameters_from_context(stream.pointee.codecpar, codec))
         stream.pointee.time_base = timeBase
         stream.pointee.avg_frame_rate = rate
+        if let tag = encoding.codecTag {
+            guard tag.utf8.count == 4 else {
+                throw MediaError(call: "VideoFileWriter", code: .invalidArgument, message: "a codec tag has four characters, not \(tag)")
+            }
+            stream.pointee.codecpar.pointee.codec_tag = tag.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        }
         stream.pointee.sample_aspect_ratio = codec.pointee.sample_aspect_ratio
         if encoding.rotation % 360 != 0 || encoding.mirrored {
             guard let data = framefarm_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36) else {

@@ -30,7 +30,7 @@ struct LintCommand: ParsableCommand {
     @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).")
     var maxPixels = BatchSettings.defaultMaxPixels
 
-    @Option(help: "The built-in rule set: default or apple-hls (the base of --policy-file when it names none).")
+    @Option(help: "The built-in rule set: default, apple-hls or web (the base of --policy-file when it names none).")
     var profile: LintProfile?
 
     @Option(help: ArgumentHelp("A JSON policy: rules enabled or not, their severities and thresholds (docs/lint.md).", valueName: "file"))

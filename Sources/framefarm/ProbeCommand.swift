@@ -64,13 +64,18 @@ struct ProbeCommand: ParsableCommand {
         let cut = report.cutShortAtSeconds.map {
             "\n  " + ProbeReport.cutShortNote(atSeconds: $0, ofSeconds: report.durationSeconds)
         } ?? ""
+        let profile = [report.codecProfile, report.codecLevel.map { String(format: "level %.1f", $0) }]
+            .compactMap { $0 }.map { " " + $0 }.joined()
+        let combing = report.interlaced != true && report.combing?.showsInterlacing == true ? ", combed (interlaced, not flagged)" : ""
+        let untagged = report.colorTagsMissing.map { " (untagged: " + $0.joined(separator: ", ") + "; assumed)" } ?? ""
+        let damage = report.damagedData.map { "\n  \($0)" } ?? ""
         return """
             \(report.path)
-              \(report.container), \(report.codec) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
+              \(report.fileFormat ?? report.container), \(report.codec)\(profile) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
               display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass.rawValue), default mode \(report.defaultMode.rawValue) (\(report.policy))
-              \(String(format: "%.3f", report.durationSeconds)) s, \(rate), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")
-              colour \(report.colorMatrix.rawValue) \(report.colorRange.rawValue) range, \(report.colorPrimaries.rawValue) primaries, transfer \(report.colorTransfer.rawValue)\(hdr), chroma \(report.chromaSiting.rawValue)
-              \(padding)\(cut)
+              \(String(format: "%.3f", report.durationSeconds)) s, \(rate), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")\(combing)
+              colour \(report.colorMatrix.rawValue) \(report.colorRange.rawValue) range, \(report.colorPrimaries.rawValue) primaries, transfer \(report.colorTransfer.rawValue)\(hdr), chroma \(report.chromaSiting.rawValue)\(untagged)
+              \(padding)\(cut)\(damage)
             """
     }
 }

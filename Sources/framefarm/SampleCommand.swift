@@ -51,6 +51,15 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "Pixel format (yuv420p, yuv444p, yuv420p10le ...). Default: the encoder's first.")
     var pixelFormat: String?
 
+    @Option(help: "H.264 level to write, e.g. 5.1 (default: the encoder's choice for the size and rate).")
+    var level: Double?
+
+    @Option(help: "MP4 sample entry of the codec, e.g. hvc1 (FFmpeg writes HEVC as hev1 otherwise).")
+    var codecTag: String?
+
+    @Flag(help: "Leave the colour matrix, primaries and transfer unspecified.")
+    var noColorTags = false
+
     @Option(help: "Keyframe every S seconds (default: the encoder's own GOP, x264: 250 frames with scene cuts).")
     var keyframeInterval: Double?
 
@@ -65,6 +74,9 @@ struct SampleCommand: ParsableCommand {
 
     @Flag(help: "Interlaced, top field first: odd rows show the scene half a frame later, so motion combs.")
     var interlaced = false
+
+    @Flag(help: "With --interlaced: encode the woven frames as progressive, with no field flag (a careless transcode).")
+    var unflagged = false
 
     @Flag(help: "Vary frame durations (variable frame rate).")
     var vfr = false
@@ -88,6 +100,8 @@ struct SampleCommand: ParsableCommand {
     var faststart = false
 
     func validate() throws {
+        guard !unflagged || interlaced else { throw ValidationError("--unflagged needs --interlaced") }
+        if let codecTag, codecTag.utf8.count != 4 { throw ValidationError("--codec-tag has four characters, e.g. hvc1") }
         guard duration >= 0, duration <= 24 * 3600 else { throw ValidationError("--duration must be 0 to 86400 seconds") }
         guard [0, 90, 180, 270].contains(rotation) else { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
         guard (0...FrameCode.maximumValue).contains(firstFrameNumber) else {
@@ -126,6 +140,10 @@ struct SampleCommand: ParsableCommand {
         options.firstFrameNumber = firstFrameNumber
         options.variableFrameRate = vfr
         options.interlaced = interlaced
+        options.fieldsFlagged = !unflagged
+        options.colorTagged = !noColorTags
+        options.level = level
+        options.codecTag = codecTag
         options.blackLeadSeconds = blackLead
         options.fadeInSeconds = fadeIn
         options.preset = preset

@@ -64,6 +64,15 @@ import FrameFarmSamples
             (try Self.cutShort(in: directory), "cut-short"),
             (try Self.audioOnlyWAV(in: directory), "no-video-stream"),
             (directory.write("notes.mp4", Data("not a video".utf8)), "not-a-video"),
+            (try sample("untagged") { $0.colorTagged = false }, "color-tags-missing"),
+            // Woven fields encoded as progressive, with no field flag: only the combing tells (at SD size, where
+            // the sample's moving edges run long enough down the frame).
+            (try sample("combed") {
+                $0.size = PixelSize(width: 720, height: 576)
+                $0.interlaced = true
+                $0.fieldsFlagged = false
+            }, "interlaced"),
+            (try Self.damagedKeyframe(in: directory), "damaged-data"),
             (try sample("vfr") { $0.variableFrameRate = true }, "variable-frame-rate"),
             (try sample("black-lead") {
                 $0.blackLeadSeconds = 5
@@ -92,6 +101,58 @@ import FrameFarmSamples
         #expect((black?["message"] as? String)?.contains("every keyframe before 6.00 s") == true, "\(black ?? [:])")
         let jump = (results.last?["findings"] as? [[String: Any]] ?? []).first { $0["rule"] as? String == "timestamp-jump" }
         #expect((jump?["message"] as? String)?.hasPrefix("timestamps jump 30.000 s at 3.9") == true, "\(jump ?? [:])")
+    }
+
+    /// A clean sample with the bytes of its keyframe at 5 s zeroed (the middle padding sample decodes it).
+    private static func damagedKeyframe(in directory: TemporaryDirectory) throws -> String {
+        let clean = try makeSample(in: directory, name: "to-damage.mp4") {
+            $0.durationSeconds = 11
+            $0.keyframeIntervalSeconds = 1
+        }
+        var data = try Data(contentsOf: URL(fileURLWithPath: clean))
+        // The index is last, so the file's bytes follow the frames: 44% to 50% of them hold 5.0 s.
+        data.replaceSubrange((data.count * 44 / 100)..<(data.count / 2), with: Data(count: data.count / 2 - data.count * 44 / 100))
+        return directory.write("damaged.mp4", data)
+    }
+
+    /// The delivery profiles check what their targets play, each from an input made here: `apple-hls` H.264 up to
+    /// High 4.2 in MP4 or TS, HEVC up to Main 10 in MP4 as 'hvc1', 60 fps at most; `web` H.264, VP9 and AV1 in
+    /// MP4 (index first) or WebM. The default profile does not run these rules at all.
+    @Test func deliveryProfilesCheckCodecContainerAndFrameRate() throws {
+        let directory = TemporaryDirectory()
+        func sample(_ name: String, _ configure: (inout SampleOptions) -> Void = { _ in }) throws -> String {
+            try makeSample(in: directory, name: name) {
+                $0.keyframeIntervalSeconds = 1
+                configure(&$0)
+            }
+        }
+        let delivery: Set = ["codec", "container", "frame-rate"]
+        let cases: [(path: String, appleHLS: Set<String>, web: Set<String>)] = [
+            (try sample("h264.mp4"), [], ["container"]),
+            (try sample("faststart.mp4") { $0.indexFirst = true }, [], []),
+            (try sample("h264.ts"), [], ["container"]),
+            (try sample("high444.mp4") { $0.pixelFormat = "yuv444p" }, ["codec"], ["codec", "container"]),
+            (try sample("level51.mp4") { $0.level = 5.1 }, ["codec"], ["container"]),
+            (try sample("fast.mp4") { $0.frameRate = (120, 1) }, ["frame-rate"], ["container"]),
+            (try sample("hev1.mp4") { $0.encoder = "libx265" }, ["container"], ["codec", "container"]),
+            (try sample("hvc1.mp4") {
+                $0.encoder = "libx265"
+                $0.codecTag = "hvc1"
+                $0.indexFirst = true
+            }, [], ["codec"]),
+            (try sample("hevc.ts") { $0.encoder = "libx265" }, ["container"], ["codec"]),
+            (try sample("vp9.webm") { $0.encoder = "libvpx-vp9" }, ["codec"], []),
+        ]
+        for profile in ["apple-hls", "web"] {
+            let (_, results) = try lint(cases.map(\.path), ["--profile", profile])
+            #expect(results.count == cases.count)
+            for (result, expected) in zip(results, cases) {
+                let found = rules(result).intersection(delivery)
+                #expect(found == (profile == "web" ? expected.web : expected.appleHLS), "\(profile) \(expected.path): \(result)")
+            }
+        }
+        let (_, plain) = try lint(cases.map(\.path))
+        #expect(plain.allSatisfy { Set($0["rulesRun"] as? [String] ?? []).isDisjoint(with: delivery) && rules($0).isDisjoint(with: delivery) })
     }
 
     /// The JUnit file parses with junitparser: a suite per input, a case per rule run, failures at --fail-on.
@@ -125,7 +186,7 @@ import FrameFarmSamples
         let lines = printed.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
         // 2.39:1 content also crops 26% in fill on a 16:9 phone.
-        #expect(lines.first == "\(letterbox) \(LintRule.allCases.count) 2 baked-in-padding,fill-crops-too-much")
+        #expect(lines.first == "\(letterbox) \(LintSettings().rules.count) 2 baked-in-padding,fill-crops-too-much")
         #expect(lines.last == "\(directory.file("broken.mp4")) 2 1 not-a-video")
     }
 
@@ -189,6 +250,8 @@ import FrameFarmSamples
             ("{\"rules\": {\"interlaced\": {\"enabled\": 0}}}", ":1: rule \"interlaced\": enabled must be true or false"),
             ("{\"rules\": {\"mirrored\": {\"threshold\": 3}}}", ":1: rule \"mirrored\": unknown key \"threshold\""),
             ("{\"profile\": \"web-2\"}", ":1: unknown profile"),
+            ("{\"rules\": {\"codec\": {\"allowed\": {\"h264\": {\"maxLevel\": \"4.2\"}}}}}",
+             ":1: rule \"codec\": allowed \"h264\" maxLevel must be a number"),
             ("[1, 2]", ": not a JSON object"),
         ]
         for (index, (text, expected)) in mistakes.enumerated() {
