@@ -6,7 +6,7 @@ import FrameFarm
 /// Scenarios run in this order whatever order `--only` names them in: floors first, because the thumbnail and
 /// poster rows report FrameFarm's distance from the keyframe-decode floor measured there.
 enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
-    case floors, thumbnails, preview, poster, growth, pipeline, library, lint
+    case floors, thumbnails, widths, preview, poster, growth, pipeline, library, lint
 }
 
 @main
@@ -131,6 +131,9 @@ struct ChildOptions: ParsableArguments {
 
     @Option(help: "exact or keyframe (thumbnails).")
     var seek = "exact"
+
+    @Option(help: "Thumbnail widths, comma-separated (thumbnails).")
+    var widths = "160"
 
     @Option(help: "Frame time in seconds (preview).")
     var at = 0.0

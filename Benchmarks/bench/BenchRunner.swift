@@ -55,6 +55,9 @@ final class BenchRunner {
             case .thumbnails: report.scenarios += thumbnailClips().flatMap { clip in
                     SeekMode.allCases.map { measureThumbnails(clip: clip, seek: $0) }
                 }
+            case .widths: report.scenarios += thumbnailClips().flatMap { clip in
+                    SeekMode.allCases.map { measureWidths(clip: clip, seek: $0) }
+                }
             case .preview: report.scenarios += clips.map(measurePreview)
             case .poster: report.scenarios += clips.map(measurePoster)
             case .growth: report.growth = try measureGrowth()
@@ -138,7 +141,8 @@ final class BenchRunner {
         switch scenario {
         case "thumbnails":
             let seek = arguments.last ?? "exact"
-            return "ThumbnailJob.run(inputs: [CLIP], outputRoot:, options: ThumbnailOptions() /* 160 px, interval 10, "
+            let widths = arguments.firstIndex(of: "--widths").map { arguments[$0 + 1] + " px" } ?? "160 px"
+            return "ThumbnailJob.run(inputs: [CLIP], outputRoot:, options: ThumbnailOptions() /* \(widths), interval 10, "
                 + "10x10 JPEG q85, all manifests, seek .\(seek) */, gpu:)"
         case "preview":
             let compressor = arguments.firstIndex(of: "--png-compressor").map { arguments[$0 + 1] } ?? "framefarm"

@@ -17,7 +17,7 @@ enum ChildScenario {
         var result = ChildResult(seconds: [], peakRSSBytes: nil, items: 0, error: nil)
         do {
             let gpu = try GPUService.bench(gpu: gpuArgument)
-            var work = try EngineWork(scenario: scenario, seek: options.seek, frameTime: options.at)
+            var work = try EngineWork(scenario: scenario, seek: options.seek, widths: options.widths, frameTime: options.at)
             guard let compressor = PNGCompressor(rawValue: options.pngCompressor) else {
                 throw BenchError("unknown PNG compressor \(options.pngCompressor)")
             }
@@ -52,15 +52,17 @@ enum ChildScenario {
 /// The engine call a scenario times. Every input must succeed: a failed input makes the run an error, never a
 /// faster time.
 struct EngineWork {
-    enum Kind { case thumbnails(SeekMode), preview(Double), poster }
+    enum Kind { case thumbnails(SeekMode, widths: [Int]), preview(Double), poster }
     let kind: Kind
     var pngCompressor = PNGCompressor.framefarm
 
-    init(scenario: String, seek: String, frameTime: Double) throws {
+    init(scenario: String, seek: String, widths: String = "160", frameTime: Double) throws {
         switch scenario {
         case "thumbnails":
             guard let mode = SeekMode(rawValue: seek) else { throw BenchError("unknown seek mode \(seek)") }
-            kind = .thumbnails(mode)
+            let widths = widths.split(separator: ",").compactMap { Int($0) }
+            guard !widths.isEmpty else { throw BenchError("bad widths") }
+            kind = .thumbnails(mode, widths: widths)
         case "preview": kind = .preview(frameTime)
         case "poster": kind = .poster
         default: throw BenchError("unknown engine scenario \(scenario)")
@@ -75,8 +77,10 @@ struct EngineWork {
         let pipeline = BatchPipeline(settings: settings, gpu: gpu)
         let summary: BatchSummary
         switch kind {
-        case .thumbnails(let seek):
-            summary = pipeline.run(ThumbnailJob(options: Self.thumbnailOptions(seek)), inputs: inputs)
+        case .thumbnails(let seek, let widths):
+            var options = Self.thumbnailOptions(seek)
+            options.widths = widths
+            summary = pipeline.run(ThumbnailJob(options: options), inputs: inputs)
         case .preview(let time):
             var options = Self.previewOptions(at: time)
             if warmUp { options.devices = Array(options.devices.prefix(1)) }

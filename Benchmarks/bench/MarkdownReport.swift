@@ -43,8 +43,9 @@ enum MarkdownReport {
         if !report.notMeasured.isEmpty {
             lines += ["", "## Not measured", ""] + report.notMeasured.map { "- " + $0 }
         }
-        if !report.notes.isEmpty {
-            lines += ["", "## Notes", ""] + report.notes.map { "- " + $0 }
+        let notes = report.notes + report.scenarios.flatMap { result in result.notes.map { "\(result.scenario), \(result.clip): \($0)" } }
+        if !notes.isEmpty {
+            lines += ["", "## Notes", ""] + notes.map { "- " + $0 }
         }
         lines += recipes(report)
         return lines.joined(separator: "\n") + "\n"

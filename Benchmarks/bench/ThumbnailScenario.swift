@@ -33,6 +33,32 @@ extension BenchRunner {
         return result
     }
 
+    /// `--widths 160,320,640` against the 160-px track alone, both FrameFarm (the target: three widths cost at
+    /// most 1.3 times one, since they share the decoded frames); the peer is one width, so its ratio below 1 is
+    /// what the extra widths cost. Every tile of every width is read back for its frame code's PSNR.
+    func measureWidths(clip: BenchClip, seek: SeekMode) -> ScenarioResult {
+        let widths = [160, 320, 640]
+        let output = settings.work + "/thumbnails-widths"
+        var three = runChild(scenario: "thumbnails", clips: [clip.path], output: output,
+                             arguments: ["--widths", widths.map(String.init).joined(separator: ","), "--seek", seek.rawValue])
+        let section = ManifestStore.read(output + "/" + OutputLayout.stem(clip.path) + "/manifest.json")?.thumbnails
+        let tiles = section.map { $0.count * widths.count } ?? 0
+        three.items = three.timing == nil ? three.items : tiles
+        var one = runChild(scenario: "thumbnails", clips: [clip.path], output: settings.work + "/thumbnails-one-width",
+                           arguments: ["--seek", seek.rawValue])
+        one.tool = "FrameFarm, 160 px only"
+        var result = ScenarioResult(scenario: "thumbnails --widths 160,320,640 --seek \(seek.rawValue)", clip: clip.label,
+                                    videoSeconds: clip.durationSeconds, unit: "tiles", frameFarm: three, peers: [one],
+                                    keyframeFloorSeconds: keyframeFloors[clip.path])
+        if let threeSeconds = three.timing?.median, let oneSeconds = one.timing?.median, oneSeconds > 0 {
+            result.notes.append(String(format: "three widths cost %.2fx one width (target: at most 1.3x)", threeSeconds / oneSeconds))
+        }
+        if let section, section.moreWidths?.map(\.tileWidth) != [320, 640] {
+            result.notes.append("the manifest does not list the 320 and 640 tracks")
+        }
+        return result
+    }
+
     /// `fps=1/10,scale=160:-2,tile=10x10` into JPEG sheets, decoding every frame or (`-skip_frame nokey`) keyframes.
     private func tiledPeer(clip: BenchClip, keyframesOnly: Bool, count: Int) -> PeerThumbnails {
         let folder = settings.work + "/thumbnails-ffmpeg-tiled"

@@ -11,7 +11,8 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
     /// Damaged data was decoded for the outputs; `consequence` says where it may show.
     case damagedData(DamagedData, consequence: DamageConsequence?)
     /// The track's sheets use a smaller grid than `asked`, so that no sheet is longer than its limit.
-    case sheetGridLowered(asked: SheetGrid, columns: Int, rows: Int)
+    /// `width`: the track's, when there are several.
+    case sheetGridLowered(asked: SheetGrid, columns: Int, rows: Int, width: Int?)
 
     public enum CutShortConsequence: Sendable, Hashable {
         /// A preview or poster by time asked for a frame past the cut: the last one before it is shown.
@@ -34,8 +35,8 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
             ProbeReport.cutShortNote(atSeconds: cut, ofSeconds: duration) + (consequence.map { "; " + $0.text } ?? "")
         case .damagedData(let damage, let consequence):
             damage.description + (consequence.map { " " + $0.text } ?? "")
-        case .sheetGridLowered(let asked, let columns, let rows):
-            "sheet grid lowered from \(asked.columns)x\(asked.rows) to \(columns)x\(rows) so that no sheet is longer "
+        case .sheetGridLowered(let asked, let columns, let rows, let width):
+            (width.map { "\($0)-px track: " } ?? "") + "sheet grid lowered from \(asked.columns)x\(asked.rows) to \(columns)x\(rows) so that no sheet is longer "
                 + "than \(asked.maxSheetSide) px (--max-sheet-pixels)"
         }
     }

@@ -155,11 +155,9 @@ import FrameFarmMedia
             return RenderBatch(sources: [gpuFrame.source], canvases: plans.map(\.canvas), jobs: jobs)
         case .thumbnails(let width, let count, let columns):
             let content = geometry.displayPixelRect(ofCoded: facts.codedContentRect).size
-            var options = ThumbnailOptions()
-            options.width = width
             // The same tile layout `thumbnails` uses: `count` one-second thumbnails in one sheet.
             let track = try ThumbnailTrack(duration: Double(count), spacing: .interval(1),
-                                           tileSize: options.tileSize(for: content), columns: columns,
+                                           tileSize: ThumbnailOptions.tileSize(for: content, width: width), columns: columns,
                                            rows: (count + columns - 1) / columns)
             let jobs = track.thumbnails.map { thumbnail in
                 RenderJob(sourceIndex: 0, sourceCrop: gpuFrame.crop(SourceRect(facts.codedContentRect)),

@@ -26,7 +26,7 @@ public struct ThumbnailJob: BatchJob {
         // Stage 2: decoding starts at once (the target times need only the duration; the frames wait in the
         // feeder's queue), and the padding is found meanwhile, from the feeder's own frames where it can be.
         let (feeder, paddingSamples) = try startFeeder(stream, input: input)
-        let facts: MediaFacts, track: ThumbnailTrack, sheetWriter: SheetWriter, directory: String
+        let facts: MediaFacts, tracks: [ThumbnailTrack], sheetWriters: [SheetWriter], folder: String, directories: [String]
         do {
             // Frames the padding search took from the feeder, rendered first.
             var heldFrames: [ThumbnailFrameFeeder.Item] = []
@@ -35,32 +35,53 @@ public struct ThumbnailJob: BatchJob {
                                      held: &heldFrames)
             } ?? PaddingDetector.detect(stream, path: input.path, maxPixels: input.maxPixels)
             facts = MediaFacts(stream: stream, padding: padding)
-            // Stage 3: the track's layout, then render and encode.
+            // Stage 3: each width's track layout, then render and encode them all from the same frames.
             let geometry = stream.info.geometry
             let codedContent = facts.codedContent(options.removePadding)
             let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
-            let tileSize = options.tileSize(for: contentSize)
-            let grid = options.grid(for: tileSize)
-            track = try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing, tileSize: tileSize,
-                                       columns: grid.columns, rows: grid.rows, format: options.format)
-            directory = try input.makeOutputFolder("thumbnails")
-            sheetWriter = try renderTrack(track, from: feeder, held: heldFrames, geometry: geometry,
-                                          codedContent: codedContent, start: stream.info.startSeconds,
-                                          directory: directory, input: input)
+            tracks = try options.widths.map { width in
+                let tileSize = ThumbnailOptions.tileSize(for: contentSize, width: width)
+                let grid = options.grid(for: tileSize)
+                return try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing, tileSize: tileSize,
+                                          columns: grid.columns, rows: grid.rows, format: options.format)
+            }
+            folder = try input.makeOutputFolder("thumbnails")
+            directories = try options.widths.count == 1 ? [folder] : options.widths.map { width in
+                let directory = folder + "/\(width)"
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                return directory
+            }
+            sheetWriters = try renderTracks(tracks, from: feeder, held: heldFrames, geometry: geometry,
+                                            codedContent: codedContent, start: stream.info.startSeconds,
+                                            directories: directories, input: input)
         } catch {
             feeder.cancel()
             throw error
         }
-        let warnings = warnings(facts: facts, track: track, corruptTimes: feeder.corruptTimes)
-        let manifests = try ThumbnailManifestFiles.write(track: track, directory: directory, options: options,
-                                                         sheetBytes: sheetWriter.sheetBytes, tiles: sheetWriter.tiles)
-        let section = ThumbnailsSection(
-            settings: SettingsRecord.record(options.settings), gpu: input.gpu.record, tileWidth: track.tileSize.width,
-            tileHeight: track.tileSize.height, columns: track.columns, rows: track.rows, intervalSeconds: track.interval,
-            count: track.thumbnails.count, sheets: track.sheets.map { "thumbnails/" + $0.fileName },
-            manifests: manifests.map { "thumbnails/" + $0 }, frameTimes: sheetWriter.frameTimes,
-            warnings: warnings.map(\.description))
-        return InputResult(facts: facts, files: section.sheets + section.manifests, warnings: warnings) {
+        let warnings = warnings(facts: facts, tracks: tracks, corruptTimes: feeder.corruptTimes)
+        // Files as the manifest lists them: relative to the video's folder.
+        let prefixes = options.widths.count == 1 ? ["thumbnails/"] : options.widths.map { "thumbnails/\($0)/" }
+        let written = try zip(tracks, zip(sheetWriters, directories)).map { track, writerAndDirectory in
+            try ThumbnailManifestFiles.write(track: track, directory: writerAndDirectory.1, options: options,
+                                             sheetBytes: writerAndDirectory.0.sheetBytes, tiles: writerAndDirectory.0.tiles)
+        }
+        let allWidths = options.widths.count == 1 ? [] : try ThumbnailManifestFiles.writeStreamInfLines(
+            folder: folder, widths: options.widths, manifests: written).map { "thumbnails/" + $0 }
+        let trackFiles = zip(tracks, prefixes).map { track, prefix in track.sheets.map { prefix + $0.fileName } }
+        var section = ThumbnailsSection(
+            settings: SettingsRecord.record(options.settings), gpu: input.gpu.record, tileWidth: tracks[0].tileSize.width,
+            tileHeight: tracks[0].tileSize.height, columns: tracks[0].columns, rows: tracks[0].rows,
+            intervalSeconds: tracks[0].interval, count: tracks[0].thumbnails.count, sheets: trackFiles[0],
+            manifests: written[0].map { prefixes[0] + $0 } + allWidths,
+            frameTimes: sheetWriters[0].frameTimes, warnings: warnings.map(\.description))
+        if tracks.count > 1 {
+            section.moreWidths = (1..<tracks.count).map { index in
+                ThumbnailsSection.Track(tileWidth: tracks[index].tileSize.width, tileHeight: tracks[index].tileSize.height,
+                                        columns: tracks[index].columns, rows: tracks[index].rows, sheets: trackFiles[index],
+                                        manifests: written[index].map { prefixes[index] + $0 })
+            }
+        }
+        return InputResult(facts: facts, files: section.files, warnings: warnings) { [section] in
             $0.thumbnails = section
         }
     }
@@ -69,8 +90,8 @@ public struct ThumbnailJob: BatchJob {
     /// (`paddingSamples`) first, and returns them.
     private func startFeeder(_ stream: StreamFacts, input: InputContext) throws -> (ThumbnailFrameFeeder, [Int]?) {
         let info = stream.info, cores = ProcessInfo.processInfo.activeProcessorCount
-        // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink.
-        let shrunkEnough = options.width * 4 <= info.geometry.displaySize.width
+        // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink (of every width).
+        let shrunkEnough = options.widths.max()! * 4 <= info.geometry.displaySize.width
         // Past the cut of a file cut short, each thumbnail shows the last frame before it.
         let targets = try ThumbnailTrack.startTimes(duration: stream.durationSeconds, spacing: options.spacing)
             .map { info.startSeconds + stream.heldTime($0) }
@@ -84,15 +105,17 @@ public struct ThumbnailJob: BatchJob {
         return (feeder, samples)
     }
 
-    /// A grid lowered to keep sheets within the limit, a file cut short (with the thumbnails that show the last
-    /// frame before the cut) and damaged data decoded.
-    private func warnings(facts: MediaFacts, track: ThumbnailTrack, corruptTimes: [Double]) -> [InputWarning] {
+    /// A grid lowered to keep sheets within the limit (per width), a file cut short (with the thumbnails that
+    /// show the last frame before the cut) and damaged data decoded.
+    private func warnings(facts: MediaFacts, tracks: [ThumbnailTrack], corruptTimes: [Double]) -> [InputWarning] {
         var warnings: [InputWarning] = []
-        if (track.columns, track.rows) != (options.columns, options.rows) {
+        for track in tracks where (track.columns, track.rows) != (options.columns, options.rows) {
             warnings.append(.sheetGridLowered(asked: SheetGrid(columns: options.columns, rows: options.rows,
                                                                maxSheetSide: options.maxSheetSide),
-                                              columns: track.columns, rows: track.rows))
+                                              columns: track.columns, rows: track.rows,
+                                              width: tracks.count > 1 ? track.tileSize.width : nil))
         }
+        let track = tracks[0]
         if let cut = facts.cutShortAtSeconds {
             let after = track.thumbnails.first { $0.startTime > cut + 5e-7 }
             warnings.append(.cutShort(atSeconds: cut, ofSeconds: facts.durationSeconds, consequence: after.map {
@@ -129,14 +152,15 @@ public struct ThumbnailJob: BatchJob {
         return Padding.decide(codedSize: codedSize, frames: Array(bars.values))
     }
 
-    /// Renders the `held` frames, then the feeder's, into the track's sheets, a batch at a time; each sheet is
-    /// encoded as soon as its last tile is in.
-    private func renderTrack(_ track: ThumbnailTrack, from feeder: ThumbnailFrameFeeder,
-                             held: [ThumbnailFrameFeeder.Item], geometry: DisplayGeometry, codedContent: PixelRect,
-                             start: Double, directory: String, input: InputContext) throws -> SheetWriter {
-        var sheetWriter = SheetWriter(track: track, directory: directory, options: options,
-                                      wantsTiles: options.manifests.contains(.iframes),
-                                      pngCompressor: input.encoders.pngCompressor)
+    /// Renders the `held` frames, then the feeder's, into every track's sheets, a batch at a time (each frame
+    /// decoded once for all widths); each sheet is encoded as soon as its last tile is in.
+    private func renderTracks(_ tracks: [ThumbnailTrack], from feeder: ThumbnailFrameFeeder,
+                              held: [ThumbnailFrameFeeder.Item], geometry: DisplayGeometry, codedContent: PixelRect,
+                              start: Double, directories: [String], input: InputContext) throws -> [SheetWriter] {
+        var sheetWriters = zip(tracks, directories).map { track, directory in
+            SheetWriter(track: track, directory: directory, options: options,
+                        wantsTiles: options.manifests.contains(.iframes), pngCompressor: input.encoders.pngCompressor)
+        }
         try input.gpu.withRenderer { renderer in
             var pending: [ThumbnailFrameFeeder.Item] = []
             var held = held[...]
@@ -147,13 +171,15 @@ public struct ThumbnailJob: BatchJob {
                     if item == nil { break }
                     continue
                 }
-                try sheetWriter.render(pending, renderer: renderer, geometry: geometry,
-                                       codedContent: codedContent, start: start)
+                for index in sheetWriters.indices {
+                    try sheetWriters[index].render(pending, renderer: renderer, geometry: geometry,
+                                                   codedContent: codedContent, start: start)
+                }
                 input.progress.add(items: pending.count)
                 pending.removeAll()
             }
         }
-        return sheetWriter
+        return sheetWriters
     }
 }
 
@@ -273,5 +299,20 @@ enum ThumbnailManifestFiles {
                 fragments: sequence.fragments, resolution: track.tileSize) + "\n")
         }
         return written
+    }
+
+    /// With several widths: `thumbnails-stream-inf.txt` in the thumbnails folder, every width's stream-inf lines
+    /// with URIs from there (`160/thumbnails.m3u8`), for a multivariant playlist beside it. Returns its name.
+    static func writeStreamInfLines(folder: String, widths: [Int], manifests: [[String]]) throws -> [String] {
+        let lines = try zip(widths, manifests).flatMap { width, files in
+            try files.filter { $0.hasSuffix("-stream-inf.txt") }.map { file in
+                try String(contentsOfFile: folder + "/\(width)/" + file, encoding: .utf8)
+                    .replacingOccurrences(of: "URI=\"", with: "URI=\"\(width)/")
+                    .trimmingCharacters(in: .newlines)
+            }
+        }
+        guard !lines.isEmpty else { return [] }
+        try AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: folder + "/thumbnails-stream-inf.txt")
+        return ["thumbnails-stream-inf.txt"]
     }
 }

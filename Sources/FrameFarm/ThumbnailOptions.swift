@@ -16,8 +16,10 @@ public enum ThumbnailManifest: String, Sendable, CaseIterable {
 
 /// Everything `thumbnails` can be asked, with the documented defaults.
 public struct ThumbnailOptions: Sendable {
-    /// Thumbnail width in pixels; the height follows the display aspect ratio, rounded to an even number.
-    public var width = 160
+    /// Thumbnail widths in pixels, one track each from the same decoded frames (`--widths`); the height follows
+    /// the display aspect ratio, rounded to an even number. One width writes its track straight into
+    /// `thumbnails/`, several each into `thumbnails/WIDTH/`.
+    public var widths = [160]
     public var spacing = ThumbnailSpacing.interval(10)
     public var columns = 10
     public var rows = 10
@@ -34,7 +36,7 @@ public struct ThumbnailOptions: Sendable {
     public init() {}
 
     var settings: ThumbnailSettings {
-        ThumbnailSettings(width: width, spacing: spacing,
+        ThumbnailSettings(width: widths, spacing: spacing,
                           grid: SheetGrid(columns: columns, rows: rows, maxSheetSide: maxSheetSide), format: format,
                           quality: quality, seek: seek, manifests: manifests,
                           removePadding: removePadding, filter: resampling.filter,
@@ -49,8 +51,8 @@ public struct ThumbnailOptions: Sendable {
         (min(columns, max(1, maxSheetSide / max(1, tile.width))), min(rows, max(1, maxSheetSide / max(1, tile.height))))
     }
 
-    /// Tile size for content of `display` size: `width` wide, height from the aspect ratio rounded to even.
-    func tileSize(for content: PixelSize) -> PixelSize {
+    /// Tile size for content of `content` size: `width` wide, height from the aspect ratio rounded to even.
+    static func tileSize(for content: PixelSize, width: Int) -> PixelSize {
         let height = Double(width) * Double(content.height) / Double(max(1, content.width))
         return PixelSize(width: width, height: max(2, Int((height / 2).rounded()) * 2))
     }
@@ -58,7 +60,8 @@ public struct ThumbnailOptions: Sendable {
 
 /// What a thumbnails section records it was made with; a re-run with other settings redoes it.
 public struct ThumbnailSettings: Codable, Hashable, Sendable {
-    @Setting var width: Int
+    /// The widths, comma-separated ("160", as records of one width have always read).
+    @Setting var width: [Int]
     @Setting var spacing: ThumbnailSpacing
     @Setting var grid: SheetGrid
     @Setting var format: ImageFormat

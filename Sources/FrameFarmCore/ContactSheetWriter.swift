@@ -167,6 +167,11 @@ public enum ContactSheetWriter {
             html += "<h3>Thumbnails: \(thumbnails.count) of \(thumbnails.tileWidth)x\(thumbnails.tileHeight), "
             html += "every \(String(format: "%.3f", thumbnails.intervalSeconds)) s</h3>\n<p>"
             html += thumbnails.manifests.map { "<a href=\"\(base)/\(pathComponentEscaped($0))\">\(escape($0))</a>" }.joined(separator: " · ")
+            for track in thumbnails.moreWidths ?? [] {
+                html += "</p>\n<p>Also \(track.tileWidth)x\(track.tileHeight): "
+                html += (track.manifests + track.sheets).map { "<a href=\"\(base)/\(pathComponentEscaped($0))\">\(escape($0))</a>" }
+                    .joined(separator: " · ")
+            }
             html += "</p>\n<div class=\"sheets\">\n"
             for sheet in thumbnails.sheets {
                 html += "<a href=\"\(base)/\(pathComponentEscaped(sheet))\"><img src=\"\(base)/\(pathComponentEscaped(sheet))\" loading=\"lazy\" alt=\"\(escape(sheet))\"></a>\n"

@@ -24,7 +24,7 @@ public struct VideoManifest: Codable, Sendable, Equatable {
     public func files(of command: String) -> [String]? {
         switch command {
         case "preview": preview.map { $0.renders.map(\.file) }
-        case "thumbnails": thumbnails.map { $0.sheets + $0.manifests }
+        case "thumbnails": thumbnails.map { $0.files }
         case "poster": poster.map { $0.files.map(\.file) }
         default: nil
         }
@@ -144,6 +144,31 @@ public struct ThumbnailsSection: Codable, Sendable, Equatable {
     /// Stream time of the frame each thumbnail shows (its cue starts at index x interval).
     public var frameTimes: [Double]
     public var warnings: [String]
+    /// With several widths (`--widths`): the other widths' tracks, from the same frames. The fields above
+    /// describe the first width's, and `manifests` also lists the stream-inf lines of them all.
+    public var moreWidths: [Track]?
+
+    /// One more width's track: its tiles, grid, sheets and manifests.
+    public struct Track: Codable, Sendable, Equatable {
+        public var tileWidth: Int
+        public var tileHeight: Int
+        public var columns: Int
+        public var rows: Int
+        public var sheets: [String]
+        public var manifests: [String]
+
+        public init(tileWidth: Int, tileHeight: Int, columns: Int, rows: Int, sheets: [String], manifests: [String]) {
+            self.tileWidth = tileWidth
+            self.tileHeight = tileHeight
+            self.columns = columns
+            self.rows = rows
+            self.sheets = sheets
+            self.manifests = manifests
+        }
+    }
+
+    /// Every file the section lists, of every width.
+    public var files: [String] { sheets + manifests + (moreWidths ?? []).flatMap { $0.sheets + $0.manifests } }
 
     public init(settings: [String: String], gpu: GPURecord, tileWidth: Int, tileHeight: Int, columns: Int, rows: Int,
                 intervalSeconds: Double, count: Int, sheets: [String], manifests: [String], frameTimes: [Double],

@@ -20,8 +20,12 @@ struct ThumbnailsCommand: BatchCommand {
     @OptionGroup var batch: BatchOptions
     @OptionGroup var gpuOptions: GPUOptions
 
-    @Option(help: "Thumbnail width in pixels, 16 to 1920; the height follows the display aspect ratio (even).")
-    var width = 160
+    @Option(help: "Thumbnail width in pixels, 16 to 1920 (default 160); the height follows the display aspect ratio (even).")
+    var width: Int?
+
+    @Option(help: ArgumentHelp("Several widths, comma-separated, e.g. 160,320,640: a track each (thumbnails/WIDTH/), from the same decoded frames.",
+                               valueName: "widths"), transform: parseWidths)
+    var widths: [Int]?
 
     @Option(help: "Seconds between thumbnails (default 10).")
     var interval: Double?
@@ -78,8 +82,11 @@ struct ThumbnailsCommand: BatchCommand {
 
     func jobOptions() throws -> ThumbnailOptions {
         var options = ThumbnailOptions()
-        guard (16...1920).contains(width) else { throw ValidationError("--width must be 16 to 1920") }
-        options.width = width
+        if width != nil && widths != nil { throw ValidationError("give --width or --widths, not both") }
+        let asked = widths ?? width.map { [$0] } ?? options.widths
+        guard asked.allSatisfy({ (16...1920).contains($0) }) else { throw ValidationError("thumbnail widths must be 16 to 1920") }
+        guard Set(asked).count == asked.count else { throw ValidationError("--widths lists a width twice") }
+        options.widths = asked
         switch (interval, count) {
         case (.some, .some): throw ValidationError("give --interval or --count, not both")
         case (.some(let seconds), nil):
@@ -91,7 +98,9 @@ struct ThumbnailsCommand: BatchCommand {
         case (nil, nil): break
         }
         (options.columns, options.rows) = (grid.columns, grid.rows)
-        guard maxSheetPixels >= width else { throw ValidationError("--max-sheet-pixels must be at least --width (\(width))") }
+        guard maxSheetPixels >= asked.max()! else {
+            throw ValidationError("--max-sheet-pixels must be at least the widest thumbnail (\(asked.max()!))")
+        }
         options.maxSheetSide = maxSheetPixels
         options.format = format.imageFormat
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }

@@ -122,6 +122,11 @@ import Testing
         #expect(run.stdout.contains("\"command\" : \"thumbnails+poster\""), "\(run.stdout)")
         let usage = try Self.run(["thumbnails", good, "--out", out, "--poster-widths", "100"])
         #expect(usage.status == 2 && usage.stderr.contains("--poster"), "\(usage.stderr)")
+        for (arguments, message) in [(["--width", "160", "--widths", "160,320"], "not both"),
+                                     (["--widths", "160,160"], "twice"), (["--widths", "160,4000"], "16 to 1920")] {
+            let bad = try Self.run(["thumbnails", good, "--out", out] + arguments)
+            #expect(bad.status == 2 && bad.stderr.contains(message), "\(arguments): \(bad.stderr)")
+        }
     }
 
     /// The loader is opened at run time: without it the binary still starts, and says what to install, once

@@ -78,7 +78,7 @@ import FrameFarmSamples
         }
         let out = directory.file("out")
         let (cues, folder, warnings) = try Self.track(path, out: out) {
-            $0.width = 640
+            $0.widths = [640]
             $0.spacing = .interval(0.1)
             $0.maxSheetSide = limit
         }
@@ -100,6 +100,45 @@ import FrameFarmSamples
         let codes = try Self.frameNumbers(cues, folder: folder)
         // The frame on screen at each cue start: the last one at or before it.
         #expect(codes == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
+    }
+
+    /// `--widths`: a track per width in `thumbnails/WIDTH/`, from the same decoded frames; every tile of every
+    /// width shows the frame on screen at its cue's start, the widest track's grid is lowered on its own, and one
+    /// stream-inf file lists every width's playlists for a multivariant playlist.
+    @Test func severalWidthsComeFromTheSameFrames() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 640, height: 360)
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 1
+        }
+        var options = ThumbnailOptions()
+        options.widths = [160, 320, 640]
+        options.spacing = .interval(0.5)
+        let out = directory.file("out")
+        let summary = ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        SharedGPU.assertNoValidationMessages()
+        #expect(summary.inputs[0].warnings.map(\.description) == [
+            "640-px track: sheet grid lowered from 10x10 to 6x10 so that no sheet is longer than 4096 px (--max-sheet-pixels)"])
+        let folder = out + "/sample/thumbnails/"
+        for width in options.widths {
+            let cues = try Self.parseVTT(String(contentsOfFile: folder + "\(width)/thumbnails.vtt", encoding: .utf8))
+            #expect(cues.count == 12 && cues.allSatisfy { $0.rect.width == width && $0.rect.height == width * 9 / 16 })
+            let codes = try Self.frameNumbers(cues, folder: folder + "\(width)/")
+            #expect(codes == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) }, "\(width) px")
+        }
+        let manifest = try #require(ManifestStore.read(out + "/sample/manifest.json")?.thumbnails)
+        #expect(manifest.tileWidth == 160 && manifest.sheets == ["thumbnails/160/sheet-0001.jpg"])
+        #expect(manifest.moreWidths?.map(\.tileWidth) == [320, 640] && manifest.moreWidths?.map(\.columns) == [10, 6])
+        #expect(manifest.settings["width"] == "160,320,640")
+        #expect(manifest.files.allSatisfy { FileManager.default.fileExists(atPath: out + "/sample/" + $0) })
+        let lines = try String(contentsOfFile: folder + "thumbnails-stream-inf.txt", encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("#EXT-X-IMAGE-STREAM-INF") }
+        #expect(lines.count == 3)
+        for (line, width) in zip(lines, options.widths) {
+            #expect(line.contains("RESOLUTION=\(width)x\(width * 9 / 16)") && line.contains("URI=\"\(width)/thumbnails.m3u8\""), "\(line)")
+        }
     }
 
     @Test(arguments: [(25, 1), (24, 1), (30000, 1001)])
