@@ -23,6 +23,8 @@ public struct BatchSettings: Sendable, Hashable {
     /// Rewrite `OUT/index.html` after the batch. Shards of one library leave it alone: N workers rewriting it
     /// would race, and each rewrite reads every manifest.
     public var writesContactSheet = true
+    /// Which rendition of a multivariant HLS playlist or DASH manifest the jobs read (`--rendition`).
+    public var rendition = RenditionChoice.auto
 
     /// 8192x8192.
     public static let defaultMaxPixels = MediaFile.defaultMaxPixels
@@ -48,6 +50,12 @@ public protocol BatchJob: Sendable {
     func recordedSettings(in manifest: VideoManifest) -> [String: String]?
     /// Makes the input's outputs; the pipeline then writes its manifest.
     func process(_ input: InputContext) throws -> InputResult
+    /// For `--rendition auto`: the least picture width the job's outputs need, and what for (nil: the largest).
+    var renditionNeed: (minimumWidth: Int?, purpose: String) { get }
+}
+
+extension BatchJob {
+    public var renditionNeed: (minimumWidth: Int?, purpose: String) { (nil, "full-size \(Self.command) outputs") }
 }
 
 /// One input as a job sees it: where its outputs go and what the batch decided for it. Passed to one job call.
@@ -60,6 +68,8 @@ public struct InputContext: Sendable {
     /// The policy this input runs under (see `BatchSettings.policy`).
     let policy: ModePolicy
     let maxPixels: Int
+    /// The rendition of a multivariant input the jobs read.
+    let rendition: RenditionRequest
     let progress: ProgressCounter
     /// Image encoders shared by the inputs in flight: they bound how many images are encoded at once.
     let encoders: EncoderPool
@@ -71,7 +81,7 @@ public struct InputContext: Sendable {
     /// The input's stream facts (demuxing and the keyframe scan), read once for all the jobs the input goes through.
     func stream() throws -> StreamFacts {
         if let known = probed.withLock({ $0 }) { return known }
-        let stream = try MediaProber.open(path: path, maxPixels: maxPixels)
+        let stream = try MediaProber.open(path: path, maxPixels: maxPixels, rendition: rendition)
         probed.withLock { $0 = stream }
         return stream
     }
@@ -155,6 +165,15 @@ public struct BatchPipeline: Sendable {
         return summary
     }
 
+    /// The rendition request of `jobs` together: `auto` takes a picture wide enough for all of them.
+    private func renditionRequest(for jobs: [any BatchJob]) -> RenditionRequest {
+        let needs = jobs.map(\.renditionNeed)
+        let widths = needs.map(\.minimumWidth)
+        return RenditionRequest(choice: settings.rendition,
+                                minimumWidth: widths.contains { $0 == nil } ? nil : widths.compactMap { $0 }.max(),
+                                purpose: needs.map(\.purpose).joined(separator: " and "))
+    }
+
     /// One input through `jobs`: those whose outputs are current are skipped; the first failure ends the input
     /// (the jobs after it fail for the same reason), and the manifest keeps what the jobs before it made.
     private func process(_ path: String, folder: String, jobs: [any BatchJob], layout: OutputLayout,
@@ -173,7 +192,8 @@ public struct BatchPipeline: Sendable {
         var results: [InputResult] = []
         var failure: String?
         let context = InputContext(path: path, folder: folder, layout: layout, gpu: gpu, policy: policy,
-                                   maxPixels: settings.maxPixels, progress: counter, encoders: encoders)
+                                   maxPixels: settings.maxPixels, rendition: renditionRequest(for: jobs),
+                                   progress: counter, encoders: encoders)
         for job in jobs {
             let command = type(of: job).command
             if !settings.force, let existing, isCurrent(job, in: existing, policy: policy, folder: folder, layout: layout) {

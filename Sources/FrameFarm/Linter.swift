@@ -5,11 +5,14 @@ import FrameFarmMedia
 /// rule findings. An input that cannot be read is a finding too, never a failure of the run.
 public enum Linter {
     /// Lints `paths` concurrently (one per core); results come back in input order.
+    /// A multivariant input is linted at the rendition `rendition` picks (the highest by default).
     public static func lint(paths: [String], settings: LintSettings = LintSettings(),
-                            maxPixels: Int = BatchSettings.defaultMaxPixels) -> [LintResult] {
+                            maxPixels: Int = BatchSettings.defaultMaxPixels, rendition: RenditionChoice = .highest) -> [LintResult] {
         ParallelBatch.map(paths) { path in
             do {
-                let report = ProbeReport(path: path, facts: try MediaProber.probe(path: path, maxPixels: maxPixels), policy: .hig)
+                let facts = try MediaProber.probe(path: path, maxPixels: maxPixels,
+                                                  rendition: RenditionRequest(choice: rendition, purpose: "lint"))
+                let report = ProbeReport(path: path, facts: facts, policy: .hig)
                 return LintResult(path: path, rulesRun: settings.rules,
                                   findings: Lint.findings(for: report, settings: settings))
             } catch {

@@ -13,6 +13,12 @@ public struct PreviewJob: BatchJob {
 
     public init(options: PreviewOptions) { self.options = options }
 
+    /// The largest screen's long side: what a video filling it shows, pixel for pixel.
+    public var renditionNeed: (minimumWidth: Int?, purpose: String) {
+        let longest = options.devices.map { max($0.nativePixels.width, $0.nativePixels.height) }.max() ?? 0
+        return (longest, "previews on screens up to \(longest) px")
+    }
+
     /// Readback memory one preview submission may fill (a larger canvas goes alone): the different renders of a
     /// 16:9 video on the built-in devices (about 340 MB at native pixels) go in about a dozen submissions,
     /// whose canvases take turns in the renderer's two slots. Smaller slots touch fewer fresh pages: against

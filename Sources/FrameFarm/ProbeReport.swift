@@ -13,6 +13,7 @@ extension ProbeReport {
         self.path = path
         container = info.containerName
         codec = info.codecName
+        rendition = info.rendition
         codecProfile = info.codecProfile
         codecLevel = info.codecLevel
         codecTag = info.codecTag
@@ -80,11 +81,13 @@ extension ProbeReport {
 /// `framefarm probe`: facts about each input; failures don't stop the others.
 public enum Prober {
     /// Probes `paths` concurrently (one per core); results come back in input order.
-    public static func probe(paths: [String], policy: ModePolicy = .hig,
-                             maxPixels: Int = BatchSettings.defaultMaxPixels) -> [Result<ProbeReport, InputFailure>] {
+    /// A multivariant input is probed at the rendition `rendition` picks (the highest by default).
+    public static func probe(paths: [String], policy: ModePolicy = .hig, maxPixels: Int = BatchSettings.defaultMaxPixels,
+                             rendition: RenditionChoice = .highest) -> [Result<ProbeReport, InputFailure>] {
         ParallelBatch.map(paths) { path in
             do {
-                let facts = try MediaProber.probe(path: path, maxPixels: maxPixels)
+                let facts = try MediaProber.probe(path: path, maxPixels: maxPixels,
+                                                  rendition: RenditionRequest(choice: rendition, purpose: "probe"))
                 return .success(ProbeReport(path: path, facts: facts, policy: policy))
             } catch {
                 return .failure(InputFailure(path: path, error: error))

@@ -18,6 +18,12 @@ public struct ThumbnailJob: BatchJob {
 
     public func settings(policy: ModePolicy) -> ThumbnailSettings { options.settings }
 
+    /// Twice the widest thumbnail: the resampling then has twice the detail it keeps.
+    public var renditionNeed: (minimumWidth: Int?, purpose: String) {
+        let widest = options.widths.max()!
+        return (2 * widest, "thumbnails \(widest) px wide, twice over")
+    }
+
     public func recordedSettings(in manifest: VideoManifest) -> [String: String]? { manifest.thumbnails?.settings }
 
     public func process(_ input: InputContext) throws -> InputResult {

@@ -100,6 +100,9 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// When the file is shorter than its own index says (a download or copy cut short): about where its video data
     /// stops, in seconds from the start; frames asked for after it show the last frame before it. Absent otherwise.
     public var cutShortAtSeconds: Double?
+    /// For a multivariant HLS playlist or DASH manifest: the rendition read (position, size, bandwidth) and why
+    /// `--rendition` picked it. Absent for other inputs.
+    public var rendition: Rendition?
 
     public struct PartialPadding: Codable, Sendable, Equatable {
         public var contentRect: Rect

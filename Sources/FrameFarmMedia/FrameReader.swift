@@ -54,13 +54,14 @@ public final class FrameReader {
     /// - Parameter analysis: an earlier reader's (or `MediaFacts`') analysis of this file, so opening it doesn't
     ///   decode its first frames again (see `StreamAnalysis`).
     public init(path: String, analysis: StreamAnalysis? = nil, threads: Int = 0, keyframesOnly: Bool = false,
-                skipsDeblocking: Bool = false, maxPixels: Int = MediaFile.defaultMaxPixels) throws {
+                skipsDeblocking: Bool = false, maxPixels: Int = MediaFile.defaultMaxPixels,
+                rendition: RenditionRequest? = nil) throws {
         self.path = path
         self.keyframesOnly = keyframesOnly
         self.skipsDeblocking = skipsDeblocking
         self.maxPixels = maxPixels
         self.threads = threads
-        file = try MediaFile(path: path, maxPixels: maxPixels, analysis: analysis)
+        file = try MediaFile(path: path, maxPixels: maxPixels, analysis: analysis, rendition: rendition)
         info = file.info
         normalizer = FrameNormalizer(streamPeakLuminance: info.color.peakLuminance)
         decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,

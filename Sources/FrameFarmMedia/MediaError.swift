@@ -69,6 +69,8 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     case connectionFailed(String)
     /// An http(s) input's TLS handshake failed: most often a certificate the system does not trust.
     case tlsFailure(String)
+    /// `--rendition` names no rendition of a multivariant input (the message lists those there are).
+    case noSuchRendition(String)
 
     public var description: String {
         switch self {
@@ -90,6 +92,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
                 + "(--io-timeout)"
         case .connectionFailed(let reason): reason
         case .tlsFailure(let reason): "TLS failure: \(reason)"
+        case .noSuchRendition(let reason): reason
         }
     }
 }

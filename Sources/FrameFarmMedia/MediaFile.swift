@@ -29,6 +29,8 @@ public struct VideoStreamInfo: Sendable {
     /// The container as delivery rules name it: "mp4", "mov" (QuickTime brand), "mpegts", "webm" or "matroska",
     /// else FFmpeg's demuxer name.
     public var fileFormat: String
+    /// For a multivariant HLS playlist or DASH manifest: the rendition read, and why; nil for other inputs.
+    public var rendition: Rendition?
 }
 
 /// What `avformat_find_stream_info` learnt about a file's video stream: which stream it is and its codec
@@ -74,6 +76,8 @@ public final class MediaFile {
     private let packet = Packet()
     /// The stream's analysis: this open's own, or the one it was given.
     public private(set) var analysis: StreamAnalysis!
+    /// The rendition this open picked (see `pickRendition`).
+    private var rendition: Rendition?
 
     /// Frames larger than this many pixels are refused before anything of their size is allocated
     /// (`--max-pixels`): 8192x8192 by default.
@@ -83,8 +87,10 @@ public final class MediaFile {
     /// - Parameter analysis: an earlier open's analysis of this file, used instead of analysing again when the
     ///   container has a header that lists the same stream (not for headerless ones such as MPEG-TS, whose
     ///   streams appear as packets are read).
+    /// - Parameter rendition: for a multivariant HLS playlist or DASH manifest, which rendition to read (the
+    ///   highest when nil); a later open given `analysis` reads the same one.
     public init(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
-                analysis known: StreamAnalysis? = nil) throws {
+                analysis known: StreamAnalysis? = nil, rendition request: RenditionRequest? = nil) throws {
         self.path = path
         FFmpegLog.configured
         var opened: UnsafeMutablePointer<AVFormatContext>?
@@ -114,8 +120,21 @@ public final class MediaFile {
             try check("avcodec_parameters_copy", avcodec_parameters_copy(parameters, known.parameters))
             analysis = known
         } else {
-            let infoCode = MediaFile.findStreamInfo(opened, maxPixels: maxPixels)
-            let bestStream = av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            // Analysed once (a second avformat_find_stream_info on an HLS playlist crashes FFmpeg 5.1).
+            var analysed: Int32?
+            let analyse = { analysed = analysed ?? MediaFile.findStreamInfo(opened, maxPixels: maxPixels) }
+            let picked: (stream: Int32, rendition: Rendition)?
+            do {
+                picked = try MediaFile.pickRendition(in: opened, known: known, path: path, request: request, analyse: analyse)
+            } catch {
+                var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
+                avformat_close_input(&toClose)
+                throw error
+            }
+            rendition = picked?.rendition
+            analyse()
+            let infoCode = analysed!
+            let bestStream = picked?.stream ?? av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
             guard bestStream >= 0 else {
                 // videoStreamIndex is unset, so deinit won't run: close here.
                 var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
@@ -137,6 +156,69 @@ public final class MediaFile {
         for index in 0..<Int(opened.pointee.nb_streams) where index != Int(videoStreamIndex) {
             opened.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
         }
+    }
+
+    /// The rendition `request` picks, when `context` is a multivariant HLS playlist or DASH manifest (a video
+    /// stream per rendition; the others are discarded after the analysis). A later open of the same input
+    /// (`known`) takes the stream the first one picked. Nil for other inputs.
+    private static func pickRendition(in context: UnsafeMutablePointer<AVFormatContext>, known: StreamAnalysis?, path: String,
+                                      request: RenditionRequest?, analyse: () -> Void) throws -> (stream: Int32, rendition: Rendition)? {
+        let format = String(cString: context.pointee.iformat.pointee.name)
+        guard format == "hls" || format == "dash" else { return nil }
+        func videoStreams() -> [Int32] {
+            (0..<context.pointee.nb_streams).map { Int32($0) }.filter { index in
+                let stream = context.pointee.streams[Int(index)]!.pointee
+                return stream.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && stream.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+            }
+        }
+        // A later open reads the rendition the first one picked, and only it: the others are discarded before the
+        // analysis, so their segments are not read again.
+        if let known, known.path == path, let earlier = known.info.rendition, known.streamIndex < context.pointee.nb_streams,
+           context.pointee.streams[Int(known.streamIndex)]!.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+            for index in 0..<Int(context.pointee.nb_streams) where index != Int(known.streamIndex) {
+                context.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
+            }
+            return (known.streamIndex, earlier)
+        }
+        var streams = videoStreams()
+        guard streams.count > 1 else { return nil }
+        func size(_ index: Int32) -> (Int, Int) {
+            let parameters = context.pointee.streams[Int(index)]!.pointee.codecpar.pointee
+            return (Int(parameters.width), Int(parameters.height))
+        }
+        // Sizes are known once the first segment of each rendition is analysed (HLS lists them in its playlist,
+        // which FFmpeg does not expose).
+        if streams.contains(where: { size($0).0 == 0 }) {
+            analyse()
+            streams = videoStreams()
+        }
+        let candidates = streams.map { index in
+            let (width, height) = size(index)
+            return Rendition.Candidate(width: width, height: height, bandwidth: variantBitrate(context, stream: index))
+        }
+        let choice: (index: Int, reason: String)
+        do {
+            choice = try (request ?? RenditionRequest(choice: .highest)).pick(candidates)
+        } catch {
+            throw InputError.noSuchRendition(error.description)
+        }
+        let picked = candidates[choice.index]
+        return (streams[choice.index], Rendition(index: choice.index, count: streams.count, width: picked.width,
+                                                 height: picked.height, bandwidth: picked.bandwidth, reason: choice.reason))
+    }
+
+    /// A rendition's declared bits per second: the demuxer's `variant_bitrate`, on the stream or its program.
+    private static func variantBitrate(_ context: UnsafeMutablePointer<AVFormatContext>, stream index: Int32) -> Int? {
+        func value(_ metadata: OpaquePointer?) -> Int? {
+            av_dict_get(metadata, "variant_bitrate", nil, 0).flatMap { Int(String(cString: $0.pointee.value)) }
+        }
+        if let own = value(context.pointee.streams[Int(index)]!.pointee.metadata) { return own }
+        for program in 0..<Int(context.pointee.nb_programs) {
+            let entry = context.pointee.programs[program]!.pointee
+            let members = UnsafeBufferPointer(start: entry.stream_index, count: Int(entry.nb_stream_indexes))
+            if members.contains(UInt32(index)) { return value(entry.metadata) }
+        }
+        return nil
     }
 
     /// The parameters of `known`'s stream in a freshly opened `context`, when the container lists its streams in a
@@ -220,7 +302,7 @@ public final class MediaFile {
             untaggedColor: [("matrix", parameters.color_space == AVCOL_SPC_UNSPECIFIED),
                             ("primaries", parameters.color_primaries == AVCOL_PRI_UNSPECIFIED),
                             ("transfer", parameters.color_trc == AVCOL_TRC_UNSPECIFIED)].filter(\.1).map(\.0),
-            fileFormat: fileFormat)
+            fileFormat: fileFormat, rendition: rendition)
     }
 
     /// `level` as the codec's specification writes it: H.264 and VP9 store ten times it, HEVC thirty times

@@ -86,8 +86,9 @@ public enum MediaProber {
 
     /// The stream's facts, from the container and a demux-only scan. A job that decodes the file anyway starts
     /// its decoding from these and finds the padding in its own frames; `probe` decodes keyframes for it.
-    public static func open(path: String, maxPixels: Int = MediaFile.defaultMaxPixels) throws -> StreamFacts {
-        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels)
+    public static func open(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
+                            rendition: RenditionRequest? = nil) throws -> StreamFacts {
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels, rendition: rendition)
         let info = reader.info
         let scan = try reader.scanPackets(maxPackets: keyframeScanPackets)
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
@@ -103,8 +104,9 @@ public enum MediaProber {
 
     /// Every fact: the stream's, then the padding (and combing, and damage) from frames spread over the video,
     /// and a black opening.
-    public static func probe(path: String, maxPixels: Int = MediaFile.defaultMaxPixels) throws -> MediaFacts {
-        let stream = try open(path: path, maxPixels: maxPixels)
+    public static func probe(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
+                             rendition: RenditionRequest? = nil) throws -> MediaFacts {
+        let stream = try open(path: path, maxPixels: maxPixels, rendition: rendition)
         let sampled = try PaddingDetector.inspect(path: path, analysis: stream.analysis, durationSeconds: stream.availableSeconds,
                                                   startSeconds: stream.info.startSeconds, maxPixels: maxPixels,
                                                   measuresCombing: true)

@@ -45,6 +45,8 @@ public struct VideoEncoding: Sendable {
     /// MP4/MOV: the index ('moov') before the media data, as files for progressive download have it, instead of
     /// after it. A copy of such a file cut short still opens; one with the index last does not.
     public var indexFirst = false
+    /// An HLS output's segments: MPEG-TS (`-000.ts` ...) or fragmented MP4 (`-init.mp4`, then `-000.m4s` ...).
+    public var fragmentedMP4Segments = false
 
     public init() {}
 }
@@ -285,8 +287,14 @@ public final class VideoFileWriter {
             // name them after the temporary one), each starting on a keyframe.
             let final = URL(fileURLWithPath: finalPath)
             let stem = final.deletingPathExtension().lastPathComponent
+            let folder = final.deletingLastPathComponent()
+            let fragmented = encoding.fragmentedMP4Segments
             av_dict_set(&muxerOptions, "hls_segment_filename",
-                        final.deletingLastPathComponent().appendingPathComponent(stem + "-%03d.ts").path, 0)
+                        folder.appendingPathComponent(stem + (fragmented ? "-%03d.m4s" : "-%03d.ts")).path, 0)
+            if fragmented {
+                av_dict_set(&muxerOptions, "hls_segment_type", "fmp4", 0)
+                av_dict_set(&muxerOptions, "hls_fmp4_init_filename", stem + "-init.mp4", 0)
+            }
             av_dict_set(&muxerOptions, "hls_playlist_type", "vod", 0)
             av_dict_set(&muxerOptions, "hls_time", String(encoding.keyframeIntervalSeconds ?? 2), 0)
         }

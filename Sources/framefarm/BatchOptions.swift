@@ -148,6 +148,10 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "Redo inputs whose outputs are complete and current (by default a re-run skips them).")
     var force = false
 
+    @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to read. auto (the smallest picture wide enough for the outputs: twice the thumbnail width; the largest screen for previews; full size for posters), highest, lowest, WIDTHxHEIGHT, or its index from 0.", valueName: "rendition"),
+            transform: { try RenditionChoice(parsing: $0) })
+    var rendition = RenditionChoice.auto
+
     func validate() throws {
         switch (layout, inputsRoot) {
         case (.mirror, nil): throw ValidationError("--layout mirror needs --inputs-root DIR")
@@ -167,6 +171,7 @@ struct BatchOptions: ParsableArguments {
         settings.force = force
         settings.maxPixels = maxPixels
         settings.policy = policy
+        settings.rendition = rendition
         settings.pngCompressor = ProcessConfiguration.current.pngCompressor
         return settings
     }

@@ -30,6 +30,10 @@ struct LintCommand: ParsableCommand {
     @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).")
     var maxPixels = BatchSettings.defaultMaxPixels
 
+    @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to lint: highest, lowest, WIDTHxHEIGHT, or its index from 0.", valueName: "rendition"),
+            transform: { try RenditionChoice(parsing: $0) })
+    var rendition = RenditionChoice.highest
+
     @Option(help: "The built-in rule set: default, apple-hls or web (the base of --policy-file when it names none).")
     var profile: LintProfile?
 
@@ -52,7 +56,7 @@ struct LintCommand: ParsableCommand {
             Terminal.printError(error.message)
             throw ExitCode(ExitStatus.usage)
         }
-        let results = Linter.lint(paths: inputs, settings: settings, maxPixels: maxPixels)
+        let results = Linter.lint(paths: inputs, settings: settings, maxPixels: maxPixels, rendition: rendition)
         if json {
             try Terminal.printJSON(results)
         } else {

@@ -27,8 +27,12 @@ struct ProbeCommand: ParsableCommand {
 
     @OptionGroup var remote: RemoteOptions
 
+    @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to probe: highest, lowest, WIDTHxHEIGHT, or its index from 0.", valueName: "rendition"),
+            transform: { try RenditionChoice(parsing: $0) })
+    var rendition = RenditionChoice.highest
+
     func run() throws {
-        let results = Prober.probe(paths: remote.apply(to: videos), policy: policy, maxPixels: maxPixels)
+        let results = Prober.probe(paths: remote.apply(to: videos), policy: policy, maxPixels: maxPixels, rendition: rendition)
         var reports: [ProbeReport] = []
         for result in results {
             switch result {
@@ -69,13 +73,17 @@ struct ProbeCommand: ParsableCommand {
         let combing = report.interlaced != true && report.combing?.showsInterlacing == true ? ", combed (interlaced, not flagged)" : ""
         let untagged = report.colorTagsMissing.map { " (untagged: " + $0.joined(separator: ", ") + "; assumed)" } ?? ""
         let damage = report.damagedData.map { "\n  \($0)" } ?? ""
+        let rendition = report.rendition.map { rendition in
+            "\n  rendition \(rendition.index) of \(rendition.count): \(rendition.width)x\(rendition.height)"
+                + (rendition.bandwidth.map { ", \($0 / 1000) kb/s" } ?? "") + " (\(rendition.reason))"
+        } ?? ""
         return """
             \(report.path)
               \(report.fileFormat ?? report.container), \(report.codec)\(profile) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
               display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass.rawValue), default mode \(report.defaultMode.rawValue) (\(report.policy))
               \(String(format: "%.3f", report.durationSeconds)) s, \(rate), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")\(combing)
               colour \(report.colorMatrix.rawValue) \(report.colorRange.rawValue) range, \(report.colorPrimaries.rawValue) primaries, transfer \(report.colorTransfer.rawValue)\(hdr), chroma \(report.chromaSiting.rawValue)\(untagged)
-              \(padding)\(cut)\(damage)
+              \(padding)\(cut)\(damage)\(rendition)
             """
     }
 }

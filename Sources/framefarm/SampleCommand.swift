@@ -99,6 +99,9 @@ struct SampleCommand: ParsableCommand {
     @Flag(help: "MP4/MOV: write the index ('moov') before the media data, as for progressive download.")
     var faststart = false
 
+    @Flag(help: "HLS (.m3u8): fragmented MP4 segments (NAME-init.mp4, NAME-000.m4s ...) instead of MPEG-TS.")
+    var fmp4 = false
+
     func validate() throws {
         guard !unflagged || interlaced else { throw ValidationError("--unflagged needs --interlaced") }
         if let codecTag, codecTag.utf8.count != 4 { throw ValidationError("--codec-tag has four characters, e.g. hvc1") }
@@ -140,6 +143,7 @@ struct SampleCommand: ParsableCommand {
         options.firstFrameNumber = firstFrameNumber
         options.variableFrameRate = vfr
         options.interlaced = interlaced
+        options.fragmentedMP4Segments = fmp4
         options.fieldsFlagged = !unflagged
         options.colorTagged = !noColorTags
         options.level = level

@@ -30,4 +30,118 @@ import Testing
             }
         }
     }
+
+    /// A multivariant playlist is one video read at one rendition: `auto` takes the smallest at least twice the
+    /// thumbnail width, the others are there on request (`highest`, `lowest`, a size, an index), and the manifest
+    /// says which and why. Every tile shows the frame its cue starts at, across segments, with MPEG-TS and with
+    /// fragmented MP4 segments; a rendition the ladder lacks fails that input alone, with one line listing them.
+    @Test(arguments: [false, true])
+    func aLadderIsOneVideoReadAtTheRenditionAsked(fragmentedMP4: Bool) throws {
+        let directory = TemporaryDirectory()
+        // Listed out of size order, as real ladders often are.
+        let sizes = ["1280x720", "320x180", "640x360"]
+        var master = "#EXTM3U\n#EXT-X-VERSION:7\n"
+        for (index, size) in sizes.enumerated() {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file("v\(index).m3u8"), "--duration", "6",
+                                                 "--size", size, "--fps", "10", "--keyframe-interval", "2",
+                                                 "--preset", "ultrafast"] + (fragmentedMP4 ? ["--fmp4"] : []))
+            #expect(made.status == 0, "\(made.stderr)")
+            master += "#EXT-X-STREAM-INF:BANDWIDTH=\((index + 1) * 500_000),RESOLUTION=\(size)\nv\(index).m3u8\n"
+        }
+        let playlist = directory.write("show.m3u8", Data(master.utf8))
+        func thumbnails(_ rendition: String?) throws -> [String: Any] {
+            let out = directory.file("out-\(rendition ?? "default")")
+            let run = try CommandLineTests.run(["thumbnails", playlist, "--out", out, "--interval", "0.7"]
+                                               + (rendition.map { ["--rendition", $0] } ?? []))
+            #expect(run.status == 0, "\(run.stderr)")
+            let folder = out + "/show/thumbnails/"
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+            #expect(cues.count == 9)
+            let codes = try ThumbnailTests.frameNumbers(cues, folder: folder)
+            #expect(codes == cues.map { Int(($0.start * 10 + 1e-6).rounded(.down)) }, "\(rendition ?? "auto")")
+            let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/show/manifest.json")))
+            return ((manifest as? [String: Any])?["probe"] as? [String: Any])?["rendition"] as? [String: Any] ?? [:]
+        }
+        let auto = try thumbnails(nil)
+        #expect(auto["index"] as? Int == 1 && auto["width"] as? Int == 320 && auto["count"] as? Int == 3, "\(auto)")
+        #expect((auto["reason"] as? String)?.hasPrefix("auto: the smallest at least 320 px wide") == true, "\(auto)")
+        #expect(auto["bandwidth"] as? Int == 1_000_000)
+        for (asked, width) in [("highest", 1280), ("lowest", 320), ("640x360", 640), ("0", 1280)] {
+            #expect(try thumbnails(asked)["width"] as? Int == width, "\(asked)")
+        }
+        let probe = try CommandLineTests.run(["probe", "--json", playlist])
+        #expect(probe.stdout.contains("\"width\" : 1280"), "probe reads the highest by default: \(probe.stdout)")
+
+        let single = try makeSample(in: directory, name: "single.mp4")
+        let bad = try CommandLineTests.run(["thumbnails", playlist, single, "--out", directory.file("out-bad"), "--rendition", "5"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("\(playlist): no rendition 5 (the input has 0: 1280x720, 1: 320x180, 2: 640x360)"), "\(bad.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.file("out-bad") + "/single/thumbnails/thumbnails.vtt"))
+    }
+
+    /// The playlist's own timeline: segments stamped from 10 s (a live capture's clock) and an
+    /// `#EXT-X-PROGRAM-DATE-TIME` before each segment shift no cue; the first tile is the first frame.
+    @Test func programDateTimeAndAStartAfterZeroDoNotShiftTheCues() throws {
+        let directory = TemporaryDirectory()
+        let playlist = directory.file("live.m3u8")
+        let made = try CommandLineTests.run(["sample", "--out", playlist, "--duration", "6", "--size", "320x180", "--fps", "10",
+                                             "--keyframe-interval", "2", "--start-time", "10", "--preset", "ultrafast"])
+        #expect(made.status == 0, "\(made.stderr)")
+        var lines: [String] = []
+        var second = 0
+        for line in try String(contentsOfFile: playlist, encoding: .utf8).split(separator: "\n").map(String.init) {
+            if line.hasPrefix("#EXTINF") {
+                lines.append(String(format: "#EXT-X-PROGRAM-DATE-TIME:2026-03-01T12:00:%02d.000Z", second))
+                second += 2
+            }
+            lines.append(line)
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: playlist, atomically: true, encoding: .utf8)
+        let out = directory.file("out")
+        let run = try CommandLineTests.run(["thumbnails", playlist, "--out", out, "--interval", "0.7"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let folder = out + "/live/thumbnails/"
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        #expect(cues.first?.start == 0 && abs((cues.last?.end ?? 0) - 6) < 0.01, "\(cues.map(\.start))")
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 10 + 1e-6).rounded(.down)) })
+    }
+
+    /// A DASH manifest is one video too: its representations (here fragmented MP4 segments listed one by one)
+    /// are renditions, picked the same way, with every tile on its frame.
+    @Test func aDASHManifestIsOneVideoReadAtTheRenditionAsked() throws {
+        let directory = TemporaryDirectory()
+        var representations = ""
+        for (index, (width, height)) in [(640, 360), (1280, 720), (320, 180)].enumerated() {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file("r\(index).m3u8"), "--duration", "6",
+                                                 "--size", "\(width)x\(height)", "--fps", "10", "--keyframe-interval", "2",
+                                                 "--preset", "ultrafast", "--fmp4"])
+            #expect(made.status == 0, "\(made.stderr)")
+            let segments = (0..<3).map { "<SegmentURL media=\"r\(index)-\(String(format: "%03d", $0)).m4s\"/>" }.joined()
+            representations += """
+                <Representation id="\(index)" mimeType="video/mp4" codecs="avc1.42c01e" width="\(width)" height="\(height)" \
+                bandwidth="\((index + 1) * 500_000)"><SegmentList timescale="10" duration="20">\
+                <Initialization sourceURL="r\(index)-init.mp4"/>\(segments)</SegmentList></Representation>
+
+                """
+        }
+        let manifest = directory.write("show.mpd", Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT6S" minBufferTime="PT2S" \
+            profiles="urn:mpeg:dash:profile:isoff-on-demand:2011"><Period><AdaptationSet contentType="video" segmentAlignment="true">
+            \(representations)</AdaptationSet></Period></MPD>
+
+            """.utf8))
+        for (asked, width) in [("auto", 320), ("highest", 1280)] {
+            let out = directory.file("out-\(asked)")
+            let run = try CommandLineTests.run(["thumbnails", manifest, "--out", out, "--interval", "0.7", "--rendition", asked])
+            #expect(run.status == 0, "\(run.stderr)")
+            let folder = out + "/show/thumbnails/"
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+            #expect(cues.count == 9)
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 10 + 1e-6).rounded(.down)) })
+            let probe = try #require(ManifestStore.read(out + "/show/manifest.json")?.probe)
+            #expect(probe.rendition?.width == width && probe.rendition?.count == 3 && probe.codedWidth == width, "\(asked)")
+        }
+    }
 }
+
