@@ -101,13 +101,19 @@ public final class MediaFile {
             guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
             context.pointee.pb = reader.context
             context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            RemoteReader.installNestedOpener(on: context)
             opened = context
         } else {
             remoteReader = nil
             try MediaFile.checkReadable(path)
         }
         // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
-        let openCode = avformat_open_input(&opened, path, nil, nil)
+        // An HLS playlist would otherwise reuse one http connection for its segments, which only FFmpeg's own http
+        // client can (other formats ignore the option).
+        var openOptions: OpaquePointer?
+        defer { av_dict_free(&openOptions) }
+        if remoteReader != nil { av_dict_set(&openOptions, "http_persistent", "0", 0) }
+        let openCode = avformat_open_input(&opened, path, nil, &openOptions)
         guard openCode >= 0, let opened else {
             if let failure = remoteReader?.failure { throw failure }
             if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: path) { throw InputError.cutShortBeforeIndex }

@@ -69,6 +69,16 @@ public enum RemoteInput {
         return name
     }
 
+    /// Registers a URL a remote playlist names (a rendition, a segment), given the playlist's name: a URL without a
+    /// query of its own takes the playlist's. Returns its name.
+    static func registerNested(_ url: String, within parent: String) -> String {
+        let parentLocation = location(of: parent)
+        guard !url.contains("?"), let query = parentLocation.firstIndex(of: "?") else { return register(url) }
+        let name = name(of: url)
+        state.withLock { $0.locations[name] = url + parentLocation[query...] }
+        return name
+    }
+
     /// The whole URL behind a name (the name itself when it was registered without a query).
     static func location(of name: String) -> String {
         state.withLock { $0.locations[name] } ?? name

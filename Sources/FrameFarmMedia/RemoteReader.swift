@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import FrameFarmCore
 
 /// An http(s) input as FFmpeg reads it: an AVIOContext whose reads are range GETs of just the bytes asked for.
 /// FFmpeg's own http client asks for everything from the seek point to the end of the file (`Range: bytes=N-`),
@@ -129,6 +130,20 @@ final class RemoteReader {
         return Int64(target)
     }
 
+    /// What a remote playlist opens (an HLS playlist's renditions and segments, a DASH manifest's segments), FFmpeg
+    /// asks for through the format context's `io_open`: each through a reader of its own, so segments are read in
+    /// range requests too and never by FFmpeg's http client. A nested URL without a query takes the playlist's (a
+    /// CDN token that signs a whole folder; a signature per object cannot be guessed); its name, as always, has
+    /// none. What this does not read (a `crypto+` segment of encrypted HLS, whose key and bytes FFmpeg decrypts
+    /// itself) goes to FFmpeg's own opener.
+    static func installNestedOpener(on context: UnsafeMutablePointer<AVFormatContext>) {
+        NestedOpener.defaults.withLock { defaults in
+            if defaults == nil { defaults = (context.pointee.io_open, context.pointee.io_close2) }
+        }
+        context.pointee.io_open = NestedOpener.open
+        context.pointee.io_close2 = NestedOpener.close
+    }
+
     private static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
         opaque, buffer, count in
         guard let opaque, let buffer else { return -EINVAL }
@@ -138,6 +153,53 @@ final class RemoteReader {
     private static let seekTo: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
         guard let opaque else { return -1 }
         return Unmanaged<RemoteReader>.fromOpaque(opaque).takeUnretainedValue().seek(to: offset, whence: whence)
+    }
+}
+
+/// `RemoteReader.installNestedOpener`'s callbacks, and the readers they opened (kept alive until FFmpeg closes
+/// their context).
+private enum NestedOpener {
+    typealias Open = @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+                                     UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    typealias Close = @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32
+
+    /// FFmpeg's own `io_open` and `io_close2`, for what the readers do not open.
+    static let defaults = Locked<(open: Open?, close: Close?)?>(nil)
+    /// The readers opened, by their AVIOContext's address.
+    static let readers = Locked<[Int: ReaderBox]>([:])
+
+    final class ReaderBox: @unchecked Sendable {  // unchecked: a reader is used by the one demuxer that opened it
+        let reader: RemoteReader
+        init(_ reader: RemoteReader) { self.reader = reader }
+    }
+
+    static let open: Open = { context, pb, url, flags, options in
+        guard let context, let pb, let url else { return -EINVAL }
+        let location = String(cString: url)
+        guard RemoteInput.isRemote(location) else {
+            guard let fallback = defaults.withLock({ $0?.open }) else { return -EINVAL }
+            return fallback(context, pb, url, flags, options)
+        }
+        let parent = context.pointee.url.map { String(cString: $0) } ?? ""
+        do {
+            let reader = try RemoteReader(name: RemoteInput.registerNested(location, within: parent))
+            // An EXT-X-BYTERANGE segment starts part-way into its file.
+            if let options, let entry = av_dict_get(options.pointee, "offset", nil, 0),
+               let offset = Int64(String(cString: entry.pointee.value)), offset > 0 {
+                _ = avio_seek(reader.context, offset, SEEK_SET)
+            }
+            pb.pointee = reader.context
+            readers.withLock { $0[Int(bitPattern: reader.context)] = ReaderBox(reader) }
+            return 0
+        } catch {
+            return -EIO
+        }
+    }
+
+    static let close: Close = { context, pb in
+        guard let pb else { return 0 }
+        if readers.withLock({ $0.removeValue(forKey: Int(bitPattern: pb)) }) != nil { return 0 }
+        return defaults.withLock { $0?.close }.map { $0(context, pb) } ?? 0
     }
 }
 

@@ -170,4 +170,46 @@ struct RemoteInputTests {
         _ = try serve(server, duration: 6)
         #expect(try thumbnails("?X-Amz-Signature=athird") == ("done", 6))
     }
+
+    /// A multivariant HLS ladder over http: the playlists and segments it names are read by FrameFarm's own reader,
+    /// in bounded range requests, each carrying the master playlist's token (the names, and so OUT and every line
+    /// printed, never do). `auto` reads the 320-px rendition; the others only as far as FFmpeg's first analysis
+    /// of the ladder reads (into their second segment), to learn their sizes; every tile shows its frame.
+    @Test func aRemoteLadderIsReadInRangeRequestsThatCarryThePlaylistsToken() throws {
+        let server = try WebServer()
+        let folder = server.root + "/videos/show"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var master = "#EXTM3U\n#EXT-X-VERSION:3\n"
+        for (index, size) in ["1280x720", "320x180", "640x360"].enumerated() {
+            let made = try CommandLineTests.run(["sample", "--out", folder + "/v\(index).m3u8", "--duration", "6", "--size", size,
+                                                 "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"])
+            try #require(made.status == 0, "\(made.stderr)")
+            master += "#EXT-X-STREAM-INF:BANDWIDTH=\((index + 1) * 500_000),RESOLUTION=\(size)\nv\(index).m3u8\n"
+        }
+        try master.write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+        let out = server.folder.file("out")
+        let run = try CommandLineTests.run(["thumbnails", server.url("videos/show/master.m3u8") + Self.query, "--out", out,
+                                            "--interval", "0.7"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let thumbnails = out + "/master/thumbnails/"
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: thumbnails + "thumbnails.vtt", encoding: .utf8))
+        #expect(cues.count == 9)
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: thumbnails) == cues.map { Int(($0.start * 10 + 1e-6).rounded(.down)) })
+        #expect(try #require(ManifestStore.read(out + "/master/manifest.json")).probe.rendition?.width == 320)
+
+        let requests = server.accessLog.filter { $0.contains("/videos/show/") }
+        #expect(!requests.isEmpty)
+        for line in requests {
+            #expect(line.contains(Self.signature), "a request without the playlist's token: \(line)")
+            #expect(line.range(of: #""bytes=[0-9]+-[0-9]+" (200|206) "#, options: .regularExpression) != nil, "unbounded: \(line)")
+        }
+        // The 1280-px rendition: what the analysis read, nothing after it.
+        #expect(requests.contains { $0.contains("/v0-000.ts") } && !requests.contains { $0.contains("/v0-002.ts") })
+        #expect(requests.contains { $0.contains("/v1-002.ts") })
+        for (name, data) in everyFile(under: out) {
+            #expect(data.range(of: Data(Self.signature.utf8)) == nil && !name.contains(Self.signature), "\(name)")
+        }
+        #expect(!run.stdout.contains(Self.signature) && !run.stderr.contains(Self.signature))
+    }
 }
+
