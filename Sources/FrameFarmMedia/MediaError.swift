@@ -71,6 +71,8 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     case tlsFailure(String)
     /// `--rendition` names no rendition of a multivariant input (the message lists those there are).
     case noSuchRendition(String)
+    /// A playlist or manifest declares DRM (the system named), which FrameFarm cannot decrypt.
+    case drmProtected(String)
 
     public var description: String {
         switch self {
@@ -93,6 +95,9 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
         case .connectionFailed(let reason): reason
         case .tlsFailure(let reason): "TLS failure: \(reason)"
         case .noSuchRendition(let reason): reason
+        case .drmProtected(let system):
+            "DRM-protected (\(system)): FrameFarm reads clear streams and AES-128 ones whose key the playlist points to, "
+                + "not streams that need a license server; give it the unprotected source"
         }
     }
 }

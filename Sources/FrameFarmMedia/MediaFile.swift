@@ -93,6 +93,8 @@ public final class MediaFile {
                 analysis known: StreamAnalysis? = nil, rendition request: RenditionRequest? = nil) throws {
         self.path = path
         FFmpegLog.configured
+        // FFmpeg would fail on DRM with a key or decryption error that does not say why (first opens only).
+        if known == nil, PlaylistScan.isPlaylist(path), let system = PlaylistScan.drm(path) { throw InputError.drmProtected(system) }
         var opened: UnsafeMutablePointer<AVFormatContext>?
         if RemoteInput.isRemote(path) {
             let reader = try RemoteReader(name: path)
@@ -108,11 +110,13 @@ public final class MediaFile {
             try MediaFile.checkReadable(path)
         }
         // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
-        // An HLS playlist would otherwise reuse one http connection for its segments, which only FFmpeg's own http
-        // client can (other formats ignore the option).
+        // HLS options (other formats ignore them): a remote playlist would otherwise reuse one http connection for
+        // its segments, which only FFmpeg's own http client can; and the local files a playlist may name are
+        // FFmpeg's media extensions plus AES-128 keys (`.key`), which FFmpeg leaves out.
         var openOptions: OpaquePointer?
         defer { av_dict_free(&openOptions) }
         if remoteReader != nil { av_dict_set(&openOptions, "http_persistent", "0", 0) }
+        av_dict_set(&openOptions, "allowed_extensions", MediaFile.playlistExtensions, 0)
         let openCode = avformat_open_input(&opened, path, nil, &openOptions)
         guard openCode >= 0, let opened else {
             if let failure = remoteReader?.failure { throw failure }
@@ -163,6 +167,10 @@ public final class MediaFile {
             opened.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
         }
     }
+
+    /// What an HLS playlist read from disk may name: FFmpeg's default list, and AES-128 key files.
+    private static let playlistExtensions = "3gp,aac,avi,ac3,eac3,flac,mkv,m3u8,m4a,m4s,m4v,mpg,mov,mp2,mp3,mp4,mpeg,"
+        + "mpegts,ogg,ogv,oga,ts,vob,wav,key"
 
     /// The rendition `request` picks, when `context` is a multivariant HLS playlist or DASH manifest (a video
     /// stream per rendition; the others are discarded after the analysis). A later open of the same input

@@ -50,6 +50,18 @@ final class RemoteReader {
         avio_context_free(&context)
     }
 
+    /// The object's bytes from the start, up to `limit` (a playlist's text); nil when none could be read.
+    func readAll(limit: Int) -> Data? {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while data.count < limit {
+            let count = buffer.withUnsafeMutableBufferPointer { read(into: $0.baseAddress!, count: min($0.count, limit - data.count)) }
+            if count <= 0 { break }
+            data.append(contentsOf: buffer[..<Int(count)])
+        }
+        return failure == nil || !data.isEmpty ? data : nil
+    }
+
     /// Copies up to `count` bytes at the read position into `target`; fetches the next range when the position
     /// is past what was fetched.
     private func read(into target: UnsafeMutablePointer<UInt8>, count: Int) -> Int32 {

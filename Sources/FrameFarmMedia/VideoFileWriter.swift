@@ -47,6 +47,9 @@ public struct VideoEncoding: Sendable {
     public var indexFirst = false
     /// An HLS output's segments: MPEG-TS (`-000.ts` ...) or fragmented MP4 (`-init.mp4`, then `-000.m4s` ...).
     public var fragmentedMP4Segments = false
+    /// An HLS output's AES-128 key (16 bytes): the segments are encrypted with it, and the key is written beside
+    /// the playlist (`NAME.key`), which points to it (`#EXT-X-KEY:METHOD=AES-128,URI="NAME.key"`).
+    public var hlsKey: [UInt8]?
 
     public init() {}
 }
@@ -74,6 +77,8 @@ public final class VideoFileWriter {
     private let frame: UnsafeMutablePointer<AVFrame>
     private let packet = Packet()
     private let pixelFormat: AVPixelFormat
+    /// The HLS muxer's key info file (`hlsKey`): read at every segment, so kept until the writer goes.
+    private var keyInfoPath: String?
     /// Luma pixels per chroma sample, across and down (2, 2 for 4:2:0).
     public let chromaSubsampling: (x: Int, y: Int)
 
@@ -118,6 +123,7 @@ public final class VideoFileWriter {
             avio_closep(&output.pointee.pb)
         }
         avformat_free_context(output)
+        if let keyInfoPath { try? FileManager.default.removeItem(atPath: keyInfoPath) }
     }
 
     /// Encodes `picture`, shown at `seconds` (before `startSeconds` is added); pictures come in display order.
@@ -294,6 +300,18 @@ public final class VideoFileWriter {
             if fragmented {
                 av_dict_set(&muxerOptions, "hls_segment_type", "fmp4", 0)
                 av_dict_set(&muxerOptions, "hls_fmp4_init_filename", stem + "-init.mp4", 0)
+            }
+            if let key = encoding.hlsKey {
+                guard key.count == 16 else {
+                    throw MediaError(call: "VideoFileWriter", code: .invalidArgument, message: "an AES-128 key has 16 bytes")
+                }
+                let keyFile = folder.appendingPathComponent(stem + ".key").path
+                try Data(key).write(to: URL(fileURLWithPath: keyFile))
+                // The URI the playlist gives, then where the muxer reads the key.
+                let info = path + ".keyinfo"
+                try (stem + ".key\n" + keyFile + "\n").write(toFile: info, atomically: true, encoding: .utf8)
+                keyInfoPath = info
+                av_dict_set(&muxerOptions, "hls_key_info_file", info, 0)
             }
             av_dict_set(&muxerOptions, "hls_playlist_type", "vod", 0)
             av_dict_set(&muxerOptions, "hls_time", String(encoding.keyframeIntervalSeconds ?? 2), 0)

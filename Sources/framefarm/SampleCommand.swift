@@ -102,6 +102,9 @@ struct SampleCommand: ParsableCommand {
     @Flag(help: "HLS (.m3u8): fragmented MP4 segments (NAME-init.mp4, NAME-000.m4s ...) instead of MPEG-TS.")
     var fmp4 = false
 
+    @Flag(help: "HLS (.m3u8): encrypt the segments with AES-128 under a random key, written beside the playlist as NAME.key.")
+    var encrypt = false
+
     func validate() throws {
         guard !unflagged || interlaced else { throw ValidationError("--unflagged needs --interlaced") }
         if let codecTag, codecTag.utf8.count != 4 { throw ValidationError("--codec-tag has four characters, e.g. hvc1") }
@@ -144,6 +147,7 @@ struct SampleCommand: ParsableCommand {
         options.variableFrameRate = vfr
         options.interlaced = interlaced
         options.fragmentedMP4Segments = fmp4
+        options.hlsKey = encrypt ? (0..<16).map { _ in UInt8.random(in: 0...255) } : nil
         options.fieldsFlagged = !unflagged
         options.colorTagged = !noColorTags
         options.level = level

@@ -143,5 +143,56 @@ import Testing
             #expect(probe.rendition?.width == width && probe.rendition?.count == 3 && probe.codedWidth == width, "\(asked)")
         }
     }
+
+    /// AES-128 segments with a key the playlist points to are read (FFmpeg decrypts them): every tile on its frame.
+    /// DRM that needs a license server (FairPlay in a rendition playlist of an HLS ladder, Widevine in a DASH
+    /// manifest) fails its input with one line naming the system, and the batch goes on.
+    @Test func encryptedSegmentsAreReadAndDRMIsOneClearLine() throws {
+        let directory = TemporaryDirectory()
+        let playlist = directory.file("locked.m3u8")
+        let made = try CommandLineTests.run(["sample", "--out", playlist, "--duration", "4", "--size", "320x180", "--fps", "10",
+                                             "--keyframe-interval", "2", "--preset", "ultrafast", "--encrypt"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try String(contentsOfFile: playlist, encoding: .utf8).contains("#EXT-X-KEY:METHOD=AES-128,URI=\"locked.key\""))
+        let segment = try Data(contentsOf: URL(fileURLWithPath: directory.file("locked-000.ts")))
+        #expect(!(segment[0] == 0x47 && segment[188] == 0x47), "the segment is plain MPEG-TS")
+
+        try """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=500000,RESOLUTION=320x180
+            fairplay.m3u8
+
+            """.write(toFile: directory.file("store.m3u8"), atomically: true, encoding: .utf8)
+        try """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://key42",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+            #EXTINF:2.0,
+            locked-000.ts
+            #EXT-X-ENDLIST
+
+            """.write(toFile: directory.file("fairplay.m3u8"), atomically: true, encoding: .utf8)
+        try """
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT4S"><Period>
+            <AdaptationSet mimeType="video/mp4"><ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="cenc"/>
+            <ContentProtection schemeIdUri="urn:uuid:EDEF8BA9-79D6-4ACE-A3C8-27DCD51D21ED"/>
+            <Representation id="0" bandwidth="500000" width="320" height="180"><BaseURL>clip.mp4</BaseURL></Representation>
+            </AdaptationSet></Period></MPD>
+
+            """.write(toFile: directory.file("widevine.mpd"), atomically: true, encoding: .utf8)
+        let out = directory.file("out")
+        let run = try CommandLineTests.run(["thumbnails", playlist, directory.file("store.m3u8"), directory.file("widevine.mpd"),
+                                            "--out", out, "--interval", "0.7"])
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n").filter { $0.contains("DRM-protected") }
+        #expect(lines.count == 2, "\(run.stderr)")
+        #expect(lines.contains { $0.hasPrefix("framefarm: \(directory.file("store.m3u8")): DRM-protected (FairPlay)") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("framefarm: \(directory.file("widevine.mpd")): DRM-protected (Widevine)") }, "\(lines)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/store") && !FileManager.default.fileExists(atPath: out + "/widevine"))
+        let folder = out + "/locked/thumbnails/"
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 10 + 1e-6).rounded(.down)) })
+    }
 }
 

@@ -211,5 +211,26 @@ struct RemoteInputTests {
         }
         #expect(!run.stdout.contains(Self.signature) && !run.stderr.contains(Self.signature))
     }
+
+    /// Encrypted HLS over http: the key comes through FrameFarm's reader, with the playlist's token; the AES-128
+    /// segments through FFmpeg's own client (its `crypto` protocol decrypts only what that client reads), by their
+    /// names. Every tile shows its frame.
+    @Test func encryptedSegmentsOverHTTPAreDecrypted() throws {
+        let server = try WebServer()
+        let folder = server.root + "/videos"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try CommandLineTests.run(["sample", "--out", folder + "/locked.m3u8", "--duration", "4", "--size", "320x180",
+                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast", "--encrypt"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let out = server.folder.file("out")
+        let run = try CommandLineTests.run(["thumbnails", server.url("videos/locked.m3u8") + Self.query, "--out", out,
+                                            "--interval", "0.7"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let thumbnails = out + "/locked/thumbnails/"
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: thumbnails + "thumbnails.vtt", encoding: .utf8))
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: thumbnails) == cues.map { Int(($0.start * 10 + 1e-6).rounded(.down)) })
+        #expect(server.accessLog.contains { $0.contains("/videos/locked.key?") && $0.contains(Self.signature) })
+        #expect(!run.stdout.contains(Self.signature) && !run.stderr.contains(Self.signature))
+    }
 }
 

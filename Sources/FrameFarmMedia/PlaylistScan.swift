@@ -1,0 +1,62 @@
+import Foundation
+import FrameFarmCore
+
+/// Reads an HLS playlist (and the rendition playlists a multivariant one lists) or a DASH manifest before FFmpeg
+/// opens it, for the DRM it declares (`StreamProtection`): FFmpeg would fail on such a stream with a key or
+/// decryption error that does not say why.
+enum PlaylistScan {
+    /// Playlists and manifests are text of a few kilobytes; more than this is not read.
+    static let largestText = 1 << 20
+
+    /// Whether `path` (a file or a remote input's name) names a playlist or manifest by its extension.
+    static func isPlaylist(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return lowered.hasSuffix(".m3u8") || lowered.hasSuffix(".m3u") || lowered.hasSuffix(".mpd")
+    }
+
+    /// The DRM system `path` or one of its rendition playlists declares; nil when none does, or when they cannot
+    /// be read here (FFmpeg then says what is wrong).
+    static func drm(_ path: String) -> String? {
+        guard let text = self.text(path) else { return nil }
+        if let system = StreamProtection.drm(in: text) { return system }
+        guard text.contains("#EXT-X-STREAM-INF") else { return nil }
+        var previousWasVariant = false
+        for line in text.split(whereSeparator: \.isNewline).map(String.init) {
+            defer { previousWasVariant = line.hasPrefix("#EXT-X-STREAM-INF") }
+            guard previousWasVariant, !line.hasPrefix("#"), !line.isEmpty,
+                  let nested = self.text(resolve(line, against: path), within: path) else { continue }
+            if let system = StreamProtection.drm(in: nested) { return system }
+        }
+        return nil
+    }
+
+    /// `reference` as a path or URL name, relative to the playlist at `base`.
+    private static func resolve(_ reference: String, against base: String) -> String {
+        if RemoteInput.isRemote(reference) { return reference }
+        if reference.hasPrefix("/") { return RemoteInput.isRemote(base) ? origin(of: base) + reference : reference }
+        guard let slash = base.lastIndex(of: "/") else { return reference }
+        return String(base[...slash]) + reference
+    }
+
+    private static func origin(of name: String) -> String {
+        guard let schemeEnd = name.range(of: "://"),
+              let pathStart = name[schemeEnd.upperBound...].firstIndex(of: "/") else { return name }
+        return String(name[..<pathStart])
+    }
+
+    /// The text of the playlist at `path`; a remote one named by `parent` takes its query, as `RemoteReader`'s
+    /// nested opener gives it.
+    private static func text(_ path: String, within parent: String? = nil) -> String? {
+        let data: Data?
+        if RemoteInput.isRemote(path) {
+            let name = parent.map { RemoteInput.registerNested(path, within: $0) } ?? path
+            data = try? RemoteReader(name: name).readAll(limit: largestText)
+        } else {
+            data = FileHandle(forReadingAtPath: path).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: largestText)
+            }
+        }
+        return data.map { String(decoding: $0, as: UTF8.self) }
+    }
+}
