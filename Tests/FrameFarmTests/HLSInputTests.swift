@@ -20,15 +20,7 @@ import Testing
         let out = directory.file("out")
         let run = try CommandLineTests.run(["thumbnails", playlist, "--out", out, "--interval", "0.7"])
         #expect(run.status == 0, "\(run.stderr)")
-        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/show/thumbnails/thumbnails.vtt", encoding: .utf8))
-        #expect(cues.count == 12)
-        for file in Set(cues.map(\.file)) {
-            let sheet = try readImage(out + "/show/thumbnails/" + file)
-            for cue in cues where cue.file == file {
-                // The frame on screen at t is frame floor(t x 10) (a hair under, for times stored in milliseconds).
-                #expect(sheet.frameCode(in: cue.rect) == Int((cue.start * 10 + 1e-6).rounded(.down)), "cue at \(cue.start)")
-            }
-        }
+        #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: out + "/show/thumbnails/", fps: 10).count == 12)
     }
 
     /// A multivariant playlist is one video read at one rendition: `auto` takes the smallest at least twice the
@@ -55,10 +47,7 @@ import Testing
                                                + (rendition.map { ["--rendition", $0] } ?? []))
             #expect(run.status == 0, "\(run.stderr)")
             let folder = out + "/show/thumbnails/"
-            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
-            #expect(cues.count == 9)
-            let codes = try ThumbnailTests.frameNumbers(cues, folder: folder)
-            #expect(codes == cues.map { Int(($0.start * 10 + 1e-6).rounded(.down)) }, "\(rendition ?? "auto")")
+            #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: folder, fps: 10).count == 9)
             let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/show/manifest.json")))
             return ((manifest as? [String: Any])?["probe"] as? [String: Any])?["rendition"] as? [String: Any] ?? [:]
         }
@@ -101,9 +90,8 @@ import Testing
         let run = try CommandLineTests.run(["thumbnails", playlist, "--out", out, "--interval", "0.7"])
         #expect(run.status == 0, "\(run.stderr)")
         let folder = out + "/live/thumbnails/"
-        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        let cues = try ThumbnailTests.expectTilesOnTheirFrames(in: folder, fps: 10)
         #expect(cues.first?.start == 0 && abs((cues.last?.end ?? 0) - 6) < 0.01, "\(cues.map(\.start))")
-        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 10 + 1e-6).rounded(.down)) })
     }
 
     /// A DASH manifest is one video too: its representations (here fragmented MP4 segments listed one by one)
@@ -136,9 +124,7 @@ import Testing
             let run = try CommandLineTests.run(["thumbnails", manifest, "--out", out, "--interval", "0.7", "--rendition", asked])
             #expect(run.status == 0, "\(run.stderr)")
             let folder = out + "/show/thumbnails/"
-            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
-            #expect(cues.count == 9)
-            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 10 + 1e-6).rounded(.down)) })
+            #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: folder, fps: 10).count == 9)
             let probe = try #require(ManifestStore.read(out + "/show/manifest.json")?.probe)
             #expect(probe.rendition?.width == width && probe.rendition?.count == 3 && probe.codedWidth == width, "\(asked)")
         }
@@ -191,8 +177,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("framefarm: \(directory.file("widevine.mpd")): DRM-protected (Widevine)") }, "\(lines)")
         #expect(!FileManager.default.fileExists(atPath: out + "/store") && !FileManager.default.fileExists(atPath: out + "/widevine"))
         let folder = out + "/locked/thumbnails/"
-        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
-        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 10 + 1e-6).rounded(.down)) })
+        try ThumbnailTests.expectTilesOnTheirFrames(in: folder, fps: 10)
     }
 }
 

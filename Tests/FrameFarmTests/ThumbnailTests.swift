@@ -54,6 +54,15 @@ import FrameFarmSamples
         try Self.track(path, out: out, configure: configure).cues
     }
 
+    /// The cues of the track in `folder` (ending in `/`), every tile checked to show the frame on screen at its
+    /// cue's start in a `fps` video: frame floor(t x fps), a hair under for times stored in milliseconds.
+    @discardableResult
+    static func expectTilesOnTheirFrames(in folder: String, fps: Double) throws -> [Cue] {
+        let cues = try parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        #expect(try frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * fps + 1e-6).rounded(.down)) }, "\(folder)")
+        return cues
+    }
+
     /// Frame numbers read back from every cue's tile.
     static func frameNumbers(_ cues: [Cue], folder: String) throws -> [Int?] {
         var sheets: [String: RGBAImage] = [:]
