@@ -168,9 +168,10 @@ public final class MediaFile {
         }
     }
 
-    /// What an HLS playlist read from disk may name: FFmpeg's default list, and AES-128 key files.
+    /// What a playlist or manifest read from disk may name: FFmpeg's default lists for HLS and DASH (WebM), and
+    /// AES-128 key files.
     private static let playlistExtensions = "3gp,aac,avi,ac3,eac3,flac,mkv,m3u8,m4a,m4s,m4v,mpg,mov,mp2,mp3,mp4,mpeg,"
-        + "mpegts,ogg,ogv,oga,ts,vob,wav,key"
+        + "mpegts,ogg,ogv,oga,ts,vob,wav,webm,key"
 
     /// The rendition `request` picks, when `context` is a multivariant HLS playlist or DASH manifest (a video
     /// stream per rendition; the others are discarded after the analysis). A later open of the same input
