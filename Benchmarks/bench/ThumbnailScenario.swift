@@ -42,8 +42,7 @@ extension BenchRunner {
         var three = runChild(scenario: "thumbnails", clips: [clip.path], output: output,
                              arguments: ["--widths", widths.map(String.init).joined(separator: ","), "--seek", seek.rawValue])
         let section = ManifestStore.read(output + "/" + OutputLayout.stem(clip.path) + "/manifest.json")?.thumbnails
-        let tiles = section.map { $0.count * widths.count } ?? 0
-        three.items = three.timing == nil ? three.items : tiles
+        if three.timing != nil { three.items = section.map { $0.count * widths.count } }
         var one = runChild(scenario: "thumbnails", clips: [clip.path], output: settings.work + "/thumbnails-one-width",
                            arguments: ["--seek", seek.rawValue])
         one.tool = "FrameFarm, 160 px only"

@@ -72,19 +72,19 @@ public struct ThumbnailJob: BatchJob {
                                              sheetBytes: writerAndDirectory.0.sheetBytes, tiles: writerAndDirectory.0.tiles)
         }
         let allWidths = options.widths.count == 1 ? [] : try ThumbnailManifestFiles.writeStreamInfLines(
-            folder: folder, widths: options.widths, manifests: written).map { "thumbnails/" + $0 }
+            folder: folder, widths: options.widths, tracks: written).map { "thumbnails/" + $0 }
         let trackFiles = zip(tracks, prefixes).map { track, prefix in track.sheets.map { prefix + $0.fileName } }
         var section = ThumbnailsSection(
             settings: SettingsRecord.record(options.settings), gpu: input.gpu.record, tileWidth: tracks[0].tileSize.width,
             tileHeight: tracks[0].tileSize.height, columns: tracks[0].columns, rows: tracks[0].rows,
             intervalSeconds: tracks[0].interval, count: tracks[0].thumbnails.count, sheets: trackFiles[0],
-            manifests: written[0].map { prefixes[0] + $0 } + allWidths,
+            manifests: written[0].files.map { prefixes[0] + $0 } + allWidths,
             frameTimes: sheetWriters[0].frameTimes, warnings: warnings.map(\.description))
         if tracks.count > 1 {
             section.moreWidths = (1..<tracks.count).map { index in
                 ThumbnailsSection.Track(tileWidth: tracks[index].tileSize.width, tileHeight: tracks[index].tileSize.height,
                                         columns: tracks[index].columns, rows: tracks[index].rows, sheets: trackFiles[index],
-                                        manifests: written[index].map { prefixes[index] + $0 })
+                                        manifests: written[index].files.map { prefixes[index] + $0 })
             }
         }
         return InputResult(facts: facts, files: section.files, warnings: warnings) { [section] in
@@ -276,21 +276,28 @@ struct SheetWriter {
     }
 }
 
-/// Writes the track's manifests from one ThumbnailTrack; returns their file names.
+/// Writes the track's manifests from one ThumbnailTrack.
 enum ThumbnailManifestFiles {
+    /// What `write` wrote: the file names, and the track's stream-inf lines for a multivariant playlist that
+    /// reaches the track's folder through `uriPrefix` ("" beside it, "160/" from the folder of several widths).
+    struct Written {
+        var files: [String] = []
+        var streamInfLines: [(_ uriPrefix: String) -> String] = []
+    }
+
     static func write(track: ThumbnailTrack, directory: String, options: ThumbnailOptions, sheetBytes: [Int],
-                      tiles: [Data]) throws -> [String] {
-        var written: [String] = []
+                      tiles: [Data]) throws -> Written {
+        var written = Written()
         func save(_ name: String, _ text: String) throws {
             try AtomicFile.write(Data(text.utf8), to: directory + "/" + name)
-            written.append(name)
+            written.files.append(name)
         }
         let bandwidth = track.peakBandwidth(sheetByteCounts: sheetBytes)
         if options.manifests.contains(.vtt) { try save("thumbnails.vtt", WebVTTWriter.document(for: track)) }
         if options.manifests.contains(.hls) {
             try save("thumbnails.m3u8", HLSImagePlaylistWriter.playlist(for: track))
-            try save("thumbnails-stream-inf.txt",
-                     HLSImagePlaylistWriter.imageStreamInfLine(for: track, bandwidth: bandwidth) + "\n")
+            written.streamInfLines.append { HLSImagePlaylistWriter.imageStreamInfLine(for: track, bandwidth: bandwidth, uri: $0 + "thumbnails.m3u8") }
+            try save("thumbnails-stream-inf.txt", written.streamInfLines.last!("") + "\n")
         }
         if options.manifests.contains(.dash) { try save("thumbnails.mpd", DASHImageWriter.mpd(for: track, bandwidth: bandwidth)) }
         if options.manifests.contains(.iframes), !tiles.isEmpty {
@@ -298,25 +305,21 @@ enum ThumbnailManifestFiles {
                 jpegs: tiles, width: track.tileSize.width, height: track.tileSize.height,
                 times: track.thumbnails.map(\.startTime), durations: track.thumbnails.map { $0.endTime - $0.startTime },
                 to: directory + "/iframes.mp4")
-            written.append("iframes.mp4")
+            written.files.append("iframes.mp4")
             try save("iframes.m3u8", IFramePlaylistWriter.playlist(initSegmentLength: sequence.initSegmentLength,
                                                                    fragments: sequence.fragments))
-            try save("iframes-stream-inf.txt", IFramePlaylistWriter.streamInfLine(
-                fragments: sequence.fragments, resolution: track.tileSize) + "\n")
+            written.streamInfLines.append {
+                IFramePlaylistWriter.streamInfLine(fragments: sequence.fragments, resolution: track.tileSize, uri: $0 + "iframes.m3u8")
+            }
+            try save("iframes-stream-inf.txt", written.streamInfLines.last!("") + "\n")
         }
         return written
     }
 
     /// With several widths: `thumbnails-stream-inf.txt` in the thumbnails folder, every width's stream-inf lines
     /// with URIs from there (`160/thumbnails.m3u8`), for a multivariant playlist beside it. Returns its name.
-    static func writeStreamInfLines(folder: String, widths: [Int], manifests: [[String]]) throws -> [String] {
-        let lines = try zip(widths, manifests).flatMap { width, files in
-            try files.filter { $0.hasSuffix("-stream-inf.txt") }.map { file in
-                try String(contentsOfFile: folder + "/\(width)/" + file, encoding: .utf8)
-                    .replacingOccurrences(of: "URI=\"", with: "URI=\"\(width)/")
-                    .trimmingCharacters(in: .newlines)
-            }
-        }
+    static func writeStreamInfLines(folder: String, widths: [Int], tracks: [Written]) throws -> [String] {
+        let lines = zip(widths, tracks).flatMap { width, track in track.streamInfLines.map { $0("\(width)/") } }
         guard !lines.isEmpty else { return [] }
         try AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: folder + "/thumbnails-stream-inf.txt")
         return ["thumbnails-stream-inf.txt"]

@@ -92,6 +92,10 @@ public enum PaddingDetector {
                                workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                                measuresCombing: Bool = false) throws -> FrameInspection {
         let targets = sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds, count: count)
+        @Sendable func look(at frame: DecodedFrame) -> SampledFrame {
+            SampledFrame(time: frame.timeSeconds, bars: bars(in: frame),
+                         combed: measuresCombing ? CombingDetector.combedShare(in: frame) > CombingDetector.combedFrameShare : nil)
+        }
         func sample(keyframesOnly: Bool, workers: Int) throws -> (codedSize: PixelSize, frames: [SampledFrame], corruptTimes: [Double]) {
             let sampled = try FrameReader.inRuns(path: path, analysis: analysis, targets: targets, workers: workers,
                                                  keyframesOnly: keyframesOnly, maxPixels: maxPixels) { reader, run in
@@ -101,8 +105,7 @@ public enum PaddingDetector {
                     let frame = keyframesOnly ? try reader.keyframe(atOrBefore: target)
                                               : try reader.frame(at: target, lastTime: lastTime, then: next)
                     lastTime = frame?.timeSeconds ?? lastTime
-                    return frame.map { SampledFrame(time: $0.timeSeconds, bars: bars(in: $0),
-                                                    combed: measuresCombing ? CombingDetector.combedShare(in: $0) > CombingDetector.combedFrameShare : nil) }
+                    return frame.map(look(at:))
                 }
                 return SampledRun(codedSize: reader.info.geometry.codedSize, frames: frames,
                                   corruptTimes: reader.corruptPacketTimes)
@@ -115,14 +118,16 @@ public enum PaddingDetector {
         var sampled = try sample(keyframesOnly: true, workers: workers)
         if sampled.frames.count < min(targets.count, Padding.fewestUsableSamples), !sampled.frames.isEmpty {
             // Runs that start from the same keyframe would decode its frames twice: one run per keyframe found.
+            // The damage the keyframes met stays on record.
+            let keyframeDamage = sampled.corruptTimes
             sampled = try sample(keyframesOnly: false, workers: sampled.frames.count)
+            sampled.corruptTimes += keyframeDamage
         }
         if sampled.frames.isEmpty {
             let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
                                          maxPixels: maxPixels)
             guard let first = try reader.keyframe(atOrBefore: startSeconds) else { throw InputError.noDecodableFrames }
-            sampled.frames.append(SampledFrame(time: first.timeSeconds, bars: bars(in: first),
-                                               combed: measuresCombing ? CombingDetector.combedShare(in: first) > CombingDetector.combedFrameShare : nil))
+            sampled.frames.append(look(at: first))
         }
         let combed = sampled.frames.compactMap(\.combed)
         return FrameInspection(padding: Padding.decide(codedSize: sampled.codedSize, frames: sampled.frames.map(\.bars)),
