@@ -174,15 +174,17 @@ struct RemoteInputTests {
     /// A multivariant HLS ladder over http: the playlists and segments it names are read by FrameFarm's own reader,
     /// in bounded range requests, each carrying the master playlist's token (the names, and so OUT and every line
     /// printed, never do). `auto` reads the 320-px rendition; the others only as far as FFmpeg's first analysis
-    /// of the ladder reads (into their second segment), to learn their sizes; every tile shows its frame.
-    @Test func aRemoteLadderIsReadInRangeRequestsThatCarryThePlaylistsToken() throws {
+    /// of the ladder reads (into their second segment), to learn their sizes; every tile shows its frame. Both
+    /// segment kinds: MPEG-TS, and fragmented MP4 with its init segment.
+    @Test(arguments: [false, true]) func aRemoteLadderIsReadInRangeRequestsThatCarryThePlaylistsToken(fmp4: Bool) throws {
         let server = try WebServer()
         let folder = server.root + "/videos/show"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var master = "#EXTM3U\n#EXT-X-VERSION:3\n"
         for (index, size) in ["1280x720", "320x180", "640x360"].enumerated() {
             let made = try CommandLineTests.run(["sample", "--out", folder + "/v\(index).m3u8", "--duration", "6", "--size", size,
-                                                 "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"])
+                                                 "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"]
+                                                + (fmp4 ? ["--fmp4"] : []))
             try #require(made.status == 0, "\(made.stderr)")
             master += "#EXT-X-STREAM-INF:BANDWIDTH=\((index + 1) * 500_000),RESOLUTION=\(size)\nv\(index).m3u8\n"
         }
@@ -202,8 +204,10 @@ struct RemoteInputTests {
             #expect(line.range(of: #""bytes=[0-9]+-[0-9]+" (200|206) "#, options: .regularExpression) != nil, "unbounded: \(line)")
         }
         // The 1280-px rendition: what the analysis read, nothing after it.
-        #expect(requests.contains { $0.contains("/v0-000.ts") } && !requests.contains { $0.contains("/v0-002.ts") })
-        #expect(requests.contains { $0.contains("/v1-002.ts") })
+        let segment = fmp4 ? "m4s" : "ts"
+        if fmp4 { #expect(requests.contains { $0.contains("/v1-init.mp4") }) }
+        #expect(requests.contains { $0.contains("/v0-000.\(segment)") } && !requests.contains { $0.contains("/v0-002.\(segment)") })
+        #expect(requests.contains { $0.contains("/v1-002.\(segment)") })
         for (name, data) in everyFile(under: out) {
             #expect(data.range(of: Data(Self.signature.utf8)) == nil && !name.contains(Self.signature), "\(name)")
         }
