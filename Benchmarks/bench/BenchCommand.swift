@@ -6,7 +6,7 @@ import FrameFarm
 /// Scenarios run in this order whatever order `--only` names them in: floors first, because the thumbnail and
 /// poster rows report FrameFarm's distance from the keyframe-decode floor measured there.
 enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
-    case floors, thumbnails, widths, preview, poster, growth, pipeline, library, lint
+    case floors, thumbnails, widths, preview, poster, growth, pipeline, library, lint, renditions, shortclips
 }
 
 @main

@@ -19,6 +19,8 @@ struct Measurement: Codable {
     var verification: String?
     /// Bytes of the images one run wrote (sprite sheets, single thumbnails, renders): size next to quality.
     var outputBytes: Int?
+    /// Bytes of input one run read (from disk, or sent by the server for an http input).
+    var inputBytes: Int?
 
     static func skipped(_ tool: String, recipe: String, reason: String) -> Measurement {
         Measurement(tool: tool, recipe: recipe, skipped: reason)
@@ -111,6 +113,8 @@ struct BenchReport: Codable {
     var growth: GrowthResult?
     var library: LibraryResult?
     var lint: LintBenchResult?
+    var renditions: [RenditionsResult] = []
+    var shortClips: [ShortClipResult] = []
     var pipeline: [PipelineResult] = []
     /// Which stage bounds each thumbnail and preview scenario (StageBounds; needs the pipeline scenario).
     var bounds: [String] = []

@@ -63,6 +63,10 @@ final class BenchRunner {
             case .growth: report.growth = try measureGrowth()
             case .library: report.library = try measureLibrary()
             case .lint: report.lint = try measureLint()
+            // A ladder needs a tall source: the 1080p clips (any clip of --inputs).
+            case .renditions: report.renditions += try thumbnailClips()
+                .filter { settings.inputsFolder != nil || $0.displayHeight == 1080 }.map(measureRenditions)
+            case .shortclips: report.shortClips = try measureShortClips()
             case .pipeline: report.pipeline = clips.map { measurePipeline(clip: $0, gpu: gpu) }
             }
         }
@@ -95,10 +99,11 @@ final class BenchRunner {
         // --clip-filter also limits what is generated: one 10-min clip must not cost the encodes of the others.
         let wanted = specs.filter { settings.clipFilter.map($0.label.contains) ?? true }
         // growth and library make their own clips.
-        let needed = Set(settings.scenarios).isSubset(of: [.growth, .library]) ? [] : wanted
+        let needed = Set(settings.scenarios).isSubset(of: [.growth, .library, .shortclips]) ? [] : wanted
         let growth = settings.scenarios.contains(.growth) ? BenchInputs.growthSet(quick: settings.quick) : []
         let library = settings.scenarios.contains(.library) || settings.scenarios.contains(.lint)
-            ? BenchInputs.librarySet(quick: settings.quick) + [BenchInputs.oneSecondClip] : []
+            ? BenchInputs.librarySet(quick: settings.quick) + [BenchInputs.oneSecondClip]
+            : settings.scenarios.contains(.shortclips) ? [BenchInputs.oneSecondClip] : []
         try BenchInputs.materializeAll(needed + growth + library, cache: settings.cache)
         clips = try needed.map { try BenchInputs.clip(path: BenchInputs.path(of: $0, cache: settings.cache),
                                                       label: $0.label) }
@@ -127,6 +132,7 @@ final class BenchRunner {
             } else {
                 measurement.timing = Timing(seconds: result.seconds)
                 measurement.items = result.items
+                measurement.inputBytes = result.bytesRead
             }
             measurement.peakRSSBytes = result.peakRSSBytes
         } catch {

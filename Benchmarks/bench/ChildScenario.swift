@@ -7,6 +7,9 @@ struct ChildResult: Codable {
     var peakRSSBytes: Int?
     /// Outputs of the last timed run (thumbnails, renders or posters).
     var items: Int
+    /// Bytes the timed runs read through read(2) and pread(2) (`rchar`), per run: local inputs; an http input's
+    /// bytes come through sockets, counted by the server instead.
+    var bytesRead: Int?
     var error: String?
 }
 
@@ -28,17 +31,28 @@ enum ChildScenario {
                 try? FileManager.default.removeItem(atPath: scratch)
             }
             options.clip.forEach(readThrough)
+            let readBefore = bytesReadSoFar()
             for _ in 0..<options.times {
                 try? FileManager.default.removeItem(atPath: options.output)
                 let started = DispatchTime.now()
                 result.items = try work.run(inputs: options.clip, outputRoot: options.output, gpu: gpu)
                 result.seconds.append(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)
             }
+            if let before = readBefore, let after = bytesReadSoFar(), options.times > 0 {
+                result.bytesRead = (after - before) / options.times
+            }
         } catch {
             result.error = "\(error)"
         }
         result.peakRSSBytes = PeakMemory.currentProcessPeakBytes()
         try JSONEncoder().encode(result).write(to: URL(fileURLWithPath: options.result))
+    }
+
+    /// This process's `rchar` (/proc/self/io): bytes passed to read(2) and pread(2) so far, page cache or not.
+    static func bytesReadSoFar() -> Int? {
+        guard let io = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return nil }
+        return io.split(separator: "\n").first { $0.hasPrefix("rchar:") }
+            .flatMap { Int($0.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)) }
     }
 
     /// Reads a file once so every timed run (FrameFarm's and the peers') starts from the page cache.

@@ -33,6 +33,8 @@ enum MarkdownReport {
         if let growth = report.growth { lines += growthSection(growth) }
         if let library = report.library { lines += librarySection(library) }
         if let lint = report.lint { lines += lintSection(lint) }
+        lines += report.renditions.flatMap(renditionsSection)
+        if !report.shortClips.isEmpty { lines += shortClipsSection(report.shortClips) }
         lines += pipelineSection(report.pipeline)
         if !report.bounds.isEmpty {
             lines += ["", "## What bounds each scenario", "",
@@ -183,6 +185,38 @@ enum MarkdownReport {
         }
         if let own = lint.library.first?.seconds, let peer = lint.library.dropFirst().first?.seconds {
             lines.append("Library: lint \(Format.number(peer / own, digits: 1))x faster than the peer per video.")
+        }
+        return lines
+    }
+
+    private static func renditionsSection(_ result: RenditionsResult) -> [String] {
+        var lines = ["", "## Renditions: \(result.clip), 160-px thumbnails, exact seeks", "",
+                     "The 1080p file (\(Format.size(result.fileBytes))) against an HLS ladder made from it: "
+                     + result.ladder.joined(separator: ", ") + ". Bytes read: from disk, what the process read "
+                     + "(`rchar`); over http, what nginx sent.", "",
+                     "| way | median (min–max) | bytes read | PSNR dB (samples) | checked |", "| --- | --- | --- | --- | --- |"]
+        for way in result.ways {
+            let psnr = way.psnr.map { "\(Format.number($0)) (\(way.psnrSamples ?? 0))" } ?? "–"
+            lines.append("| \(way.tool) | \(timingText(way)) | \(Format.size(way.inputBytes)) | \(psnr) | "
+                         + "\((way.verification ?? "–").replacingOccurrences(of: "|", with: "/")) |")
+        }
+        lines += [""] + result.notes.map { "- " + $0 } + ["", "Ladder: `\(result.ladderRecipe)`"]
+        return lines
+    }
+
+    private static func shortClipsSection(_ results: [ShortClipResult]) -> [String] {
+        var lines = ["", "## Short clips: what one more 1-s 720p clip costs a running process", "",
+                     "Each command over a list naming the clip once and \(results.first?.extraClips ?? 0) times more "
+                     + "(each its own video); the difference per extra clip is the per-video fixed cost in a warm "
+                     + "process (target: under 50 ms).", "",
+                     "| command | 1 clip, median (min–max) | \((results.first?.extraClips ?? 0) + 1) clips, median (min–max) | per extra clip |",
+                     "| --- | --- | --- | --- |"]
+        for result in results {
+            func cell(_ way: LibraryResult.Way) -> String {
+                way.runs.isEmpty ? "failed: \(way.error ?? "?")" : Timing(seconds: way.runs).summary
+            }
+            let perClip = result.perExtraClip.map { Format.number($0 * 1000, digits: 0) + " ms" } ?? "–"
+            lines.append("| `framefarm \(result.command)` | \(cell(result.one)) | \(cell(result.many)) | \(perClip) |")
         }
         return lines
     }

@@ -1,5 +1,6 @@
 import Foundation
 import FrameFarmMedia
+import FrameFarmSamples
 import Testing
 @testable import FrameFarm
 
@@ -95,7 +96,7 @@ struct RemoteInputTests {
         let server = try WebServer()
         _ = try serve(server)
         let stalling = try server.proxy("stall")
-        let refused = try WebServer.freePort()
+        let refused = try LocalWebServer.freePort()
         let inputs = [
             server.url("videos/clip.mp4"),
             server.url("moved/clip.mp4") + Self.query,

@@ -1,13 +1,15 @@
 import Foundation
+import FrameFarmSamples
 
 /// A real web server for the http(s) input tests: Debian's nginx on 127.0.0.1 at free ports, configured from a
 /// temporary folder, serving `root`; plus fault proxies in front of it (Tests/Servers/fault_proxy.py). Every
 /// process it starts is stopped by its process id when the value goes away, whatever the test did.
 final class WebServer {
-    static let nginx: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
     /// Skipped only where nginx cannot be installed; CI must run these tests (`make test` installs nginx).
-    static let available = nginx != nil || ProcessInfo.processInfo.environment["CI"] != nil
+    static let available = LocalWebServer.executable != nil || ProcessInfo.processInfo.environment["CI"] != nil
 
+    /// Declared first, so that it stops before its folder is removed.
+    private let nginx: LocalWebServer
     let folder: TemporaryDirectory
     /// Files served at `http://127.0.0.1:<port>/...`.
     let root: String
@@ -15,35 +17,21 @@ final class WebServer {
     let tlsPort: Int
     /// The https server's self-signed certificate (PEM): trusted only through `--ca-file`.
     let certificate: String
-    private var processes: [Process] = []
+    private var proxies: [Process] = []
 
     init() throws {
         folder = TemporaryDirectory()
         root = folder.file("www")
-        for path in [root, folder.file("logs"), folder.file("temp")] {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-        port = try Self.freePort()
-        tlsPort = try Self.freePort()
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        port = try LocalWebServer.freePort()
+        tlsPort = try LocalWebServer.freePort()
         certificate = folder.file("server.pem")
         let key = folder.file("server.key")
         try Self.runQuietly("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                                                  "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                                                  "-keyout", key, "-out", certificate])
-        let temp = folder.file("temp")
         // /private/ wants a bearer token; /moved/ redirects to /videos/; /forbidden/ always refuses.
-        let configuration = """
-            daemon off;
-            master_process off;
-            pid \(folder.file("nginx.pid"));
-            error_log \(folder.file("logs/error.log"));
-            events { worker_connections 256; }
-            http {
-                log_format ranges '$request "$http_range" $status $body_bytes_sent';
-                access_log \(folder.file("logs/access.log")) ranges;
-                client_body_temp_path \(temp); proxy_temp_path \(temp); fastcgi_temp_path \(temp);
-                uwsgi_temp_path \(temp); scgi_temp_path \(temp);
-                types { video/mp4 mp4; }
+        let server = """
                 server {
                     listen 127.0.0.1:\(port);
                     listen 127.0.0.1:\(tlsPort) ssl;
@@ -57,25 +45,16 @@ final class WebServer {
                         alias \(root)/videos/;
                     }
                 }
-            }
             """
-        let configurationFile = folder.write("nginx.conf", Data(configuration.utf8))
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: Self.nginx ?? "/usr/sbin/nginx")
-        server.arguments = ["-c", configurationFile, "-p", folder.path, "-e", folder.file("logs/error.log")]
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        processes.append(server)
-        try waitUntilListening(port)
-        try waitUntilListening(tlsPort)
+        nginx = try LocalWebServer(folder: folder.file("nginx"), servers: server, ports: [port, tlsPort])
     }
 
     deinit {
-        for process in processes where process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        for process in processes {
-            for _ in 0..<50 where process.isRunning { usleep(100_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+        for proxy in proxies where proxy.isRunning { kill(proxy.processIdentifier, SIGTERM) }
+        for proxy in proxies {
+            for _ in 0..<50 where proxy.isRunning { usleep(100_000) }
+            if proxy.isRunning { kill(proxy.processIdentifier, SIGKILL) }
+            proxy.waitUntilExit()
         }
     }
 
@@ -94,20 +73,16 @@ final class WebServer {
         // Its standard input stays open while this server lives: the proxy also stops when the test process dies.
         proxy.standardInput = Pipe()
         try proxy.run()
-        processes.append(proxy)
+        proxies.append(proxy)
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ServerError("the fault proxy did not say its port: \(line)")
+            throw LocalWebServer.ServerError("the fault proxy did not say its port: \(line)")
         }
         return port
     }
 
-    /// The access log's lines so far (what the server was asked for, query strings included), each
-    /// `GET /path HTTP/1.1 "bytes=A-B" STATUS BODY_BYTES_SENT`.
-    var accessLog: [String] {
-        ((try? String(contentsOfFile: folder.file("logs/access.log"), encoding: .utf8)) ?? "")
-            .split(separator: "\n").map(String.init)
-    }
+    /// The access log's lines so far (`LocalWebServer.accessLog`).
+    var accessLog: [String] { nginx.accessLog }
 
     /// The requests for `path` so far: the Range header asked, and the body bytes the server sent.
     func requests(for path: String) -> [(range: String, bytesSent: Int)] {
@@ -118,51 +93,6 @@ final class WebServer {
         }
     }
 
-    struct ServerError: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    private func waitUntilListening(_ port: Int) throws {
-        for _ in 0..<100 {
-            if Self.connects(port) { return }
-            usleep(50_000)
-        }
-        throw ServerError("nginx did not start listening on port \(port): "
-                          + ((try? String(contentsOfFile: folder.file("logs/error.log"), encoding: .utf8)) ?? ""))
-    }
-
-    private static func connects(_ port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
-    /// A port nothing listens on now: bound to port 0, read back, released.
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard bound else { throw ServerError("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     private static func runQuietly(_ executable: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -171,6 +101,6 @@ final class WebServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ServerError("\(executable) \(arguments[0]) failed") }
+        guard process.terminationStatus == 0 else { throw LocalWebServer.ServerError("\(executable) \(arguments[0]) failed") }
     }
 }
