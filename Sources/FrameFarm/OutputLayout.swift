@@ -264,7 +264,7 @@ public enum ManifestStore {
             for warning in manifest.thumbnails?.warnings ?? [] {
                 problems.append(ContactSheetWriter.Problem(path: manifest.input.path, text: warning, folder: folder))
             }
-            return ContactSheetWriter.Entry(folder: folder, manifest: manifest)
+            return ContactSheetEntries.entry(folder: folder, manifest: manifest, layout: layout)
         }
         let pages = ContactSheetWriter.pages(for: entries, problems: problems)
         for (file, html) in pages { try AtomicFile.write(Data(html.utf8), to: layout.root + "/" + file) }
