@@ -36,7 +36,10 @@ public final class LocalWebServer {
                 access_log \(folder)/logs/access.log ranges;
                 client_body_temp_path \(temp); proxy_temp_path \(temp); fastcgi_temp_path \(temp);
                 uwsgi_temp_path \(temp); scgi_temp_path \(temp);
-                types { video/mp4 mp4; application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
+                types {
+                    video/mp4 mp4; application/vnd.apple.mpegurl m3u8; video/mp2t ts; text/html html; image/jpeg jpg;
+                    image/png png; text/vtt vtt;
+                }
             \(servers)
             }
             """

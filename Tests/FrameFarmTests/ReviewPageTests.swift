@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+/// The review page (OUT/index.html) in a real headless Chromium, driven through its DevTools protocol by
+/// Tests/Browser/review_page_driver.py, over a batch the CLI makes in the test; opened from disk and served by
+/// nginx. What the page shows is checked against the thumbnail track the job wrote (its WebVTT file, parsed here)
+/// and against the frame number read from the pixels of the tile on screen.
+@Suite(.serialized) struct ReviewPageTests {
+    /// Skipped only where Chromium cannot be installed; CI must run these tests (`make test` installs it).
+    static let available = ContactSheetRenderTests.chromium != nil || ProcessInfo.processInfo.environment["CI"] != nil
+    static let fps = 10.0
+    static let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Browser/review_page_driver.py").path
+
+    @Test(.enabled(if: available, "Chromium is not installed: apt-get install chromium (make test does) to run this test"))
+    func theReviewPageWorksOpenedFromDisk() throws {
+        let directory = TemporaryDirectory()
+        let broken = try Self.makeBatch(in: directory.path)
+        let out = directory.file("out")
+        let report = try Self.drive(url: "file://\(out)/index.html", shots: directory.file("shots"))
+        try Self.check(report, out: out, pageBase: "file://\(out)/", sourceBase: "file://\(directory.path)/", broken: broken)
+    }
+
+    @Test(.enabled(if: available && WebServer.available, "Chromium or nginx is not installed (make test installs both)"))
+    func theReviewPageWorksServedOverHTTP() throws {
+        let server = try WebServer()
+        let broken = try Self.makeBatch(in: server.root)
+        let shots = TemporaryDirectory()
+        let report = try Self.drive(url: server.url("out/index.html"), shots: shots.path)
+        try Self.check(report, out: server.root + "/out", pageBase: server.url("out/"), sourceBase: server.url(""), broken: broken)
+        #expect(server.accessLog.contains { $0.hasPrefix("GET /clip.mp4 ") }, "the played source was asked of the server")
+    }
+
+    /// In `root`: clip.mp4 (scrubbed and played), boxed.mp4 (baked-in padding), wide.ts (ultra-wide, in a container
+    /// Chromium does not play) and broken.mp4 (not a video), through preview, poster and thumbnails into root/out.
+    /// Returns broken.mp4's path.
+    static func makeBatch(in root: String) throws -> String {
+        func cli(_ arguments: [String]) throws {
+            let run = try CommandLineTests.run(arguments)
+            #expect(run.status == 0 || arguments.contains(root + "/broken.mp4"), "\(arguments): \(run.stderr)")
+        }
+        let sample = ["--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"]
+        try cli(["sample", "--out", root + "/clip.mp4", "--duration", "6", "--size", "320x180"] + sample)
+        try cli(["sample", "--out", root + "/boxed.mp4", "--duration", "4", "--size", "320x240", "--letterbox"] + sample)
+        try cli(["sample", "--out", root + "/wide.ts", "--duration", "3", "--size", "480x180"] + sample)
+        let broken = root + "/broken.mp4"
+        #expect(FileManager.default.createFile(atPath: broken, contents: Data("not a video".utf8)))
+        let good = ["clip.mp4", "boxed.mp4"].map { root + "/" + $0 }
+        try cli(["preview"] + good + ["--out", root + "/out", "--devices", "pip-iphone,apple-tv-hd"])
+        try cli(["poster"] + good + ["--out", root + "/out"])
+        // Last, so its failure heads the page.
+        try cli(["thumbnails"] + good + [root + "/wide.ts", broken, "--out", root + "/out", "--interval", "1"])
+        return broken
+    }
+
+    /// Runs the driver (stopped by its process id if it overruns) and decodes its report.
+    static func drive(url: String, shots: String) throws -> [String: Any] {
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [driver, url, "--video", "clip", "--unplayable", "wide", "--shots", shots]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGTERM) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 180, execute: watchdog)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "no report")
+        #expect(report["driverError"] == nil, "\(report["driverError"] ?? "")")
+        return report
+    }
+
+    static func check(_ report: [String: Any], out: String, pageBase: String, sourceBase: String, broken: String) throws {
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/clip/thumbnails/thumbnails.vtt", encoding: .utf8))
+        let duration = try #require(cues.last?.end)
+        func cueIndex(at fraction: Double) -> Int? {
+            let time = fraction * duration
+            return cues.firstIndex { $0.start <= time && time < $0.end }
+        }
+        func expectShows(_ state: [String: Any], cue index: Int, _ what: String) {
+            let cue = cues[index]
+            #expect(state["image"] as? String == "url(\"\(pageBase)clip/thumbnails/\(cue.file)\")", "\(what)")
+            #expect(state["position"] as? String == "\(-cue.rect.x)px \(-cue.rect.y)px", "\(what)")
+        }
+
+        // Hover at 10%, 90% and 37%: the tile of the cue covering that time, its frame on screen, the time printed.
+        let scrub = try #require(report["scrub"] as? [String: Any])
+        let hovers = try #require(scrub["hovers"] as? [[String: Any]])
+        #expect(hovers.count == 3)
+        var lastIndex = 0
+        for hover in hovers {
+            let fraction = try #require(hover["fraction"] as? Double)
+            let index = try #require(cueIndex(at: fraction))
+            expectShows(hover, cue: index, "hover at \(fraction)")
+            let tile = try readImage(try #require(hover["screenshot"] as? String))
+            #expect(tile.frameCode() == Int(cues[index].start * fps + 1e-6), "the tile on screen at \(fraction)")
+            let printed = (hover["time"] as? String)?.components(separatedBy: " / ").first.flatMap(seconds)
+            #expect(abs((printed ?? -1) - fraction * duration) <= 0.0015, "printed \(hover["time"] ?? "")")
+            lastIndex = index
+        }
+        // Right, left, left from the 37% cue: one cue each.
+        let steps = try #require(scrub["steps"] as? [[String: Any]])
+        for (step, expected) in zip(steps, [lastIndex + 1, lastIndex, lastIndex - 1]) {
+            expectShows(step, cue: expected, "after \(step["key"] ?? "")")
+        }
+
+        // Click at 37%: the source plays from there, within a frame.
+        let play = try #require(report["play"] as? [String: Any])
+        let clicked = try #require(play["fraction"] as? Double) * duration
+        let seeked = try #require(play["seekedAt"] as? Double, "the video never seeked: \(play)")
+        #expect(abs(seeked - clicked) <= 1 / fps, "seeked to \(seeked) for a click at \(clicked)")
+        #expect(play["playing"] as? Bool == true && play["source"] as? String == sourceBase + "clip.mp4", "\(play)")
+        let unplayable = try #require(report["unplayable"] as? [String: Any])
+        #expect((unplayable["status"] as? String)?.hasPrefix("Cannot play ../wide.ts: ") == true, "\(unplayable)")
+        #expect(unplayable["hidden"] as? Bool == true, "no broken player is left on the page")
+
+        // Filters and keys.
+        let failed = broken.lowercased()
+        let filters = try #require(report["filters"] as? [String: Any])
+        let byFlag = try #require(filters["byFlag"] as? [String: [String]])
+        #expect(byFlag["all"] == [failed, "boxed", "clip", "wide"])
+        #expect(byFlag["failed"] == [failed] && byFlag["padding"] == ["boxed"] && byFlag["ultra-wide"] == ["wide"], "\(byFlag)")
+        #expect(filters["byName"] as? [String] == ["boxed"] && filters["afterClearing"] as? [String] == byFlag["all"])
+        #expect(report["keys"] as? [String] == [failed, "boxed", failed], "j, j, k")
+
+        // Nothing asked outside OUT but the source played; no console error; no blank section.
+        let requests = (report["requests"] as? [String] ?? []).filter { !$0.hasPrefix("data:") }
+        #expect(requests.contains(pageBase + "clip/thumbnails/sheet-0001.jpg"))
+        let allowed = [sourceBase + "clip.mp4", sourceBase + "wide.ts"]
+        #expect(requests.filter { !$0.hasPrefix(pageBase) && !allowed.contains($0) } == [])
+        #expect(report["consoleErrors"] as? [String] == [])
+        let shots = try #require(report["sectionShots"] as? [String: String])
+        #expect(Set(shots.keys).isSuperset(of: ["boxed", "clip", "wide"]))
+        for (section, path) in shots {
+            #expect(try shareOfCommonestColour(readImage(path)) < 0.99, "section \(section) looks blank")
+        }
+        try checkPageIsLight(out: out)
+    }
+
+    /// Under 30 KB of page per video; every image lazy with alt text; nothing fetched from outside OUT.
+    static func checkPageIsLight(out: String) throws {
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        let videos = page.components(separatedBy: "<section id=").count - 1
+        #expect(videos == 3 && page.utf8.count / videos < 30_000, "\(page.utf8.count) bytes for \(videos) videos")
+        let images = page.components(separatedBy: "<img ").dropFirst()
+        #expect(!images.isEmpty && images.allSatisfy { $0.contains("loading=\"lazy\"") && $0.contains("alt=\"") })
+        #expect(page.components(separatedBy: "<script").count == 2, "one script for the page")
+        for outside in ["http:", "https:", "//"] {
+            #expect(!page.contains("src=\"\(outside)") && !page.contains("href=\"\(outside)") && !page.contains("url(\(outside)"))
+        }
+        #expect(!page.contains("<link rel=\"stylesheet") && !page.contains("@import") && !page.contains("@font-face"))
+    }
+
+    /// `m:ss.mmm` in seconds.
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let minutes = Double(parts[0]), let seconds = Double(parts[1]) else { return nil }
+        return minutes * 60 + seconds
+    }
+
+    static func shareOfCommonestColour(_ image: RGBAImage) -> Double {
+        var counts: [UInt32: Int] = [:]
+        for offset in stride(from: 0, to: image.pixels.count, by: 4) {
+            let colour = UInt32(image.pixels[offset]) << 16 | UInt32(image.pixels[offset + 1]) << 8 | UInt32(image.pixels[offset + 2])
+            counts[colour, default: 0] += 1
+        }
+        return Double(counts.values.max() ?? 0) / Double(max(1, image.width * image.height))
+    }
+}
