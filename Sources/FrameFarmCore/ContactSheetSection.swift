@@ -159,7 +159,13 @@ extension ContactSheetWriter {
 
     /// A box over the screen at `rect` (screen pixels), in percent so it scales with the image.
     private static func overlay(_ kind: String, _ rect: SourceRect, on screen: (width: Double, height: Double)) -> String {
-        func share(_ value: Double, _ of: Double) -> String { String(format: "%.2f%%", value / of * 100) }
+        // Two decimals at most, trailing zeros dropped: the page stays small with many renders.
+        func share(_ value: Double, _ of: Double) -> String {
+            var text = String(format: "%.2f", value / of * 100)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return (text == "-0" ? "0" : text) + "%"
+        }
         return "<i class=\"\(kind)\" style=\"left:\(share(rect.x, screen.width));top:\(share(rect.y, screen.height));"
             + "width:\(share(rect.width, screen.width));height:\(share(rect.height, screen.height))\"></i>"
     }
