@@ -37,7 +37,8 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         guard let offset = requestedOffset(durationSeconds: stream.durationSeconds) else {
             let found = try PosterPicker.pickFromKeyframes(
                 path: path, durationSeconds: stream.availableSeconds, startSeconds: stream.info.startSeconds,
-                keyframeIntervalSeconds: stream.keyframeIntervalSeconds, analysis: stream.analysis, maxPixels: maxPixels)
+                keyframeIntervalSeconds: stream.keyframeIntervalSeconds, keyframeTimes: stream.keyframeTimes,
+                analysis: stream.analysis, maxPixels: maxPixels)
                 ?? PosterPicker.pickExactlyFindingPadding(path: path, stream: stream, maxPixels: maxPixels)
             return (MediaFacts(stream: stream, padding: found.padding),
                     Decoded(frame: found.choice.frame, score: found.choice.score, damagedTimes: found.choice.damagedTimes))

@@ -282,13 +282,13 @@ public final class FrameReader {
     /// decoded one after another they kept one core busy and the others idle.
     public static func inRuns<Result: Sendable>(
         path: String, analysis: StreamAnalysis?, targets: [Double], workers: Int, keyframesOnly: Bool = true,
-        maxPixels: Int, _ body: @Sendable (FrameReader, ArraySlice<Double>) throws -> Result
+        skipsDeblocking: Bool = false, maxPixels: Int, _ body: @Sendable (FrameReader, ArraySlice<Double>) throws -> Result
     ) throws -> [Result] {
         let runs = targets.indices.split(into: max(1, min(workers, targets.count)))
         return try Concurrent.map(count: runs.count) { run in
             Swift.Result { () throws -> Result in
                 let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: keyframesOnly,
-                                             maxPixels: maxPixels)
+                                             skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
                 return try body(reader, targets[runs[run]])
             }
         }.map { try $0.get() }

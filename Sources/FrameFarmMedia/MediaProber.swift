@@ -9,6 +9,9 @@ public struct StreamFacts: Sendable {
     public var keyframeIntervalSeconds: Double?
     /// The longest gap between keyframes over those packets; nil with fewer than two keyframes.
     public var longestKeyframeIntervalSeconds: Double?
+    /// Every keyframe's time (stream time) when the scan reached the end of the stream (a short video); nil when
+    /// it stopped before. Says, before anything is decoded, that a short clip has too few keyframes to sample.
+    public var keyframeTimes: [Double]?
     /// How those packets are spaced in time (jumps at times from the start); nil with fewer than three.
     public var frameTiming: FrameTiming?
     /// For opening the file again without analysing it again.
@@ -91,11 +94,13 @@ public enum MediaProber {
         let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels, rendition: rendition)
         let info = reader.info
         let scan = try reader.scanPackets(maxPackets: keyframeScanPackets)
+        let scannedAll = scan.packetTimes.count < keyframeScanPackets
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
         let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
         let isLocalMP4 = ["mp4", "mov"].contains(info.fileFormat) && !RemoteInput.isRemote(path)
         return StreamFacts(info: info, durationSeconds: duration, keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
-                           longestKeyframeIntervalSeconds: gaps.last, frameTiming: FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds }),
+                           longestKeyframeIntervalSeconds: gaps.last, keyframeTimes: scannedAll ? scan.keyframes : nil,
+                           frameTiming: FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds }),
                            analysis: reader.analysis,
                            cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) },
                            indexFirst: isLocalMP4 ? MP4Boxes.isIndexFirst(path: path) : nil,
@@ -108,8 +113,8 @@ public enum MediaProber {
                              rendition: RenditionRequest? = nil) throws -> MediaFacts {
         let stream = try open(path: path, maxPixels: maxPixels, rendition: rendition)
         let sampled = try PaddingDetector.inspect(path: path, analysis: stream.analysis, durationSeconds: stream.availableSeconds,
-                                                  startSeconds: stream.info.startSeconds, maxPixels: maxPixels,
-                                                  measuresCombing: true)
+                                                  startSeconds: stream.info.startSeconds, keyframeTimes: stream.keyframeTimes,
+                                                  maxPixels: maxPixels, measuresCombing: true)
         return MediaFacts(stream: stream, padding: sampled.padding,
                           blackOpeningSeconds: try BlackOpening.seconds(stream, path: path, maxPixels: maxPixels),
                           combing: sampled.combing,
@@ -121,7 +126,7 @@ extension PaddingDetector {
     /// The padding of the video `stream` describes, from frames spread over the part its file holds.
     public static func detect(_ stream: StreamFacts, path: String,
                               maxPixels: Int = MediaFile.defaultMaxPixels) throws -> Padding {
-        try detect(path: path, analysis: stream.analysis, durationSeconds: stream.availableSeconds,
-                   startSeconds: stream.info.startSeconds, maxPixels: maxPixels)
+        try inspect(path: path, analysis: stream.analysis, durationSeconds: stream.availableSeconds,
+                    startSeconds: stream.info.startSeconds, keyframeTimes: stream.keyframeTimes, maxPixels: maxPixels).padding
     }
 }

@@ -74,7 +74,8 @@ public enum PaddingDetector {
     /// video whose keyframes give fewer distinct samples than a decision needs (a clip of a few seconds) has its
     /// frames at the sample times decoded exactly instead. Between that and 9, the keyframes decide (decoding
     /// exactly into every GOP of a 10-s 1080p clip cost more than the rest of its thumbnails): enough for centred
-    /// bars, while an uneven one then stays unproven, which is the safe side.
+    /// bars, while an uneven one then stays unproven, which is the safe side. `keyframeTimes` (every keyframe,
+    /// from a scan of the whole stream) tells a short clip before any keyframe is decoded for nothing.
     /// Throws `InputError.noDecodableFrames` when not one frame decodes.
     public static func detect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
                               startSeconds: Double, count: Int = defaultSampleCount,
@@ -87,7 +88,7 @@ public enum PaddingDetector {
     /// What the padding search's frames show: the padding, and, looked at while they are decoded, combing (when
     /// `measuresCombing`) and the damage their decoding met. `probe` and `lint` take all of it.
     public static func inspect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
-                               startSeconds: Double, count: Int = defaultSampleCount,
+                               startSeconds: Double, keyframeTimes: [Double]? = nil, count: Int = defaultSampleCount,
                                maxPixels: Int = MediaFile.defaultMaxPixels,
                                workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                                measuresCombing: Bool = false) throws -> FrameInspection {
@@ -97,8 +98,10 @@ public enum PaddingDetector {
                          combed: measuresCombing ? CombingDetector.combedShare(in: frame) > CombingDetector.combedFrameShare : nil)
         }
         func sample(keyframesOnly: Bool, workers: Int) throws -> (codedSize: PixelSize, frames: [SampledFrame], corruptTimes: [Double]) {
+            // Bars need no deblocking (a quarter of H.264 decoding); the combing measure was tuned with it.
             let sampled = try FrameReader.inRuns(path: path, analysis: analysis, targets: targets, workers: workers,
-                                                 keyframesOnly: keyframesOnly, maxPixels: maxPixels) { reader, run in
+                                                 keyframesOnly: keyframesOnly, skipsDeblocking: !measuresCombing,
+                                                 maxPixels: maxPixels) { reader, run in
                 var lastTime: Double?
                 let frames = try run.enumerated().compactMap { offset, target -> SampledFrame? in
                     let next: NextRead = offset + 1 < run.count ? .time(run[run.startIndex + offset + 1]) : .nothing
@@ -115,13 +118,24 @@ public enum PaddingDetector {
             let perFrame = sampled.flatMap(\.frames).filter { seen.insert($0.time).inserted }
             return (sampled[0].codedSize, perFrame, sampled.flatMap(\.corruptTimes))
         }
-        var sampled = try sample(keyframesOnly: true, workers: workers)
-        if sampled.frames.count < min(targets.count, Padding.fewestUsableSamples), !sampled.frames.isEmpty {
-            // Runs that start from the same keyframe would decode its frames twice: one run per keyframe found.
-            // The damage the keyframes met stays on record.
-            let keyframeDamage = sampled.corruptTimes
-            sampled = try sample(keyframesOnly: false, workers: sampled.frames.count)
-            sampled.corruptTimes += keyframeDamage
+        let fewest = min(targets.count, Padding.fewestUsableSamples)
+        // The keyframes the targets fall back to, when every keyframe is known.
+        let keyframesReached = keyframeTimes.map { times in
+            Set(targets.compactMap { target in times.filter { $0 <= target + 5e-7 }.max() }).count
+        }
+        var sampled: (codedSize: PixelSize, frames: [SampledFrame], corruptTimes: [Double])
+        if let reached = keyframesReached, reached < fewest {
+            // Too few keyframes, known from the scan: straight to exact decoding, one run per keyframe.
+            sampled = try sample(keyframesOnly: false, workers: max(1, reached))
+        } else {
+            sampled = try sample(keyframesOnly: true, workers: workers)
+            if sampled.frames.count < fewest, !sampled.frames.isEmpty {
+                // Runs that start from the same keyframe would decode its frames twice: one run per keyframe found.
+                // The damage the keyframes met stays on record.
+                let keyframeDamage = sampled.corruptTimes
+                sampled = try sample(keyframesOnly: false, workers: sampled.frames.count)
+                sampled.corruptTimes += keyframeDamage
+            }
         }
         if sampled.frames.isEmpty {
             let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,

@@ -53,18 +53,32 @@ public struct PosterScore: Codable, Sendable, Comparable {
         let width = max(1, format.width / step), height = max(1, format.height / step)
         let (black, white) = format.lumaLevels
         var values = [Double](repeating: 0, count: width * height)
+        // Row by row, each sample type in its own loop: every candidate of a poster passes through here whole.
+        var sums = [Int](repeating: 0, count: width)
         frame.withLumaPlane { base, bytesPerRow in
             for gridY in 0..<height {
-                for gridX in 0..<width {
-                    var sum = 0
-                    for y in (gridY * step)..<(gridY * step + step) {
-                        let row = base + y * bytesPerRow
-                        for x in (gridX * step)..<(gridX * step + step) {
-                            sum += format.bytesPerSample == 1 ? Int(row.load(fromByteOffset: x, as: UInt8.self))
-                                : Int(row.loadUnaligned(fromByteOffset: x * 2, as: UInt16.self))
+                for index in sums.indices { sums[index] = 0 }
+                for y in (gridY * step)..<(gridY * step + step) {
+                    let row = base + y * bytesPerRow
+                    if format.bytesPerSample == 1 {
+                        let samples = row.assumingMemoryBound(to: UInt8.self)
+                        for gridX in 0..<width {
+                            var sum = 0
+                            for x in (gridX * step)..<(gridX * step + step) { sum &+= Int(samples[x]) }
+                            sums[gridX] &+= sum
+                        }
+                    } else {
+                        for gridX in 0..<width {
+                            var sum = 0
+                            for x in (gridX * step)..<(gridX * step + step) {
+                                sum += Int(row.loadUnaligned(fromByteOffset: x * 2, as: UInt16.self))
+                            }
+                            sums[gridX] &+= sum
                         }
                     }
-                    let mean = Double(sum) / Double(step * step)
+                }
+                for gridX in 0..<width {
+                    let mean = Double(sums[gridX]) / Double(step * step)
                     values[gridY * width + gridX] = min(1, max(0, (mean - black) / (white - black)))
                 }
             }
@@ -144,10 +158,11 @@ public enum PosterPicker {
 
     /// The best keyframe candidate and the padding decided from the bars of the same candidates (as
     /// `PaddingDetector` does from its own samples: one decode of each keyframe serves both), or nil when the video
-    /// has too few keyframes to choose from. The probe's keyframe interval, when known, says so before anything is
-    /// decoded. The candidates are decoded in runs, one per worker, each keeping only its best frame.
+    /// has too few keyframes to choose from. The probe's keyframe interval, or its list of every keyframe of a
+    /// short clip, says so before anything is decoded. The candidates are decoded in runs, one per worker, each keeping only its best frame.
     public static func pickFromKeyframes(path: String, durationSeconds: Double, startSeconds: Double,
-                                         keyframeIntervalSeconds: Double?, analysis: StreamAnalysis? = nil,
+                                         keyframeIntervalSeconds: Double?, keyframeTimes: [Double]? = nil,
+                                         analysis: StreamAnalysis? = nil,
                                          maxPixels: Int = MediaFile.defaultMaxPixels,
                                          workers: Int = ProcessInfo.processInfo.activeProcessorCount)
         throws -> (choice: Choice, padding: Padding)? {
@@ -155,6 +170,7 @@ public enum PosterPicker {
            durationSeconds * 0.9 / interval + 1 < Double(fewestKeyframes) {
             return nil
         }
+        if let keyframeTimes, keyframeTimes.count < fewestKeyframes { return nil }
         let targets = candidateTimes(durationSeconds: durationSeconds, startSeconds: startSeconds,
                                      count: keyframeCandidates)
         let runs = try FrameReader.inRuns(path: path, analysis: analysis, targets: targets, workers: workers,
