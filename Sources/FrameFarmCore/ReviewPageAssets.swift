@@ -44,12 +44,16 @@ enum ReviewPageAssets {
           return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0") + "." + String(total % 1000).padStart(3, "0");
         };
 
-        // A timeline's track from its data attributes, read on first use: cues of [start ms, end ms, sheet, x, y].
+        // A timeline's track from its data attributes, read on first use: runs of [start ms, duration ms, sheet,
+        // x, y, count], each `count` cues one after another, each tile right of the one before.
         function trackOf(scrub) {
           if (!scrub.track) {
-            const numbers = scrub.dataset.cues.split(",").map(Number), cues = [];
-            for (let i = 0; i + 4 < numbers.length; i += 5) {
-              cues.push({ start: numbers[i], end: numbers[i + 1], sheet: numbers[i + 2], x: numbers[i + 3], y: numbers[i + 4] });
+            const numbers = scrub.dataset.cues.split(",").map(Number), width = parseInt(scrub.dataset.tile), cues = [];
+            for (let i = 0; i + 5 < numbers.length; i += 6) {
+              const [start, duration, sheet, x, y, count] = numbers.slice(i, i + 6);
+              for (let k = 0; k < count; k++) {
+                cues.push({ start: start + k * duration, end: start + (k + 1) * duration, sheet, x: x + k * width, y });
+              }
             }
             scrub.track = { cues, sheets: scrub.dataset.sheets.split(" "), duration: cues[cues.length - 1].end, shown: 0, time: 0 };
           }

@@ -28,4 +28,36 @@ import Testing
         #expect(WebVTTCueReader.cues(in: "<html>") == nil)
         #expect(WebVTTCueReader.cues(in: "WEBVTT\n\n00:00.000 --> 00:01.000\nHello\n") == nil)
     }
+
+    /// The page carries a track's cues as runs of tiles along a sheet's row: a 2-hour track stays a few KB of
+    /// page, and expanding the runs as the page's script documents gives back every cue the VTT file holds.
+    @Test func theReviewPageCarriesEveryCueInFewBytes() throws {
+        let track = try ThumbnailTrack(duration: 7200, spacing: .interval(10), tileSize: PixelSize(width: 160, height: 90),
+                                       columns: 10, rows: 10)
+        let cues = try #require(WebVTTCueReader.cues(in: WebVTTWriter.document(for: track)))
+        let manifest = VideoManifest(input: InputRecord(path: "/videos/movie.mp4", sizeBytes: 1, modifiedSeconds: 0),
+                                     probe: ProbeReport())
+        let page = ContactSheetWriter.html(for: [ContactSheetWriter.Entry(folder: "movie", manifest: manifest,
+                                                                          thumbnailCues: cues)])
+        let attribute = try #require(page.range(of: #"data-cues="[0-9,]*""#, options: .regularExpression))
+        let numbers = page[attribute].dropFirst(#"data-cues=""#.count).dropLast().split(separator: ",").compactMap { Int($0) }
+        #expect(page[attribute].count < 3000, "\(page[attribute].count) bytes of cues for 720 thumbnails")
+        let sheets = try #require(page.range(of: #"data-sheets="[^"]*""#, options: .regularExpression))
+        let sheetNames = page[sheets].dropFirst(#"data-sheets=""#.count).dropLast().split(separator: " ").map(String.init)
+        var expanded: [ThumbnailCue] = []
+        for run in stride(from: 0, to: numbers.count - 5, by: 6) {
+            let (start, duration, sheet, x, y, count) = (numbers[run], numbers[run + 1], numbers[run + 2], numbers[run + 3],
+                                                         numbers[run + 4], numbers[run + 5])
+            for k in 0..<count {
+                expanded.append(ThumbnailCue(startMilliseconds: start + k * duration, endMilliseconds: start + (k + 1) * duration,
+                                             image: sheetNames[sheet],
+                                             tileRect: PixelRect(x: x + k * 160, y: y, width: 160, height: 90)))
+            }
+        }
+        #expect(expanded == cues.map { cue in
+            var linked = cue
+            linked.image = "movie/" + cue.image
+            return linked
+        })
+    }
 }
