@@ -250,8 +250,11 @@ public enum ManifestStore {
         var manifest = existing ?? VideoManifest(input: input, probe: probe)
         manifest.input = input
         manifest.probe = probe
-        manifest.lint = Lint.findings(for: probe)
         update(&manifest)
+        // Of the track the manifest lists, when there is one: a 4-s clip cut every second has no short track.
+        var settings = LintSettings()
+        if let interval = manifest.thumbnails?.intervalSeconds { settings.trackIntervalSeconds = interval }
+        manifest.lint = Lint.findings(for: probe, settings: settings)
         try write(manifest, to: path)
     }
 
