@@ -22,20 +22,25 @@ import Testing
         try Self.check(report, out: out, pageBase: "file://\(out)/", sourceBase: "file://\(directory.path)/", broken: broken)
     }
 
+    /// Served, with the scrubbed and played video read by its URL (a presigned-style query on it): the page plays
+    /// it from the URL without the query, which appears nowhere in the page.
     @Test(.enabled(if: available && WebServer.available, "Chromium or nginx is not installed (make test installs both)"))
     func theReviewPageWorksServedOverHTTP() throws {
         let server = try WebServer()
-        let broken = try Self.makeBatch(in: server.root)
+        let broken = try Self.makeBatch(in: server.root, clip: server.url("clip.mp4") + "?X-Amz-Signature=secret")
         let shots = TemporaryDirectory()
         let report = try Self.drive(url: server.url("out/index.html"), shots: shots.path)
         try Self.check(report, out: server.root + "/out", pageBase: server.url("out/"), sourceBase: server.url(""), broken: broken)
         #expect(server.accessLog.contains { $0.hasPrefix("GET /clip.mp4 ") }, "the played source was asked of the server")
+        let page = try String(contentsOfFile: server.root + "/out/index.html", encoding: .utf8)
+        #expect(page.contains("data-source=\"\(server.url("clip.mp4"))\"") && !page.contains("secret"))
     }
 
     /// In `root`: clip.mp4 (scrubbed and played), boxed.mp4 (baked-in padding), wide.ts (ultra-wide, in a container
     /// Chromium does not play) and broken.mp4 (not a video), through preview, poster and thumbnails into root/out.
-    /// Returns broken.mp4's path.
-    static func makeBatch(in root: String) throws -> String {
+    /// `clip`: how clip.mp4 is named to the commands (its path by default, or a URL it is served at). Returns
+    /// broken.mp4's path.
+    static func makeBatch(in root: String, clip: String? = nil) throws -> String {
         func cli(_ arguments: [String]) throws {
             let run = try CommandLineTests.run(arguments)
             #expect(run.status == 0 || arguments.contains(root + "/broken.mp4"), "\(arguments): \(run.stderr)")
@@ -46,7 +51,7 @@ import Testing
         try cli(["sample", "--out", root + "/wide.ts", "--duration", "3", "--size", "480x180"] + sample)
         let broken = root + "/broken.mp4"
         #expect(FileManager.default.createFile(atPath: broken, contents: Data("not a video".utf8)))
-        let good = ["clip.mp4", "boxed.mp4"].map { root + "/" + $0 }
+        let good = [clip ?? root + "/clip.mp4", root + "/boxed.mp4"]
         try cli(["preview"] + good + ["--out", root + "/out", "--devices", "pip-iphone,apple-tv-hd"])
         try cli(["poster"] + good + ["--out", root + "/out"])
         // Last, so its failure heads the page.
