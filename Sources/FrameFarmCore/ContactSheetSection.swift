@@ -109,8 +109,9 @@ extension ContactSheetWriter {
         html += preview.paddingRemoved ? ", padding removed" : ""
         html += "</h3>\n<div class=\"toggles\"><label><input type=\"checkbox\" class=\"show-safe-area\"> safe area</label> "
         html += "<label><input type=\"checkbox\" class=\"show-crop\"> what fill crops</label>"
-        if preview.paddingDetected, !preview.paddingRemoved {
-            html += " <label><input type=\"checkbox\" class=\"show-picture\"> the picture inside the padding</label>"
+        if preview.paddingDetected {
+            html += " <label><input type=\"checkbox\" class=\"show-picture\"> "
+            html += preview.paddingRemoved ? "the picture had its padding been kept</label>" : "the picture inside the padding</label>"
         }
         html += "</div>\n<div class=\"devices\">\n"
         var devices: [String] = []
@@ -145,9 +146,10 @@ extension ContactSheetWriter {
                                    width: Double(preview.contentRect.width) * scaleX, height: Double(preview.contentRect.height) * scaleY)
             html += overlay("crop", whole, on: screen)
         }
-        // Padding left in the picture: the bars' share of the content rect, where it lands.
-        if preview.paddingDetected, !preview.paddingRemoved {
-            html += overlay("picture", paddingFreeRect(render, preview: preview, probe: probe), on: screen)
+        // With padding found: the picture inside the bars the render kept, or where the picture would have been
+        // had the render kept its bars.
+        if preview.paddingDetected {
+            html += overlay("picture", pictureRect(render, preview: preview, probe: probe), on: screen)
         }
         html += "</div><figcaption>\(render.orientation.rawValue), <b>\(render.mode.rawValue)</b>"
         if render.isDefault { html += " <span class=\"default\">default</span>" }
@@ -156,12 +158,25 @@ extension ContactSheetWriter {
         return html
     }
 
-    /// Where the picture without its baked-in padding (the probe's content rect) lies in a render that kept it.
-    private static func paddingFreeRect(_ render: PreviewRender, preview: PreviewSection, probe: ProbeReport) -> SourceRect {
-        let crop = render.sourceCrop, content = probe.contentRect, placed = preview.contentRect
-        let scaleX = Double(render.destination.width) / max(crop.width, 1), scaleY = Double(render.destination.height) / max(crop.height, 1)
-        return SourceRect(x: Double(render.destination.x) + (Double(content.x - placed.x) - crop.x) * scaleX,
-                          y: Double(render.destination.y) + (Double(content.y - placed.y) - crop.y) * scaleY,
+    /// Where the picture without its baked-in padding (the probe's content rect, in display pixels) lies on the
+    /// render's screen: in a render that kept the padding, inside what it drew; in one that removed it, where the
+    /// whole frame, placed by the same rule on the same screen, would have shown it.
+    static func pictureRect(_ render: PreviewRender, preview: PreviewSection, probe: ProbeReport) -> SourceRect {
+        var origin = (x: Double(preview.contentRect.x), y: Double(preview.contentRect.y))
+        var crop = render.sourceCrop, destination = SourceRect(render.destination.pixelRect)
+        if preview.paddingRemoved {
+            let screen = PixelSize(width: render.screenWidth, height: render.screenHeight), safe = render.safeArea
+            let insets = PixelInsets(top: safe.y, left: safe.x, bottom: screen.height - safe.y - safe.height,
+                                     right: screen.width - safe.x - safe.width)
+            let whole = Placement(content: PixelSize(width: probe.displayWidth, height: probe.displayHeight), screen: screen,
+                                  safeAreaInsets: insets, mode: render.mode,
+                                  region: preview.settings["fitWithin"].flatMap(FitRegion.init(rawValue:)) ?? .screen)
+            (origin, crop, destination) = ((0, 0), whole.sourceCrop, SourceRect(whole.destination))
+        }
+        let content = probe.contentRect
+        let scaleX = destination.width / max(crop.width, 1), scaleY = destination.height / max(crop.height, 1)
+        return SourceRect(x: destination.x + (Double(content.x) - origin.x - crop.x) * scaleX,
+                          y: destination.y + (Double(content.y) - origin.y - crop.y) * scaleY,
                           width: Double(content.width) * scaleX, height: Double(content.height) * scaleY)
     }
 
