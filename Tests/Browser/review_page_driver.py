@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drives the review page (OUT/index.html) in a real headless Chromium and reports what it saw, as JSON.
 
-Usage: review_page_driver.py URL --video ID --unplayable ID --shots DIR
+Usage: review_page_driver.py URL --video ID --unplayable ID --shots DIR [--overlays ID]
 
 Chromium is started with a temporary profile and spoken to over --remote-debugging-pipe (the DevTools protocol
 on file descriptors 3 and 4: no port, nothing listening), and stopped by its process id whatever happens. The
@@ -202,6 +202,32 @@ def play(browser, video, fraction):
     })()""" % (json.dumps(scrub_selector), (x - bar["viewportX"]) / bar["width"], json.dumps(status)))
 
 
+def overlays(browser, video):
+    """Clicks each overlay toggle of the section: which overlays show before and after, and where each lies on
+    its render (fractions of the screen image's box)."""
+    section = "section[id=%s]" % json.dumps(video)
+    report = {}
+    for toggle, kind in (("show-safe-area", "safe-area"), ("show-crop", "crop"), ("show-picture", "picture")):
+        checkbox = section + " input." + toggle
+        if not browser.evaluate("!!document.querySelector(%s)" % json.dumps(checkbox)):
+            continue
+        overlay = json.dumps(section + " i." + kind)
+        shown = "[...document.querySelectorAll(%s)].map(i => getComputedStyle(i).display !== 'none')" % overlay
+        before = browser.evaluate(shown)
+        box = box_of(browser, checkbox)
+        x, y = box["viewportX"] + box["width"] / 2, box["viewportY"] + box["height"] / 2
+        browser.mouse("mousePressed", x, y)
+        browser.mouse("mouseReleased", x, y)
+        report[kind] = {"before": before, "after": browser.evaluate(shown), "rects": browser.evaluate("""
+            [...document.querySelectorAll(%s)].map(i => {
+                const screen = i.parentElement.querySelector("img").getBoundingClientRect(), box = i.getBoundingClientRect();
+                return {render: i.parentElement.querySelector("img").getAttribute("src"),
+                        left: (box.left - screen.left) / screen.width, top: (box.top - screen.top) / screen.height,
+                        width: box.width / screen.width, height: box.height / screen.height};
+            })""" % overlay)}
+    return report
+
+
 VISIBLE_ITEMS = "[...document.querySelectorAll('.item')].filter(item => !item.hidden).map(item => item.id || item.dataset.name)"
 
 
@@ -255,6 +281,7 @@ def main():
     parser.add_argument("--video", required=True, help="the section id to scrub and play")
     parser.add_argument("--unplayable", required=True, help="a section id whose source the browser cannot play")
     parser.add_argument("--shots", required=True, help="folder for the screenshots")
+    parser.add_argument("--overlays", help="a section id whose overlay toggles are clicked")
     arguments = parser.parse_args()
     browser = Browser()
     report = {}
@@ -271,6 +298,8 @@ def main():
         report["scrub"] = scrub(browser, arguments.video, arguments.shots)
         report["play"] = play(browser, arguments.video, 0.37)
         report["unplayable"] = play(browser, arguments.unplayable, 0.5)
+        if arguments.overlays:
+            report["overlays"] = overlays(browser, arguments.overlays)
         report["filters"] = filters(browser)
         report["keys"] = keys(browser)
         browser.evaluate("new Promise(done => setTimeout(done, 200))")

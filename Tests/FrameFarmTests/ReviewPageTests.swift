@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FrameFarm
+@testable import FrameFarmCore
 
 /// The review page (OUT/index.html) in a real headless Chromium, driven through its DevTools protocol by
 /// Tests/Browser/review_page_driver.py, over a batch the CLI makes in the test; opened from disk and served by
@@ -64,7 +65,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [driver, url, "--video", "clip", "--unplayable", "wide", "--shots", shots]
+        process.arguments = [driver, url, "--video", "clip", "--unplayable", "wide", "--shots", shots, "--overlays", "boxed"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -122,6 +123,33 @@ import Testing
         let unplayable = try #require(report["unplayable"] as? [String: Any])
         #expect((unplayable["status"] as? String)?.hasPrefix("Cannot play ../wide.ts: ") == true, "\(unplayable)")
         #expect(unplayable["hidden"] as? Bool == true, "no broken player is left on the page")
+
+        // The letterboxed video's overlay toggles: each shows its overlays, hidden before, and each overlay lies on
+        // its render where the manifest's rectangles put it (the picture's rect is checked by hand in
+        // ReviewPageGeometryTests).
+        let manifest = try #require(ManifestStore.read(out + "/boxed/manifest.json"))
+        let preview = try #require(manifest.preview)
+        let overlays = try #require(report["overlays"] as? [String: [String: Any]])
+        for kind in ["safe-area", "crop", "picture"] {
+            let toggled = try #require(overlays[kind], "no \(kind) toggle")
+            let before = toggled["before"] as? [Bool] ?? [], after = toggled["after"] as? [Bool] ?? []
+            #expect(!before.isEmpty && !before.contains(true) && after.count == before.count && !after.contains(false),
+                    "\(kind): \(toggled)")
+            for shown in toggled["rects"] as? [[String: Any]] ?? [] {
+                let render = try #require(preview.renders.first { "boxed/" + $0.file == shown["render"] as? String })
+                let expected: SourceRect
+                switch kind {
+                case "safe-area": expected = SourceRect(render.safeArea.pixelRect)
+                case "picture": expected = ContactSheetWriter.pictureRect(render, preview: preview, probe: manifest.probe)
+                default: continue  // the crop's whole picture: drawn from the same numbers as the picture's
+                }
+                let width = Double(render.screenWidth), height = Double(render.screenHeight)
+                for (measured, wanted) in [("left", expected.x / width), ("top", expected.y / height),
+                                           ("width", expected.width / width), ("height", expected.height / height)] {
+                    #expect(abs((shown[measured] as? Double ?? -1) - wanted) < 0.005, "\(kind) \(measured) on \(render.file)")
+                }
+            }
+        }
 
         // Filters and keys.
         let failed = broken.lowercased()
