@@ -147,20 +147,27 @@ public struct BatchPipeline: Sendable {
                 return BatchSummary.Outcome(path: path, folder: nil, status: .failed, error: failure.reason)
             }
         }
-        var contactSheet: String?
-        if settings.writesContactSheet, outcomes.contains(where: \.ok) {
-            let failures = outcomes.filter { $0.status == .failed }.map { InputFailure(path: $0.path, reason: $0.error ?? "failed") }
-            contactSheet = (try? ManifestStore.writeContactSheet(layout: layout, failures: failures)).map { layout.indexPath }
-        }
         let succeeded = outcomes.filter(\.ok).count
-        let summary = BatchSummary(command: commands.joined(separator: "+"), outputRoot: layout.root,
-                                   contactSheet: contactSheet, gpu: gpu.startFailure == nil ? gpu.record : nil,
+        var summary = BatchSummary(command: commands.joined(separator: "+"), outputRoot: layout.root, contactSheet: nil,
+                                   gpu: gpu.startFailure == nil ? gpu.record : nil,
                                    peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds,
                                    succeeded: succeeded, failed: outcomes.count - succeeded, inputs: outcomes)
         // Without a record, `report` still finds every output from the manifests; it only lacks failure reasons.
+        var recorded = true
         for command in commands {
-            try? RunRecord(summary: summary, command: command, settings: settings, startedSeconds: started)
-                .write(outputRoot: layout.root)
+            do {
+                try RunRecord(summary: summary, command: command, settings: settings, startedSeconds: started)
+                    .write(outputRoot: layout.root)
+            } catch {
+                recorded = false
+            }
+        }
+        if settings.writesContactSheet, outcomes.contains(where: \.ok) {
+            // The failures of every command run on OUT, from the records (this run's among them), so a later
+            // command does not hide an earlier one's.
+            let failures = recorded ? RunRecord.latestFailures(outputRoot: layout.root)
+                : outcomes.filter { $0.status == .failed }.map { InputFailure(path: $0.path, reason: $0.error ?? "failed") }
+            summary.contactSheet = (try? ManifestStore.writeContactSheet(layout: layout, failures: failures)).map { _ in layout.indexPath }
         }
         return summary
     }

@@ -39,13 +39,7 @@ public struct LibraryReport: Encodable, Sendable {
         self.outputRoot = outputRoot
         let out = OutputLayout(root: outputRoot)
         let records = RunRecord.all(outputRoot: outputRoot)
-        // The latest word of the runs on each (command, input): later records replace earlier ones.
-        var lastRun: [String: [String: RunRecord.Input]] = [:]
-        for record in records {
-            for input in record.inputs where input.status != .notStarted {
-                lastRun[record.command, default: [:]][input.path] = input
-            }
-        }
+        let lastRun = RunRecord.latestInputs(records)
         let judged = Self.judgeOutputs(out: out, list: list, layout: layout ?? records.last?.folderLayout ?? .stem,
                                        lastRun: lastRun)
         inputs = judged.count

@@ -42,6 +42,26 @@ public struct RunRecord: Codable, Sendable {
         }.sorted { ($0.finishedSeconds, $0.host, $0.processID) < ($1.finishedSeconds, $1.host, $1.processID) }
     }
 
+    /// The latest word of `records` (oldest first) on each input, per command: later records replace earlier ones.
+    public static func latestInputs(_ records: [RunRecord]) -> [String: [String: Input]] {
+        var latest: [String: [String: Input]] = [:]
+        for record in records {
+            for input in record.inputs where input.status != .notStarted {
+                latest[record.command, default: [:]][input.path] = input
+            }
+        }
+        return latest
+    }
+
+    /// The inputs whose latest run of a command under OUT failed, each with `command: reason`: what the review
+    /// page lists first, whichever command ran last.
+    public static func latestFailures(outputRoot: String) -> [InputFailure] {
+        latestInputs(all(outputRoot: outputRoot)).sorted { $0.key < $1.key }.flatMap { command, inputs in
+            inputs.values.filter { $0.status == .failed }.sorted { $0.path < $1.path }
+                .map { InputFailure(path: $0.path, reason: "\(command): \($0.error ?? "failed")") }
+        }
+    }
+
     /// The record of `command`, one of the jobs the batch of `summary` ran.
     init(summary: BatchSummary, command: String, settings: BatchSettings, startedSeconds: Double) {
         self.command = command

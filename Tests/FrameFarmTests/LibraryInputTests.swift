@@ -308,6 +308,23 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         #expect(((stale.summary["commands"] as? [String: Any])?["poster"] as? [String: Any])?["stale"] as? [String] == [good[1]])
     }
 
+    /// The review page lists the failures of every command run on OUT: a later `poster` over the good videos
+    /// does not hide what `thumbnails` failed on, and a retry that succeeds takes it off.
+    @Test func theReviewPageKeepsEarlierCommandsFailures() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory, name: "good.mp4") { $0.durationSeconds = 1 }
+        let broken = directory.write("broken.mp4", Data("not a video".utf8))
+        let out = directory.file("out")
+        func page() throws -> String { try String(contentsOfFile: out + "/index.html", encoding: .utf8) }
+        #expect(try CommandLineTests.run(["thumbnails", good, broken, "--out", out, "--quiet"]).status == 1)
+        #expect(try CommandLineTests.run(["poster", good, "--out", out, "--quiet"]).status == 0)
+        #expect(try page().contains("1 problem") && page().contains("thumbnails: not a video file"))
+        try FileManager.default.removeItem(atPath: broken)
+        try FileManager.default.copyItem(atPath: good, toPath: broken)
+        #expect(try CommandLineTests.run(["thumbnails", good, broken, "--out", out, "--quiet"]).status == 0)
+        #expect(try !page().contains("1 problem") && !page().contains("not a video file"))
+    }
+
     /// A retried shard redoes only what is not current; two copies of one shard at once (a replacement pod while
     /// the old one still runs) leave what one run leaves.
     @Test func retriesAndDuplicateRunsEndAsOneRun() throws {
