@@ -105,9 +105,10 @@ enum ReviewPageAssets {
           }
           status.textContent = "Loading " + source + " at " + formatTime(time) + "…";
           video.hidden = false;
+          // Plays once the seek is done, so the video starts from the frame asked for.
           const start = () => {
+            video.addEventListener("seeked", () => video.play().then(() => { status.textContent = ""; }, () => {}), { once: true });
             video.currentTime = time / 1000;
-            video.play().then(() => { status.textContent = ""; }, () => {});
           };
           if (video.getAttribute("src") !== source) {
             video.preload = "auto";  // "none" until asked, so the page loads no video by itself
