@@ -1,0 +1,61 @@
+import Foundation
+
+/// The Vulkan drivers worth the loader's time on this machine. Making an instance, the loader opens every driver
+/// whose manifest it finds, to ask it for devices; Mesa's drivers for PCI GPUs are large libraries (9-11 MB for
+/// radeon and intel), and opening them on a machine without such a GPU cost a one-clip `framefarm thumbnails` run
+/// 52 ms of its 384 ms of CPU time (`perf stat`, lavapipe, 2 cores). `framefarm` names the others in
+/// `VK_DRIVER_FILES` when it starts, unless the user set the loader's own variables.
+public enum VulkanDrivers {
+    /// Mesa's drivers for PCI GPUs, by manifest name, and the PCI vendor of the GPUs each drives.
+    static let mesaPCIDrivers: [(manifest: String, vendor: String)] = [
+        ("intel_icd.", "0x8086"), ("intel_hasvk_icd.", "0x8086"), ("radeon_icd.", "0x1002"),
+        ("nouveau_icd.", "0x10de"), ("virtio_icd.", "0x1af4"),
+    ]
+
+    /// The loader's variables that choose drivers; set by the user, they win.
+    static let userVariables = ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"]
+
+    /// The driver manifests to name in `VK_DRIVER_FILES`: every one the loader would find in `folders` (its own
+    /// search path by default) but Mesa's PCI drivers whose vendor has no display device in `pciDevices`. Nil,
+    /// leaving the loader to its own search, when the user set one of its driver variables, when the PCI devices
+    /// cannot be read (a container without /sys), or when no driver would be left out.
+    public static func manifestsForThisMachine(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                               folders: [String]? = nil,
+                                               pciDevices: String = "/sys/bus/pci/devices") -> [String]? {
+        guard !userVariables.contains(where: { environment[$0] != nil }),
+              let devices = try? FileManager.default.contentsOfDirectory(atPath: pciDevices) else { return nil }
+        func read(_ path: String) -> String? {
+            (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        }
+        // Display controllers are PCI class 0x03.
+        let vendors = Set(devices.compactMap { device -> String? in
+            let folder = pciDevices + "/" + device
+            guard read(folder + "/class")?.hasPrefix("0x03") == true else { return nil }
+            return read(folder + "/vendor")
+        })
+        var found: [String] = []
+        for folder in folders ?? searchFolders(environment) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            found += names.filter { $0.hasSuffix(".json") }.sorted().map { folder + "/" + $0 }
+        }
+        let kept = found.filter { path in
+            let name = (path as NSString).lastPathComponent
+            guard let driver = mesaPCIDrivers.first(where: { name.hasPrefix($0.manifest) }) else { return true }
+            return vendors.contains(driver.vendor)
+        }
+        return kept.isEmpty || kept.count == found.count ? nil : kept
+    }
+
+    /// Where the loader looks for driver manifests on Linux, in its order: the user's and the system's
+    /// configuration folders, /etc, then the user's and the system's data folders, each with `vulkan/icd.d`.
+    static func searchFolders(_ environment: [String: String]) -> [String] {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        func list(_ name: String, _ fallback: String) -> [String] {
+            (environment[name].flatMap { $0.isEmpty ? nil : $0 } ?? fallback).split(separator: ":").map(String.init)
+        }
+        let roots = list("XDG_CONFIG_HOME", home + "/.config") + list("XDG_CONFIG_DIRS", "/etc/xdg") + ["/etc"]
+            + list("XDG_DATA_HOME", home + "/.local/share") + list("XDG_DATA_DIRS", "/usr/local/share:/usr/share")
+        var seen = Set<String>()
+        return roots.map { $0 + "/vulkan/icd.d" }.filter { seen.insert($0).inserted }
+    }
+}
