@@ -89,7 +89,7 @@ struct BenchCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        configuration.applyProcessWide()
+        configuration.applyProcessWide(environment: ProcessInfo.processInfo.environment)
         if let scenario = child.scenario {
             try ChildScenario.run(scenario: scenario, options: child, gpu: gpu)
             return

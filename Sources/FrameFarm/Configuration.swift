@@ -55,12 +55,12 @@ public struct Configuration: Sendable, Hashable {
         pngCompressor = try choice("FRAMEFARM_PNG_COMPRESSOR", PNGCompressor.self) ?? .framefarm
     }
 
-    /// Applies what is process-wide by nature (FFmpeg's log level, the Vulkan drivers the loader opens); call once
-    /// at start, before any thread: setenv is not thread-safe, and the loader reads its variables when it makes
-    /// the first instance.
-    public func applyProcessWide() {
+    /// Applies what is process-wide by nature (FFmpeg's log level, the Vulkan drivers the loader opens, chosen
+    /// from the executable's `environment`); call once at start, before any thread: setenv is not thread-safe,
+    /// and the loader reads its variables when it makes the first instance.
+    public func applyProcessWide(environment: [String: String]) {
         FFmpegLog.set(ffmpegLog)
-        if let drivers = VulkanDrivers.manifestsForThisMachine()?.joined(separator: ":") {
+        if let drivers = VulkanDrivers.manifestsForThisMachine(environment: environment)?.joined(separator: ":") {
             // Loaders from 1.3.207 read the first, older ones the second.
             setenv("VK_DRIVER_FILES", drivers, 0)
             setenv("VK_ICD_FILENAMES", drivers, 0)

@@ -16,11 +16,11 @@ public enum VulkanDrivers {
     static let userVariables = ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES"]
 
     /// The driver manifests to name in `VK_DRIVER_FILES`: every one the loader would find in `folders` (its own
-    /// search path by default) but Mesa's PCI drivers whose vendor has no display device in `pciDevices`. Nil,
-    /// leaving the loader to its own search, when the user set one of its driver variables, when the PCI devices
-    /// cannot be read (a container without /sys), or when no driver would be left out.
-    public static func manifestsForThisMachine(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                               folders: [String]? = nil,
+    /// search path under `environment`, the process's, which the executables hand over, by default) but Mesa's
+    /// PCI drivers whose vendor has no display device in `pciDevices`. Nil, leaving the loader to its own search,
+    /// when the user set one of its driver variables, when the PCI devices cannot be read (a container without
+    /// /sys), or when no driver would be left out.
+    public static func manifestsForThisMachine(environment: [String: String], folders: [String]? = nil,
                                                pciDevices: String = "/sys/bus/pci/devices") -> [String]? {
         guard !userVariables.contains(where: { environment[$0] != nil }),
               let devices = try? FileManager.default.contentsOfDirectory(atPath: pciDevices) else { return nil }
@@ -49,12 +49,13 @@ public enum VulkanDrivers {
     /// Where the loader looks for driver manifests on Linux, in its order: the user's and the system's
     /// configuration folders, /etc, then the user's and the system's data folders, each with `vulkan/icd.d`.
     static func searchFolders(_ environment: [String: String]) -> [String] {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        func list(_ name: String, _ fallback: String) -> [String] {
-            (environment[name].flatMap { $0.isEmpty ? nil : $0 } ?? fallback).split(separator: ":").map(String.init)
+        // Without HOME the loader skips the user's folders too.
+        let home = environment["HOME"]
+        func list(_ name: String, _ fallback: String?) -> [String] {
+            (environment[name].flatMap { $0.isEmpty ? nil : $0 } ?? fallback ?? "").split(separator: ":").map(String.init)
         }
-        let roots = list("XDG_CONFIG_HOME", home + "/.config") + list("XDG_CONFIG_DIRS", "/etc/xdg") + ["/etc"]
-            + list("XDG_DATA_HOME", home + "/.local/share") + list("XDG_DATA_DIRS", "/usr/local/share:/usr/share")
+        let roots = list("XDG_CONFIG_HOME", home.map { $0 + "/.config" }) + list("XDG_CONFIG_DIRS", "/etc/xdg") + ["/etc"]
+            + list("XDG_DATA_HOME", home.map { $0 + "/.local/share" }) + list("XDG_DATA_DIRS", "/usr/local/share:/usr/share")
         var seen = Set<String>()
         return roots.map { $0 + "/vulkan/icd.d" }.filter { seen.insert($0).inserted }
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 switch ProcessConfiguration.parsed {
-case .success(let configuration): configuration.applyProcessWide()
+case .success(let configuration): configuration.applyProcessWide(environment: ProcessInfo.processInfo.environment)
 case .failure(let error):
     Terminal.printError(error.description)
     exit(ExitStatus.usage)

@@ -30,7 +30,7 @@ import Testing
         try (deviceClass + "\n").write(toFile: folder + "/class", atomically: true, encoding: .utf8)
     }
 
-    func chosen(_ environment: [String: String] = [:], pci: String? = nil) -> [String]? {
+    func chosen(_ environment: [String: String] = ["HOME": "/home/u"], pci: String? = nil) -> [String]? {
         VulkanDrivers.manifestsForThisMachine(environment: environment, folders: [manifests], pciDevices: pci ?? self.pci)?
             .map { ($0 as NSString).lastPathComponent }
     }
@@ -56,5 +56,7 @@ import Testing
         let folders = VulkanDrivers.searchFolders(["HOME": "/home/u", "XDG_DATA_DIRS": "/opt/share:/usr/share"])
         #expect(folders == ["/home/u/.config/vulkan/icd.d", "/etc/xdg/vulkan/icd.d", "/etc/vulkan/icd.d",
                             "/home/u/.local/share/vulkan/icd.d", "/opt/share/vulkan/icd.d", "/usr/share/vulkan/icd.d"])
+        #expect(VulkanDrivers.searchFolders([:]) == ["/etc/xdg/vulkan/icd.d", "/etc/vulkan/icd.d",
+                                                     "/usr/local/share/vulkan/icd.d", "/usr/share/vulkan/icd.d"])
     }
 }
