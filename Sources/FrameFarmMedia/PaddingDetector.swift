@@ -74,8 +74,7 @@ public enum PaddingDetector {
     /// video whose keyframes give fewer distinct samples than a decision needs (a clip of a few seconds) has its
     /// frames at the sample times decoded exactly instead. Between that and 9, the keyframes decide (decoding
     /// exactly into every GOP of a 10-s 1080p clip cost more than the rest of its thumbnails): enough for centred
-    /// bars, while an uneven one then stays unproven, which is the safe side. `keyframeTimes` (every keyframe,
-    /// from a scan of the whole stream) tells a short clip before any keyframe is decoded for nothing.
+    /// bars, while an uneven one then stays unproven, which is the safe side.
     /// Throws `InputError.noDecodableFrames` when not one frame decodes.
     public static func detect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
                               startSeconds: Double, count: Int = defaultSampleCount,
@@ -86,7 +85,9 @@ public enum PaddingDetector {
     }
 
     /// What the padding search's frames show: the padding, and, looked at while they are decoded, combing (when
-    /// `measuresCombing`) and the damage their decoding met. `probe` and `lint` take all of it.
+    /// `measuresCombing`) and the damage their decoding met. `probe` and `lint` take all of it. `keyframeTimes`
+    /// (every keyframe, from a scan of the whole stream) tells a short clip before any keyframe is decoded for
+    /// nothing.
     public static func inspect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
                                startSeconds: Double, keyframeTimes: [Double]? = nil, count: Int = defaultSampleCount,
                                maxPixels: Int = MediaFile.defaultMaxPixels,
