@@ -109,20 +109,54 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
 
 extension PosterPicker {
     /// The auto poster where the video has too few keyframes to choose from: the best of exactly decoded
-    /// candidates, decoded in parallel chunks (one per core, each skipping what no candidate needs), since on a
-    /// long GOP every candidate means decoding into it. The candidates' bars (those decoded clean) give the
-    /// padding, as the keyframe candidates' do.
+    /// candidates in windows after its keyframes (`windowedCandidateTimes`), decoded in parallel chunks (one per
+    /// core, each skipping what no candidate needs). When every one of them is black, washed out or flat (a long
+    /// dark opening in a one-GOP clip), candidates spread over the whole video are decoded too, as many as before
+    /// windows bounded the cost. The candidates' bars (those decoded clean) give the padding, as the keyframe
+    /// candidates' do.
     static func pickExactlyFindingPadding(path: String, stream facts: StreamFacts,
                                           maxPixels: Int) throws -> (choice: Choice, padding: Padding) {
         let start = facts.info.startSeconds, duration = facts.availableSeconds
-        let targets = candidateTimes(durationSeconds: duration, startSeconds: start, count: exactCandidates)
+        let spread = candidateTimes(durationSeconds: duration, startSeconds: start, count: exactCandidates)
+        let windowed = windowedCandidateTimes(durationSeconds: duration, startSeconds: start, count: exactCandidates,
+                                              keyframes: try keyframes(path: path, stream: facts, near: spread,
+                                                                                   maxPixels: maxPixels))
+        var tally = Tally()
+        var bars: [Double: FrameBars?] = [:]
+        try decodeCandidates(windowed, path: path, stream: facts, maxPixels: maxPixels, into: &tally, bars: &bars)
+        if windowed != spread, tally.choice.map({ $0.score.value <= 0 }) ?? true {
+            try decodeCandidates(spread, path: path, stream: facts, maxPixels: maxPixels, into: &tally, bars: &bars)
+        }
+        let choice = try tally.choice ?? firstFrame(path: path, startSeconds: start, analysis: facts.analysis,
+                                                    maxPixels: maxPixels)
+        return (choice, Padding.decide(codedSize: facts.info.geometry.codedSize, frames: Array(bars.values)))
+    }
+
+    /// The video's keyframes (presentation times) as far as the windows need them: all of them when the probe's
+    /// scan reached the end, else those before each of `times` by the container's index (decode times, moved by
+    /// the reordering delay as the probe moves its own), else every keyframe interval from the start.
+    private static func keyframes(path: String, stream facts: StreamFacts, near times: [Double],
+                                  maxPixels: Int) throws -> [Double] {
+        if let all = facts.keyframeTimes { return all }
+        let start = facts.info.startSeconds
+        let reader = try FrameReader(path: path, analysis: facts.analysis, threads: 1, keyframesOnly: true,
+                                     maxPixels: maxPixels)
+        if let first = reader.keyframeTime(atOrBefore: start) {
+            let reorderDelay = max(0, start - first)
+            return Set(times.compactMap { reader.keyframeTime(atOrBefore: $0) }).sorted().map { $0 + reorderDelay }
+        }
+        guard let interval = facts.keyframeIntervalSeconds, interval > 0 else { return [start] }
+        return Array(stride(from: start, to: start + facts.availableSeconds, by: interval))
+    }
+
+    /// Decodes the frames on screen at `targets` into `tally`, and the bars of those decoded clean into `bars`.
+    private static func decodeCandidates(_ targets: [Double], path: String, stream facts: StreamFacts, maxPixels: Int,
+                                         into tally: inout Tally, bars: inout [Double: FrameBars?]) throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // The winner is shown at full size: candidates are decoded exactly.
         let feeder = ThumbnailFrameFeeder(path: path, analysis: facts.analysis, targets: targets, mode: .exact,
                                           skipsDeblocking: false, workers: cores, capacity: 2 * cores,
                                           maxPixels: maxPixels)
-        var tally = Tally()
-        var bars: [Double: FrameBars?] = [:]
         do {
             while let item = try feeder.next() {
                 tally.consider(item.frame, damagedTimes: item.damagedTimes)
@@ -132,8 +166,5 @@ extension PosterPicker {
         } catch InputError.noDecodableFrames {
             feeder.cancel()
         }
-        let choice = try tally.choice ?? firstFrame(path: path, startSeconds: start, analysis: facts.analysis,
-                                                    maxPixels: maxPixels)
-        return (choice, Padding.decide(codedSize: facts.info.geometry.codedSize, frames: Array(bars.values)))
     }
 }

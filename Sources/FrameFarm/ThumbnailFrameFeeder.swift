@@ -12,7 +12,7 @@ public enum SeekMode: String, Sendable, CaseIterable {
 
 /// Decodes the frames of a list of target times on several threads at once: the targets are split into
 /// contiguous chunks, each decoded by its own demuxer and decoder (single-threaded, so chunks, not slices,
-/// use the cores). The first worker starts with every target; every other one, and any worker done with its
+/// use the cores; frame-threaded for fewer than two exact targets per worker). The first worker starts with every target; every other one, and any worker done with its
 /// chunk, takes the later part of the largest chunk left, split at the GOP start nearest its middle so that no GOP
 /// is decoded twice: a target's cost varies with its distance from the keyframe before it, fixed chunks left one
 /// core idle for the last tenth of a long-GOP track, and chunks cut inside a GOP decoded its start twice (all of
@@ -54,6 +54,11 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     init(path: String, analysis: StreamAnalysis?, targets: [Double], leading: [Int] = [], mode: SeekMode,
          skipsDeblocking: Bool, workers requested: Int, capacity: Int, maxPixels: Int) {
         workers = max(1, min(requested, targets.count))
+        // With fewer than two targets per worker, one soon runs on alone with nothing left to take over (the frame
+        // 10 s into a 20-s clip, 50 frames past its keyframe, while the other worker's first frame is long done):
+        // frame threads let its decoder use the idle cores. With more, they cost more than they give (a tenth
+        // more time for the 10-minute clip's 60) and would stop the fast-forwarding through B-frames.
+        let decoderThreads = mode == .exact && targets.count < 2 * workers ? 0 : 1
         self.capacity = max(capacity, workers)
         remaining = [targets.indices] + Array(repeating: 0..<0, count: workers - 1)
         self.leading = leading[...]
@@ -61,7 +66,7 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         for worker in 0..<workers {
             Thread.detachNewThread { [self] in
                 decode(path: path, analysis: analysis, targets: targets, worker: worker, mode: mode,
-                       skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
+                       threads: decoderThreads, skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             }
         }
     }
@@ -152,12 +157,12 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     }
 
     private func decode(path: String, analysis: StreamAnalysis?, targets: [Double], worker: Int, mode: SeekMode,
-                        skipsDeblocking: Bool, maxPixels: Int) {
+                        threads: Int, skipsDeblocking: Bool, maxPixels: Int) {
         var error: Error?
         var corrupt: [Double] = []
         var decoded = 0
         do {
-            let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: mode == .keyframe,
+            let reader = try FrameReader(path: path, analysis: analysis, threads: threads, keyframesOnly: mode == .keyframe,
                                          skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             var lastFrame: DecodedFrame?
             var lastKeyframe: Double?

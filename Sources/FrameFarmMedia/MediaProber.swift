@@ -9,8 +9,9 @@ public struct StreamFacts: Sendable {
     public var keyframeIntervalSeconds: Double?
     /// The longest gap between keyframes over those packets; nil with fewer than two keyframes.
     public var longestKeyframeIntervalSeconds: Double?
-    /// Every keyframe's time (stream time) when the scan reached the end of the stream (a short video); nil when
-    /// it stopped before. Says, before anything is decoded, that a short clip has too few keyframes to sample.
+    /// Every keyframe's presentation time (stream time) when the scan reached the end of the stream (a short
+    /// video); nil when it stopped before. Says, before anything is decoded, that a short clip has too few
+    /// keyframes to sample, and where exact poster candidates are cheap.
     public var keyframeTimes: [Double]?
     /// How those packets are spaced in time (jumps at times from the start); nil with fewer than three.
     public var frameTiming: FrameTiming?
@@ -98,8 +99,12 @@ public enum MediaProber {
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
         let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
         let isLocalMP4 = ["mp4", "mov"].contains(info.fileFormat) && !RemoteInput.isRemote(path)
+        // An index lists decode times, which trail presentation by the stream's reordering delay: the first
+        // keyframe is the first frame shown, at the start.
+        let reorderDelay = max(0, info.startSeconds - (scan.keyframes.first ?? info.startSeconds))
         return StreamFacts(info: info, durationSeconds: duration, keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
-                           longestKeyframeIntervalSeconds: gaps.last, keyframeTimes: scannedAll ? scan.keyframes : nil,
+                           longestKeyframeIntervalSeconds: gaps.last,
+                           keyframeTimes: scannedAll ? scan.keyframes.map { $0 + reorderDelay } : nil,
                            frameTiming: FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds }),
                            analysis: reader.analysis,
                            cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) },

@@ -115,6 +115,57 @@ public enum PosterPicker {
         }
     }
 
+    /// The share of a video (at least `leastWindowSeconds`) that exact candidates may cost to decode: what
+    /// `windowedCandidateTimes` spends, counted from each window's keyframe.
+    public static let windowShare = 0.2
+    public static let leastWindowSeconds = 3.0
+
+    /// `count` exact candidates where keyframes are few: an exact frame costs everything from the keyframe before
+    /// it, so spreading them over a clip with three keyframes decoded nearly all of it (530 of 600 frames of the
+    /// bench's 20-s clip, for a poster ffmpeg's `thumbnail` filter picks from its first 100). The candidates lie in
+    /// windows that open at keyframes (or at 5% of the video, for the keyframe before it) and end at the next one,
+    /// at 95%, or where the windows together cost `windowShare` of the video to decode, whichever comes first;
+    /// each window gets candidates in proportion to its length (at least one), its ends included. Where every
+    /// window fits, this is `candidateTimes`. `keyframes` are stream times, ascending; those past 95% are ignored.
+    public static func windowedCandidateTimes(durationSeconds: Double, startSeconds: Double, count: Int,
+                                              keyframes: [Double]) -> [Double] {
+        let low = startSeconds + 0.05 * durationSeconds, high = startSeconds + 0.95 * durationSeconds
+        // The keyframe the decoding of the first candidate starts from, and every later one before the end.
+        let opening = keyframes.last { $0 <= low } ?? startSeconds
+        let starts = [opening] + keyframes.filter { $0 > low && $0 < high }
+        let ends = starts.indices.map { index in index + 1 < starts.count ? starts[index + 1] : high }
+        // What the windows cost when each may reach `reach` past its keyframe, and which part of each is shown.
+        func windows(reach: Double) -> [(keyframe: Double, shown: ClosedRange<Double>)] {
+            zip(starts, ends).compactMap { start, end in
+                let from = max(start, low), to = min(end, start + reach)
+                return to > from ? (start, from...to) : nil
+            }
+        }
+        func cost(reach: Double) -> Double {
+            windows(reach: reach).reduce(0) { $0 + $1.shown.upperBound - $1.keyframe }
+        }
+        let budget = max(leastWindowSeconds, windowShare * durationSeconds)
+        guard durationSeconds > 0, cost(reach: durationSeconds) > budget else {
+            return candidateTimes(durationSeconds: durationSeconds, startSeconds: startSeconds, count: count)
+        }
+        // The cost grows with the reach: the widest reach within the budget, by bisection.
+        var fits = 0.0, exceeds = durationSeconds
+        for _ in 0..<40 {
+            let middle = (fits + exceeds) / 2
+            if cost(reach: middle) <= budget { fits = middle } else { exceeds = middle }
+        }
+        let chosen = windows(reach: fits).map(\.shown)
+        guard !chosen.isEmpty else { return [low] }
+        let total = chosen.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
+        return chosen.flatMap { window -> [Double] in
+            let length = window.upperBound - window.lowerBound
+            let share = max(1, Int((Double(count) * length / max(total, 1e-9)).rounded()))
+            return (0..<share).map { index in
+                share == 1 ? window.lowerBound : window.lowerBound + length * Double(index) / Double(share - 1)
+            }
+        }
+    }
+
     /// Keeps the best of the frames it is shown, holding only that one, and the best damaged one apart: concealed
     /// damage (smeared blocks, broken edges) reads as detail and contrast, so a damaged frame would often win. It
     /// is chosen only when no candidate decoded clean.

@@ -102,3 +102,69 @@ import Testing
                                                    keyframeIntervalSeconds: nil)?.choice == nil)
     }
 }
+
+/// Exact candidates where keyframes are few lie in windows after the keyframes, within a decoding budget.
+@Suite struct PosterCandidateWindowTests {
+    /// Decoding seconds the candidates cost: from each candidate's keyframe (the last at or before it) to the
+    /// furthest candidate after that keyframe.
+    private func decodeCost(_ candidates: [Double], keyframes: [Double]) -> Double {
+        var furthest: [Double: Double] = [:]
+        for time in candidates {
+            let keyframe = keyframes.last { $0 <= time + 1e-9 } ?? 0
+            furthest[keyframe] = max(furthest[keyframe] ?? keyframe, time)
+        }
+        return furthest.reduce(0) { $0 + $1.value - $1.key }
+    }
+
+    /// The bench's 20-s clip: keyframes at 0, 8.33 and 16.67 s. A fifth of 20 s is 4 s; each window may reach
+    /// 4/3 s past its keyframe, the first opening at 5% (1 s): [1, 1.33], [8.33, 9.67], [16.67, 18] by hand.
+    @Test func aShortClipWithThreeKeyframesDecodesAFifthOfIt() {
+        let keyframes = [0, 25.0 / 3, 50.0 / 3]
+        let times = PosterPicker.windowedCandidateTimes(durationSeconds: 20, startSeconds: 0, count: 12,
+                                                        keyframes: keyframes)
+        let windows = [1.0...(4.0 / 3), (25.0 / 3)...(29.0 / 3), (50.0 / 3)...18]
+        for time in times {
+            #expect(windows.contains { $0.contains(time) || abs(time - $0.upperBound) < 1e-6 }, "\(time) s is outside the windows")
+        }
+        for window in windows {
+            #expect(times.contains { window.contains($0) }, "no candidate in \(window)")
+        }
+        #expect(times.contains(25.0 / 3) && times.contains(50.0 / 3), "the keyframes themselves are candidates")
+        #expect((10...13).contains(times.count), "\(times.count) candidates")
+        #expect(decodeCost(times, keyframes: keyframes) <= 4 + 1e-6)
+        // Spread over the whole clip, the same 12 would cost nearly all of it.
+        let spread = PosterPicker.candidateTimes(durationSeconds: 20, startSeconds: 0, count: 12)
+        #expect(decodeCost(spread, keyframes: keyframes) > 17)
+    }
+
+    /// One keyframe in 8 s: 3 s at least may be decoded, so the candidates lie between 5% (0.4 s) and 3 s.
+    @Test func oneKeyframeGetsTheLeastBudget() {
+        let times = PosterPicker.windowedCandidateTimes(durationSeconds: 8, startSeconds: 2, count: 12,
+                                                        keyframes: [2])
+        #expect(times.count == 12)
+        #expect(times.allSatisfy { (2.4 - 1e-6)...(5 + 1e-6) ~= $0 }, "\(times)")
+        #expect(abs(times.min()! - 2.4) < 1e-6 && abs(times.max()! - 5) < 1e-3)
+    }
+
+    /// Where spreading costs no more than the budget (a short clip, keyframes every second), the candidates are
+    /// the usual spread.
+    @Test func cheapSpreadsAreKept() {
+        let short = PosterPicker.windowedCandidateTimes(durationSeconds: 2, startSeconds: 0, count: 12, keyframes: [0])
+        #expect(short == PosterPicker.candidateTimes(durationSeconds: 2, startSeconds: 0, count: 12))
+        // From the keyframes at 0, 1 and 2 s to 95% of 2.5 s: 2.375 s, within the least budget.
+        let dense = PosterPicker.windowedCandidateTimes(durationSeconds: 2.5, startSeconds: 0, count: 12,
+                                                        keyframes: [0, 1, 2])
+        #expect(dense == PosterPicker.candidateTimes(durationSeconds: 2.5, startSeconds: 0, count: 12))
+    }
+
+    /// More keyframes than the budget reaches past: however many windows, the decoding stays within it (a fifth
+    /// of 30 s), every window shows at least its keyframe, and nothing comes from the first or last 5%.
+    @Test func manyWindowsStayWithinTheBudget() {
+        let keyframes = (0..<30).map(Double.init)
+        let times = PosterPicker.windowedCandidateTimes(durationSeconds: 30, startSeconds: 0, count: 12,
+                                                        keyframes: keyframes)
+        #expect(decodeCost(times, keyframes: keyframes) <= 6 + 1e-6)
+        #expect(times.allSatisfy { (1.5 - 1e-9)...(28.5 + 1e-9) ~= $0 })
+        #expect(times.count >= 12)
+    }
+}

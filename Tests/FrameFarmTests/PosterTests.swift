@@ -150,6 +150,27 @@ import FrameFarmSamples
         #expect(try readImage(out + "/sample/poster.png").frameCode() == Int((poster.timeSeconds * 10).rounded()))
     }
 
+    /// Keyframes at 0, 8 and 16 s of 20: the exact candidates lie in windows after them, decoding a fifth of the
+    /// clip (4 s: [1, 1.33], [8, 9.33], [16, 17.33] by hand) instead of all of it, and the poster is one of them.
+    @Test func aShortClipsPosterComesFromWindowsAfterItsKeyframes() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 20
+            $0.frameRate = (10, 1)
+            $0.keyframeIntervalSeconds = 8
+        }
+        var options = PosterOptions()
+        options.widths = []
+        options.format = .png
+        let out = directory.file("out")
+        let summary = PosterJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        let poster = try #require(ManifestStore.read(out + "/sample/manifest.json")?.poster)
+        let windows = [1.0...(4.0 / 3), 8.0...(28.0 / 3), 16.0...(52.0 / 3)]
+        #expect(windows.contains { $0.contains(poster.timeSeconds) }, "picked \(poster.timeSeconds) s")
+        #expect(try readImage(out + "/sample/poster.png").frameCode() == Int((poster.timeSeconds * 10).rounded()))
+    }
+
     /// An interlaced video's fields were captured half a frame apart; shown whole, its moving box and zone plate
     /// comb (rows alternating between the two moments). Its poster must comb no more than the same scene's
     /// progressive poster, whose only row-to-row alternation is the zone plate's real fine detail: measured,
