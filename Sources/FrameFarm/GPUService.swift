@@ -87,6 +87,9 @@ public final class GPUService: @unchecked Sendable {
         lock.withLock { max(retiredPeakMemory, current?.deviceMemory.peak ?? 0) }
     }
 
+    /// Batches submitted to the current context so far.
+    var submissions: Int { lock.withLock { current?.submissions ?? 0 } }
+
     /// How many times the context was recreated after a device loss or out-of-memory error.
     public var recreations: Int { lock.withLock { generation } }
 

@@ -177,22 +177,57 @@ public struct ThumbnailJob: BatchJob {
                     if item == nil { break }
                     continue
                 }
-                for index in sheetWriters.indices {
-                    try sheetWriters[index].render(pending, renderer: renderer, geometry: geometry,
-                                                   codedContent: codedContent, start: start)
-                }
+                try Self.render(pending, into: &sheetWriters, renderer: renderer, geometry: geometry,
+                                codedContent: codedContent, start: start, resampling: options.resampling)
                 input.progress.add(items: pending.count)
                 pending.removeAll()
             }
         }
         return sheetWriters
     }
+
+    /// Renders `items` into the sheets of every track in one submission, so each frame is uploaded (and
+    /// prefiltered) once for every width; more submissions only where the sheets touched are more than one may
+    /// draw into (`Renderer.maxCanvasTargets`). Batches are submitted without waiting, so the next batch's frames
+    /// are gathered and uploaded while the device draws this one.
+    static func render(_ items: [ThumbnailFrameFeeder.Item], into writers: inout [SheetWriter], renderer: Renderer,
+                       geometry: DisplayGeometry, codedContent: PixelRect, start: Double,
+                       resampling: Resampling) throws {
+        var draws: [(writer: Int, draw: SheetWriter.Draw)] = []
+        for index in writers.indices {
+            draws += try writers[index].draws(for: items, context: renderer.context, start: start).map { (index, $0) }
+        }
+        for first in stride(from: 0, to: draws.count, by: Renderer.maxCanvasTargets) {
+            let group = draws[first..<min(first + Renderer.maxCanvasTargets, draws.count)]
+            // Frames shared by several tiles (every width; keyframe mode and short videos) are uploaded once.
+            var sources: [GPUFrame] = []
+            var sourceIndex: [ObjectIdentifier: Int] = [:]
+            var jobs: [RenderJob] = []
+            for (canvasIndex, entry) in group.enumerated() {
+                for tile in entry.draw.tiles {
+                    let key = ObjectIdentifier(tile.frame)
+                    if sourceIndex[key] == nil {
+                        sourceIndex[key] = sources.count
+                        sources.append(GPUFrame(tile.frame))
+                    }
+                    let index = sourceIndex[key]!
+                    jobs.append(RenderJob(sourceIndex: index, sourceCrop: sources[index].crop(SourceRect(codedContent)),
+                                          destination: tile.rect, canvasIndex: canvasIndex,
+                                          transform: geometry.transform))
+                }
+            }
+            let batch = RenderBatch(sources: sources.map(\.source), canvases: [], jobs: jobs, resampling: resampling)
+            let ticket = try renderer.submit(batch, into: group.map(\.draw.canvas))
+            for entry in group {
+                try writers[entry.writer].submitted(entry.draw, ticket: ticket, renderer: renderer)
+            }
+        }
+    }
 }
 
 /// Keeps the sprite-sheet canvases of a track while their tiles arrive (at most one per decode chunk is open at
-/// a time), and encodes and writes each sheet the moment its last tile is in. Batches are submitted without
-/// waiting, so the next batch's frames are gathered and uploaded while the GPU draws this one; a sheet waits for
-/// its batches only when it is complete.
+/// a time), and encodes and writes each sheet the moment its last tile is in; a sheet waits for the
+/// submissions drawing into it only when it is complete.
 struct SheetWriter {
     let track: ThumbnailTrack
     let directory: String
@@ -204,6 +239,13 @@ struct SheetWriter {
     private(set) var sheetBytes: [Int]
     private(set) var tiles: [Data]
     private(set) var frameTimes: [Double]
+
+    /// The tiles a batch draws into one sheet of this track.
+    struct Draw {
+        var sheetIndex: Int
+        var canvas: PersistentCanvas
+        var tiles: [(frame: DecodedFrame, rect: PixelRect)]
+    }
 
     init(track: ThumbnailTrack, directory: String, options: ThumbnailOptions, wantsTiles: Bool,
          pngCompressor: PNGCompressor) {
@@ -217,42 +259,34 @@ struct SheetWriter {
         frameTimes = [Double](repeating: 0, count: track.thumbnails.count)
     }
 
-    /// Renders `items` into their sheets: one submission per sheet touched (usually one).
-    mutating func render(_ items: [ThumbnailFrameFeeder.Item], renderer: Renderer, geometry: DisplayGeometry,
-                         codedContent: PixelRect, start: Double) throws {
+    /// What `items` draw into this track: per sheet touched (usually one), its canvas, opened on its first tile,
+    /// and each item's tile. Records the times of the frames shown.
+    mutating func draws(for items: [ThumbnailFrameFeeder.Item], context: GPUContext, start: Double) throws -> [Draw] {
         let bySheet = Dictionary(grouping: items) { track.thumbnails[$0.index].sheetIndex }
-        for (sheetIndex, sheetItems) in bySheet.sorted(by: { $0.key < $1.key }) {
+        return try bySheet.keys.sorted().map { sheetIndex in
             let sheet = track.sheets[sheetIndex]
             if open[sheetIndex] == nil {
-                open[sheetIndex] = (try PersistentCanvas(context: renderer.context, size: sheet.size),
-                                    sheet.thumbnailRange.count, [])
+                open[sheetIndex] = (try PersistentCanvas(context: context, size: sheet.size), sheet.thumbnailRange.count, [])
             }
-            // Frames shared by several thumbnails (keyframe mode, short videos) are uploaded once.
-            var sources: [GPUFrame] = []
-            var sourceIndex: [ObjectIdentifier: Int] = [:]
-            var jobs: [RenderJob] = []
+            let sheetItems = bySheet[sheetIndex]!
             for item in sheetItems {
-                let key = ObjectIdentifier(item.frame)
-                if sourceIndex[key] == nil {
-                    sourceIndex[key] = sources.count
-                    sources.append(GPUFrame(item.frame))
-                }
-                let index = sourceIndex[key]!
-                jobs.append(RenderJob(sourceIndex: index, sourceCrop: sources[index].crop(SourceRect(codedContent)),
-                                      destination: track.thumbnails[item.index].tileRect, canvasIndex: 0,
-                                      transform: geometry.transform))
                 frameTimes[item.index] = ((item.frame.timeSeconds - start) * 1_000_000).rounded() / 1_000_000
             }
-            let batch = RenderBatch(sources: sources.map(\.source), canvases: [], jobs: jobs,
-                                    resampling: options.resampling)
-            open[sheetIndex]!.inFlight.append(try renderer.submit(batch, into: open[sheetIndex]!.canvas))
-            open[sheetIndex]!.remaining -= sheetItems.count
-            if open[sheetIndex]!.remaining == 0 {
-                for ticket in open[sheetIndex]!.inFlight { try renderer.finish(ticket) }
-                try finish(sheet: sheet, canvas: open[sheetIndex]!.canvas)
-                open[sheetIndex] = nil
-            }
+            return Draw(sheetIndex: sheetIndex, canvas: open[sheetIndex]!.canvas,
+                        tiles: sheetItems.map { ($0.frame, track.thumbnails[$0.index].tileRect) })
         }
+    }
+
+    /// Records that the submission of `ticket` draws `draw`; once a sheet's last tile is submitted, waits for
+    /// the submissions drawing into it and writes it.
+    mutating func submitted(_ draw: Draw, ticket: RenderTicket, renderer: Renderer) throws {
+        let sheetIndex = draw.sheetIndex
+        open[sheetIndex]!.inFlight.append(ticket)
+        open[sheetIndex]!.remaining -= draw.tiles.count
+        guard open[sheetIndex]!.remaining == 0 else { return }
+        for ticket in open[sheetIndex]!.inFlight { try renderer.finish(ticket) }
+        try finish(sheet: track.sheets[sheetIndex], canvas: open[sheetIndex]!.canvas)
+        open[sheetIndex] = nil
     }
 
     private mutating func finish(sheet: ThumbnailTrack.Sheet, canvas: PersistentCanvas) throws {

@@ -52,7 +52,8 @@ final class CommandContext {
     let pool: VkCommandPool
     let commandBuffer: VkCommandBuffer
     private var boundPipeline: VkPipeline?
-    private var boundSet: (set: DescriptorSet, layout: PipelineLayout, strides: TableStrides, offsets: [UInt32])?
+    private var boundSet: (sets: [DescriptorSet], index: Int, layout: PipelineLayout, strides: TableStrides,
+                           offsets: [UInt32])?
     /// Timestamps written between passes, when the device supports them on compute queues.
     private let timestamps: VkQueryPool?
     private var timestampCount = 0
@@ -154,14 +155,22 @@ final class CommandContext {
         vkCmdPipelineBarrier(commandBuffer, source.stageMask, destination.stageMask, 0, 1, &barrier, 0, nil, 0, nil)
     }
 
-    /// Binds the one descriptor set every dispatch uses; `record` rebinds it when a dispatch's dynamic offsets differ.
-    func bind(_ set: DescriptorSet, layout: PipelineLayout, strides: TableStrides,
-              offsets: [UInt32]? = nil) {
-        let offsets = offsets ?? strides.dynamicOffsets(for: PassConstants(), canvasWindow: 0)
-        var handle: VkDescriptorSet? = set.handle
+    /// Binds the descriptor sets the dispatches use: one, or one per persistent canvas a batch draws into (alike
+    /// but for the canvas pixels), chosen by each dispatch's canvas; `record` rebinds when a dispatch's set or
+    /// dynamic offsets differ.
+    func bind(_ sets: [DescriptorSet], layout: PipelineLayout, strides: TableStrides) {
+        precondition(!sets.isEmpty)
+        boundSet = nil
+        bind(sets, index: 0, layout: layout, strides: strides,
+             offsets: strides.dynamicOffsets(for: PassConstants(), canvasWindow: 0))
+    }
+
+    private func bind(_ sets: [DescriptorSet], index: Int, layout: PipelineLayout, strides: TableStrides,
+                      offsets: [UInt32]) {
+        var handle: VkDescriptorSet? = sets[index].handle
         vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout.handle, 0, 1, &handle,
                                 UInt32(offsets.count), offsets)
-        boundSet = (set, layout, strides, offsets)
+        boundSet = (sets, index, layout, strides, offsets)
     }
 
     func record(_ dispatch: ComputeDispatch) {
@@ -169,8 +178,9 @@ final class CommandContext {
         let pipeline = dispatch.pipeline
         if let bound = boundSet {
             let offsets = bound.strides.dynamicOffsets(for: dispatch.items, canvasWindow: dispatch.canvasWindow)
-            if offsets != bound.offsets {
-                bind(bound.set, layout: bound.layout, strides: bound.strides, offsets: offsets)
+            let index = bound.sets.count == 1 ? 0 : Int(dispatch.items.canvas)
+            if offsets != bound.offsets || index != bound.index {
+                bind(bound.sets, index: index, layout: bound.layout, strides: bound.strides, offsets: offsets)
             }
         }
         if boundPipeline != pipeline.handle {

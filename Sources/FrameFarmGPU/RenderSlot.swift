@@ -1,13 +1,15 @@
-/// One in-flight submission's worth of resources: buffers, a descriptor set, a command buffer and its fence.
+/// One in-flight submission's worth of resources: buffers, descriptor sets, a command buffer and its fence.
 /// The renderer rotates through its slots, so the host fills slot N+1 while the device runs slot N.
 ///
 /// Ownership: owns its buffers (replaced, never shrunk, when a batch needs more), its command context and its
-/// submission; the descriptor set belongs to the renderer's pool. Thread-safety: none (the renderer's).
+/// submission; the descriptor sets belong to the renderer's pool. Thread-safety: none (the renderer's).
 final class RenderSlot {
     let context: GPUContext
     let commands: CommandContext
     let submission: Submission
-    let descriptorSet: DescriptorSet
+    /// One set per persistent canvas a batch may draw into (`Renderer.maxCanvasTargets`); the first serves
+    /// batches drawn into the slot's own buffers.
+    let descriptorSets: [DescriptorSet]
     /// Bumped whenever the slot is reused; results and tickets of an older generation are stale.
     private(set) var generation: UInt64 = 0
 
@@ -23,11 +25,11 @@ final class RenderSlot {
     /// The canvases of the current generation, as laid out in `readback`.
     var canvases: [CanvasDescriptor] = []
 
-    init(context: GPUContext, descriptorSet: DescriptorSet) throws {
+    init(context: GPUContext, descriptorSets: [DescriptorSet]) throws {
         self.context = context
         self.commands = try CommandContext(context: context)
         self.submission = try Submission(context: context)
-        self.descriptorSet = descriptorSet
+        self.descriptorSets = descriptorSets
     }
 
     var buffers: [GPUBuffer] { [upload, planes, intermediate, readback, deviceCanvases].compactMap { $0 } }

@@ -94,10 +94,10 @@ public final class Renderer {
         self.printsTimings = printsTimings
         let setLayout = try DescriptorSetLayout(context: context, types: ShaderBinding.allCases.map(\.descriptorType))
         pipelineLayout = try PipelineLayout(setLayout: setLayout, pushConstantSize: MemoryLayout<PassConstants>.size)
-        let pool = try DescriptorPool(layout: setLayout, setCount: slotCount)
+        let pool = try DescriptorPool(layout: setLayout, setCount: slotCount * Self.maxCanvasTargets)
         descriptorPool = pool
         slots = try (0..<slotCount).map { _ in
-            try RenderSlot(context: context, descriptorSet: pool.allocateSet())
+            try RenderSlot(context: context, descriptorSets: (0..<Self.maxCanvasTargets).map { _ in try pool.allocateSet() })
         }
         _ = try passes(PassVariant(linearLight: false, convertsColor: false))
     }
@@ -140,12 +140,28 @@ public final class Renderer {
     /// before reading the canvas. Batches into one canvas may be in flight together when their jobs draw
     /// disjoint rectangles (the tiles of a sprite sheet); the queue runs them in order.
     public func submit(_ batch: RenderBatch, into canvas: PersistentCanvas) throws -> RenderTicket {
-        var batch = batch
-        if batch.canvases.isEmpty { batch.canvases = [CanvasSpec(size: canvas.size, background: canvas.background)] }
-        guard batch.canvases.count == 1, batch.canvases[0].size == canvas.size else {
-            throw GPUError.invalidBatch("a batch rendered into a \(canvas.size) canvas must describe that one canvas")
+        try submit(batch, into: [canvas])
+    }
+
+    /// The most persistent canvases one submission draws into.
+    public static let maxCanvasTargets = 8
+
+    /// Submits `batch` to draw into several persistent canvases at once, without clearing them or waiting: a job
+    /// with `canvasIndex` i draws into `canvases[i]`, and `batch.canvases` is empty or describes each of them in
+    /// order. The sources are uploaded (and prefiltered) once for all: the tiles of one frame at several widths,
+    /// each width's sheet its own canvas, take one submission instead of one per width.
+    public func submit(_ batch: RenderBatch, into canvases: [PersistentCanvas]) throws -> RenderTicket {
+        guard !canvases.isEmpty, canvases.count <= Self.maxCanvasTargets else {
+            throw GPUError.invalidBatch("a batch draws into 1 to \(Self.maxCanvasTargets) canvases, not \(canvases.count)")
         }
-        return try submit(batch, target: canvas)
+        var batch = batch
+        if batch.canvases.isEmpty {
+            batch.canvases = canvases.map { CanvasSpec(size: $0.size, background: $0.background) }
+        }
+        guard batch.canvases.map(\.size) == canvases.map(\.size) else {
+            throw GPUError.invalidBatch("a batch rendered into canvases of \(canvases.map(\.size)) must describe those canvases")
+        }
+        return try submit(batch, targets: canvases)
     }
 
     /// Waits until `ticket`'s batch has finished. A ticket whose slot has been reused finished before the reuse.
@@ -157,10 +173,12 @@ public final class Renderer {
     /// Uploads and submits `batch` without waiting. Blocks only when every slot is busy, on the oldest one, whose
     /// results become invalid.
     public func submit(_ batch: RenderBatch) throws -> RenderTicket {
-        try submit(batch, target: nil)
+        try submit(batch, targets: [])
     }
 
-    private func submit(_ batch: RenderBatch, target: PersistentCanvas?) throws -> RenderTicket {
+    /// - Parameter targets: persistent canvases the jobs draw into, one per canvas of the batch; empty to draw
+    ///   into the slot's own buffers.
+    private func submit(_ batch: RenderBatch, targets: [PersistentCanvas]) throws -> RenderTicket {
         var timings = RenderTimings()
         var clock = DispatchTime.now().uptimeNanoseconds
         func lap() -> Double {
@@ -169,9 +187,13 @@ public final class Renderer {
             return Double(now - clock) / 1e6
         }
         let budget = min(Int(context.limits.maxStorageBufferRange), 64 << 20) / 4
-        let plan = try BatchPlan(batch: batch, intermediateBudget: budget,
+        var plan = try BatchPlan(batch: batch, intermediateBudget: budget,
                                  canvasAlignment: Int(context.limits.minStorageBufferOffsetAlignment),
                                  filterTables: filterTables)
+        // A persistent canvas starts its own buffer.
+        if !targets.isEmpty {
+            for index in plan.canvases.indices { plan.canvases[index].pixelOffset = 0 }
+        }
         let passes = try passes(PassVariant(linearLight: batch.linearLight, convertsColor: plan.convertsColor))
         let hostPrefilters = passes.prefilter == nil
         // Frames the host prefilters in place never go into the upload buffer (a memcpy of each frame, and on a
@@ -188,7 +210,7 @@ public final class Renderer {
                          intermediate: plan.intermediateFloats * 4,
                          // Every canvas is bound with the largest one's range, so the last needs that much room.
                          readback: (plan.canvasPixels + plan.largestCanvasPixels) * 4,
-                         canvasesOnDevice: drawsCanvasesOnDevice && target == nil)
+                         canvasesOnDevice: drawsCanvasesOnDevice && targets.isEmpty)
         slot.canvases = plan.canvases
         layout.write(plan: plan, sources: batch.sources, into: slot.upload!)
         timings.uploadMilliseconds = lap()
@@ -205,12 +227,18 @@ public final class Renderer {
             timings.prefilterMilliseconds = lap()
         }
 
-        let canvasBuffer = target?.buffer ?? (drawsCanvasesOnDevice ? slot.deviceCanvases! : slot.readback!)
-        slot.descriptorSet.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: canvasBuffer))
-        try record(plan, passes: passes, into: slot, canvasBuffer: canvasBuffer, strides: layout.strides,
-                   clearsCanvases: target == nil)
-        let retained: [AnyObject] = slot.resources + passes.pipelineObjects + (target.map { [$0.buffer] } ?? [])
+        let ownCanvases = drawsCanvasesOnDevice ? slot.deviceCanvases! : slot.readback!
+        let canvasBuffers = targets.isEmpty ? [(ownCanvases, plan.largestCanvasPixels * 4)]
+            : targets.map { ($0.buffer, $0.size.area * 4) }
+        for (set, canvas) in zip(slot.descriptorSets, canvasBuffers) {
+            set.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: canvas.0, canvasBytes: canvas.1))
+        }
+        try record(plan, passes: passes, into: slot, sets: Array(slot.descriptorSets.prefix(canvasBuffers.count)),
+                   copiesCanvases: targets.isEmpty && ownCanvases === slot.deviceCanvases, strides: layout.strides,
+                   clearsCanvases: targets.isEmpty)
+        let retained: [AnyObject] = slot.resources + passes.pipelineObjects + targets.map(\.buffer)
         try slot.submission.submit(slot.commands, retaining: retained)
+        context.countSubmission()
         timings.recordMilliseconds = lap()
         submitTimes[slotIndex] = clock
         lastTimings = timings
@@ -263,13 +291,14 @@ public final class Renderer {
     /// Fill canvases, prefilter (unless the host did), then per chunk horizontal and vertical, then overlays,
     /// then (canvases drawn on the device) one copy into the readback buffer; a barrier between dependent steps
     /// and one before the host reads.
-    private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot, canvasBuffer: GPUBuffer,
-                        strides: TableStrides, clearsCanvases: Bool) throws {
+    private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot, sets: [DescriptorSet],
+                        copiesCanvases: Bool, strides: TableStrides, clearsCanvases: Bool) throws {
         let commands = slot.commands
         try commands.begin()
-        commands.bind(slot.descriptorSet, layout: pipelineLayout, strides: strides)
+        commands.bind(sets, layout: pipelineLayout, strides: strides)
+        let ownCanvases = copiesCanvases ? slot.deviceCanvases! : slot.readback!
         for fill in plan.backgroundFills where clearsCanvases {
-            commands.fill(canvasBuffer, offset: fill.pixels.lowerBound * 4, size: fill.pixels.count * 4,
+            commands.fill(ownCanvases, offset: fill.pixels.lowerBound * 4, size: fill.pixels.count * 4,
                           value: fill.color)
         }
         commands.barrier(from: .transfer, to: .compute)
@@ -289,9 +318,9 @@ public final class Renderer {
         passes.overlay.dispatches(for: plan.overlayRanges, canvases: plan.canvases).forEach(commands.record)
         commands.timestamp()
         // The copy comes after the last timestamp: the execute time includes it, the per-pass split does not.
-        if canvasBuffer === slot.deviceCanvases, plan.canvasPixels > 0 {
+        if copiesCanvases, plan.canvasPixels > 0 {
             commands.barrier(from: .compute, to: .transfer)
-            commands.copy(canvasBuffer, to: slot.readback!, size: plan.canvasPixels * 4)
+            commands.copy(slot.deviceCanvases!, to: slot.readback!, size: plan.canvasPixels * 4)
             commands.barrier(from: .transfer, to: .host)
         } else {
             commands.barrier(from: .compute, to: .host)

@@ -139,9 +139,13 @@ struct UploadLayout {
     }
 
     /// What each binding points at, in binding order.
-    /// - Parameter canvasBuffer: where the passes draw: the slot's readback buffer, its device canvases, or a
-    ///   persistent canvas.
-    func bindings(slot: RenderSlot, plan: BatchPlan, canvasBuffer: GPUBuffer) throws -> [DescriptorResource] {
+    /// - Parameters:
+    ///   - canvasBuffer: where the passes draw: the slot's readback buffer, its device canvases, or a persistent
+    ///     canvas.
+    ///   - canvasBytes: the window each dispatch sees of it: the largest canvas (every canvas is bound with its
+    ///     range), or the persistent canvas.
+    func bindings(slot: RenderSlot, plan: BatchPlan, canvasBuffer: GPUBuffer,
+                  canvasBytes: Int) throws -> [DescriptorResource] {
         func storage(_ region: Region) -> DescriptorResource {
             .storage(BufferRange(buffer: slot.upload!, offset: regions[region]!.offset, size: regions[region]!.size))
         }
@@ -163,8 +167,7 @@ struct UploadLayout {
             case .intermediate:
                 .storage(BufferRange(buffer: slot.intermediate!, offset: 0, size: max(plan.intermediateFloats * 4, 16)))
             case .canvasPixels:
-                .storage(BufferRange(buffer: canvasBuffer, offset: 0,
-                                     size: max(plan.largestCanvasPixels * 4, 16)))
+                .storage(BufferRange(buffer: canvasBuffer, offset: 0, size: max(canvasBytes, 16)))
             }
         }
     }

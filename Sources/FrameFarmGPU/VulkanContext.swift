@@ -29,12 +29,19 @@ public final class GPUContext: @unchecked Sendable {
     private let memoryLock = NSLock()
     private var memoryInUse = 0
     private var memoryPeak = 0
+    private var submitted = 0
 
     /// Every validation warning and error reported so far (empty when validation is off).
     public var validationMessages: [String] { validationLog?.messages ?? [] }
 
     /// Bytes of device memory this context's buffers hold now, and the most they have held at once.
     public var deviceMemory: (inUse: Int, peak: Int) { memoryLock.withLock { (memoryInUse, memoryPeak) } }
+
+    /// Batches submitted by this context's renderers so far.
+    public var submissions: Int { memoryLock.withLock { submitted } }
+
+    /// Called by `Renderer` for each batch it submits.
+    func countSubmission() { memoryLock.withLock { submitted += 1 } }
 
     /// Called by `GPUBuffer` for each allocation (positive) and free (negative).
     func account(deviceMemory bytes: Int) {

@@ -127,6 +127,57 @@ extension GPUTests {
             }
         }
 
+        /// One submission draws into several persistent canvases of different sizes (a track's sheets at several
+        /// widths), each job into its own canvas: every pixel is its tile's colour or the canvas's background,
+        /// whichever canvas comes first in the list, and however the renderer draws its own canvases.
+        @Test(arguments: [false, true])
+        func oneSubmissionDrawsIntoSeveralPersistentCanvases(canvasesOnDevice: Bool) throws {
+            let codes = [(81, 90, 240), (145, 54, 34)]
+            let sources = codes.map { Self.solid($0).sourceFrame }
+            let colours = codes.map { code -> RGBA8 in
+                let frame = Self.solid(code)
+                let (r, g, b) = ReferenceRenderer.rgb(y: Double(frame.luma[0]), cb: Double(frame.cb[0]),
+                                                      cr: Double(frame.cr[0]), format: frame.format)
+                let bytes = [r, g, b].map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
+                return RGBA8(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: 255)
+            }
+            let sizes = [PixelSize(width: 24, height: 14), PixelSize(width: 48, height: 28), PixelSize(width: 96, height: 56)]
+            let backgrounds = [RGBA8(red: 1, green: 2, blue: 3, alpha: 255), RGBA8(red: 4, green: 5, blue: 6, alpha: 255),
+                               RGBA8(red: 7, green: 8, blue: 9, alpha: 255)]
+            // (canvas, source, tile): the first source in every canvas, the second in the larger two.
+            let tiles: [(canvas: Int, source: Int, rect: PixelRect)] = [
+                (0, 0, PixelRect(x: 0, y: 0, width: 12, height: 7)),
+                (1, 0, PixelRect(x: 0, y: 0, width: 24, height: 14)), (1, 1, PixelRect(x: 24, y: 14, width: 24, height: 14)),
+                (2, 1, PixelRect(x: 48, y: 0, width: 48, height: 28)), (2, 0, PixelRect(x: 0, y: 28, width: 48, height: 28)),
+            ]
+            try TestGPU.withRenderer(canvasesOnDevice: canvasesOnDevice) { renderer in
+                let canvases = try zip(sizes, backgrounds).map {
+                    try PersistentCanvas(context: renderer.context, size: $0, background: $1)
+                }
+                let jobs = tiles.map {
+                    RenderJob(sourceIndex: $0.source, sourceCrop: SourceRect(x: 0, y: 0, width: 40, height: 24),
+                              destination: $0.rect, canvasIndex: $0.canvas)
+                }
+                try renderer.finish(try renderer.submit(RenderBatch(sources: sources, canvases: [], jobs: jobs),
+                                                        into: canvases))
+                for (index, canvas) in canvases.enumerated() {
+                    var wrong = 0
+                    for y in 0..<canvas.size.height {
+                        for x in 0..<canvas.size.width {
+                            let tile = tiles.first { $0.canvas == index && $0.rect.contains(PixelRect(x: x, y: y, width: 1, height: 1)) }
+                            let expected = tile.map { colours[$0.source] } ?? backgrounds[index]
+                            let pixel = canvas.pixel(x: x, y: y)
+                            let close = zip([pixel.red, pixel.green, pixel.blue, pixel.alpha],
+                                            [expected.red, expected.green, expected.blue, expected.alpha])
+                                .allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+                            if !close { wrong += 1 }
+                        }
+                    }
+                    #expect(wrong == 0, "canvas \(index): \(wrong) pixels wrong")
+                }
+            }
+        }
+
         @Test func onlyRowsNotDrawnAcrossAreFilled() {
             let size = PixelSize(width: 30, height: 20)
             func rows(_ rects: [PixelRect]) -> [Range<Int>] { BatchPlan.rowsNotDrawnAcross(size, by: rects) }

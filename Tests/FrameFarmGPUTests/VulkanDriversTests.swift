@@ -14,7 +14,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: pci, withIntermediateDirectories: true)
         for name in ["lvp_icd.x86_64.json", "radeon_icd.x86_64.json", "intel_icd.x86_64.json",
                      "intel_hasvk_icd.x86_64.json", "nvidia_icd.json", "README"] {
-            FileManager.default.createFile(atPath: manifests + "/" + name, contents: Data("{}".utf8))
+            _ = FileManager.default.createFile(atPath: manifests + "/" + name, contents: Data("{}".utf8))
         }
         // A host bridge from Intel (not a display controller) and a virtio network card.
         try device("0000:00:00.0", vendor: "0x8086", class: "0x060000")

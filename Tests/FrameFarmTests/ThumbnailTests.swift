@@ -150,6 +150,31 @@ import FrameFarmSamples
         }
     }
 
+    /// Three widths draw their tiles in the submissions one width takes: each batch of frames is uploaded once
+    /// and drawn into every width's sheet together.
+    @Test func severalWidthsTakeTheSubmissionsOfOne() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 640, height: 360)
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 1
+        }
+        func submissions(widths: [Int]) throws -> Int {
+            var options = ThumbnailOptions()
+            options.widths = widths
+            options.spacing = .interval(0.5)
+            let gpu = try GPUService(configuration: testConfiguration.gpu)
+            let summary = ThumbnailJob.run(inputs: [path], outputRoot: directory.file("out-\(widths.count)"),
+                                           options: options, gpu: gpu)
+            try #require(summary.failed == 0, "\(summary.failures)")
+            #expect(gpu.validationMessages.isEmpty, "\(gpu.validationMessages.prefix(3))")
+            return gpu.submissions
+        }
+        let one = try submissions(widths: [160])
+        #expect(one >= 2, "12 thumbnails, 8 frames a batch")
+        #expect(try submissions(widths: [160, 320, 640]) == one)
+    }
+
     @Test(arguments: [(25, 1), (24, 1), (30000, 1001)])
     func exactSeekShowsTheFrameOnScreenAtEachCueStart(rate: (Int, Int)) throws {
         let directory = TemporaryDirectory()
