@@ -57,8 +57,10 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         // With fewer than two targets per worker, one soon runs on alone with nothing left to take over (the frame
         // 10 s into a 20-s clip, 50 frames past its keyframe, while the other worker's first frame is long done):
         // frame threads let its decoder use the idle cores. With more, they cost more than they give (a tenth
-        // more time for the 10-minute clip's 60) and would stop the fast-forwarding through B-frames.
-        let decoderThreads = mode == .exact && targets.count < 2 * workers ? 0 : 1
+        // more time for the 10-minute clip's 60) and would stop the fast-forwarding through B-frames; a lone
+        // target (a track's first thumbnail) is a keyframe's worth of decoding, not worth the threads.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let decoderThreads = mode == .exact && (2..<(2 * workers)).contains(targets.count) ? max(2, cores / workers) : 1
         self.capacity = max(capacity, workers)
         remaining = [targets.indices] + Array(repeating: 0..<0, count: workers - 1)
         self.leading = leading[...]
