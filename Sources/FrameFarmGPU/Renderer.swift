@@ -227,15 +227,15 @@ public final class Renderer {
             timings.prefilterMilliseconds = lap()
         }
 
-        let ownCanvases = drawsCanvasesOnDevice ? slot.deviceCanvases! : slot.readback!
-        let canvasBuffers = targets.isEmpty ? [(ownCanvases, plan.largestCanvasPixels * 4)]
+        // Where each descriptor set's passes draw, and how much of it a dispatch sees.
+        let canvasBuffers = targets.isEmpty
+            ? [(drawsCanvasesOnDevice ? slot.deviceCanvases! : slot.readback!, plan.largestCanvasPixels * 4)]
             : targets.map { ($0.buffer, $0.size.area * 4) }
         for (set, canvas) in zip(slot.descriptorSets, canvasBuffers) {
             set.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: canvas.0, canvasBytes: canvas.1))
         }
         try record(plan, passes: passes, into: slot, sets: Array(slot.descriptorSets.prefix(canvasBuffers.count)),
-                   copiesCanvases: targets.isEmpty && ownCanvases === slot.deviceCanvases, strides: layout.strides,
-                   clearsCanvases: targets.isEmpty)
+                   ownCanvases: targets.isEmpty ? canvasBuffers[0].0 : nil, strides: layout.strides)
         let retained: [AnyObject] = slot.resources + passes.pipelineObjects + targets.map(\.buffer)
         try slot.submission.submit(slot.commands, retaining: retained)
         context.countSubmission()
@@ -291,15 +291,18 @@ public final class Renderer {
     /// Fill canvases, prefilter (unless the host did), then per chunk horizontal and vertical, then overlays,
     /// then (canvases drawn on the device) one copy into the readback buffer; a barrier between dependent steps
     /// and one before the host reads.
+    /// - Parameter ownCanvases: the slot's buffer the passes draw into (its background filled first); nil when
+    ///   they draw into persistent canvases.
     private func record(_ plan: BatchPlan, passes: PassPipelines, into slot: RenderSlot, sets: [DescriptorSet],
-                        copiesCanvases: Bool, strides: TableStrides, clearsCanvases: Bool) throws {
+                        ownCanvases: GPUBuffer?, strides: TableStrides) throws {
         let commands = slot.commands
         try commands.begin()
         commands.bind(sets, layout: pipelineLayout, strides: strides)
-        let ownCanvases = copiesCanvases ? slot.deviceCanvases! : slot.readback!
-        for fill in plan.backgroundFills where clearsCanvases {
-            commands.fill(ownCanvases, offset: fill.pixels.lowerBound * 4, size: fill.pixels.count * 4,
-                          value: fill.color)
+        if let ownCanvases {
+            for fill in plan.backgroundFills {
+                commands.fill(ownCanvases, offset: fill.pixels.lowerBound * 4, size: fill.pixels.count * 4,
+                              value: fill.color)
+            }
         }
         commands.barrier(from: .transfer, to: .compute)
         commands.timestamp()
@@ -318,7 +321,7 @@ public final class Renderer {
         passes.overlay.dispatches(for: plan.overlayRanges, canvases: plan.canvases).forEach(commands.record)
         commands.timestamp()
         // The copy comes after the last timestamp: the execute time includes it, the per-pass split does not.
-        if copiesCanvases, plan.canvasPixels > 0 {
+        if let ownCanvases, ownCanvases === slot.deviceCanvases, plan.canvasPixels > 0 {
             commands.barrier(from: .compute, to: .transfer)
             commands.copy(slot.deviceCanvases!, to: slot.readback!, size: plan.canvasPixels * 4)
             commands.barrier(from: .transfer, to: .host)
