@@ -120,6 +120,26 @@ import Testing
         #expect(luma(approximate) != expected, "skipping deblocking on the way should show: is the test's sample deblocked?")
     }
 
+    /// A target that falls exactly on a frame (a thumbnail time on a keyframe, as every 10-s time does on a
+    /// 25-fps video with a keyframe every 2 s) is that frame: with B-frames, the decoder is drained after it
+    /// instead of decoding the frames the stream's reordering delay holds back. Every frame shown is the one
+    /// on screen at its target, times on a frame or between frames alike.
+    @Test func aTargetOnAFrameDecodesNoFurther() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 2
+            $0.bFrames = 3
+        }
+        for (target, frames) in [(2.0, 1), (4.0, 1), (2.5, 15)] {
+            let reader = try FrameReader(path: path, threads: 1)
+            let frame = try #require(try reader.frame(at: target, lastTime: nil, then: .nothing))
+            #expect(readFrameCode(frame) == Int((target * 25 + 1e-6).rounded(.down)), "at \(target) s")
+            // On the keyframe, only it; half a second in, at most the 13 frames up to it and the delay's two.
+            #expect(reader.framesDecoded <= frames, "\(reader.framesDecoded) frames decoded for \(target) s")
+        }
+    }
+
     /// Keyframe thumbnails skip the keyframe's own deblocking: visible at full size, hidden by the 4x shrink
     /// that thumbnails need before it is allowed (a box average here, gentler than the real resampler's).
     @Test func keyframeWithoutDeblockingIsHiddenByAFourTimesShrink() throws {
