@@ -121,8 +121,8 @@ public enum PosterPicker {
     public static let leastWindowSeconds = 3.0
 
     /// `count` exact candidates where keyframes are few: an exact frame costs everything from the keyframe before
-    /// it, so spreading them over a clip with three keyframes decoded nearly all of it (530 of 600 frames of the
-    /// bench's 20-s clip, for a poster ffmpeg's `thumbnail` filter picks from its first 100). The candidates lie in
+    /// it, so spreading them over a clip with three keyframes decoded nearly all of it (the bench's 20-s clip, of
+    /// which ffmpeg's `thumbnail` filter looks at the first 100 frames for its poster). The candidates lie in
     /// windows that open at keyframes (or at 5% of the video, for the keyframe before it) and end at the next one,
     /// at 95%, or where the windows together cost `windowShare` of the video to decode, whichever comes first;
     /// each window gets candidates in proportion to its length (at least one), its ends included. Where every

@@ -111,16 +111,21 @@ import FrameFarmSamples
         #expect(codes == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
     }
 
+    /// 6 s of 640x360 with a keyframe every second: 12 thumbnails at 0.5-s spacing, every width below its own.
+    private static func severalWidthsSample(in directory: TemporaryDirectory) throws -> String {
+        try makeSample(in: directory) {
+            $0.size = PixelSize(width: 640, height: 360)
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 1
+        }
+    }
+
     /// `--widths`: a track per width in `thumbnails/WIDTH/`, from the same decoded frames; every tile of every
     /// width shows the frame on screen at its cue's start, the widest track's grid is lowered on its own, and one
     /// stream-inf file lists every width's playlists for a multivariant playlist.
     @Test func severalWidthsComeFromTheSameFrames() throws {
         let directory = TemporaryDirectory()
-        let path = try makeSample(in: directory) {
-            $0.size = PixelSize(width: 640, height: 360)
-            $0.durationSeconds = 6
-            $0.keyframeIntervalSeconds = 1
-        }
+        let path = try Self.severalWidthsSample(in: directory)
         var options = ThumbnailOptions()
         options.widths = [160, 320, 640]
         options.spacing = .interval(0.5)
@@ -154,11 +159,7 @@ import FrameFarmSamples
     /// and drawn into every width's sheet together.
     @Test func severalWidthsTakeTheSubmissionsOfOne() throws {
         let directory = TemporaryDirectory()
-        let path = try makeSample(in: directory) {
-            $0.size = PixelSize(width: 640, height: 360)
-            $0.durationSeconds = 6
-            $0.keyframeIntervalSeconds = 1
-        }
+        let path = try Self.severalWidthsSample(in: directory)
         func submissions(widths: [Int]) throws -> Int {
             var options = ThumbnailOptions()
             options.widths = widths
