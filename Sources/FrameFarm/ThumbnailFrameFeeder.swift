@@ -10,16 +10,16 @@ public enum SeekMode: String, Sendable, CaseIterable {
     case keyframe
 }
 
-/// Decodes the frames of a list of target times on several threads at once: the targets are split into
-/// contiguous chunks, each decoded by its own demuxer and decoder (single-threaded, so chunks, not slices,
-/// use the cores; frame-threaded for fewer than two exact targets per worker). The first worker starts with every target; every other one, and any worker done with its
-/// chunk, takes the later part of the largest chunk left, split at the GOP start nearest its middle so that no GOP
-/// is decoded twice: a target's cost varies with its distance from the keyframe before it, fixed chunks left one
-/// core idle for the last tenth of a long-GOP track, and chunks cut inside a GOP decoded its start twice (all of
-/// it, for the exact poster candidates of a one-GOP clip). Where the container has no index to find GOPs by,
-/// chunks are cut at their middle. Frames go through a bounded queue, so memory holds at most `capacity` decoded
-/// frames however long the video. Frames no target needs are never kept; in keyframe mode non-key frames are
-/// never decoded.
+/// Decodes the frames of a list of target times on several threads at once: the targets are split into contiguous
+/// chunks, each decoded by its own demuxer and decoder (single-threaded, so chunks, not slices, use the cores;
+/// frame-threaded for fewer than two exact targets per worker). The first worker starts with every target; every other
+/// one, and any worker done with its chunk, takes the later part of the largest chunk left, split at the GOP start
+/// nearest its middle so that no GOP is decoded twice: a target's cost varies with its distance from the keyframe
+/// before it, fixed chunks left one core idle for the last tenth of a long-GOP track, and chunks cut inside a GOP
+/// decoded its start twice (all of it, for the exact poster candidates of a one-GOP clip). Where the container has no
+/// index to find GOPs by, chunks are cut at their middle. Frames go through a bounded queue, so memory holds at most
+/// `capacity` decoded frames however long the video. Frames no target needs are never kept; in keyframe mode non-key
+/// frames are never decoded.
 // Unchecked: its workers own FFmpeg readers (C handles), each on its own thread; the queue is under a condition lock.
 final class ThumbnailFrameFeeder: @unchecked Sendable {
     struct Item {
@@ -164,8 +164,9 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         var corrupt: [Double] = []
         var decoded = 0
         do {
-            let reader = try FrameReader(path: path, analysis: analysis, threads: threads, keyframesOnly: mode == .keyframe,
-                                         skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
+            let reader = try FrameReader(path: path, analysis: analysis, threads: threads,
+                                         keyframesOnly: mode == .keyframe, skipsDeblocking: skipsDeblocking,
+                                         maxPixels: maxPixels)
             var lastFrame: DecodedFrame?
             var lastKeyframe: Double?
             while let index = nextTarget(worker: worker, targets: targets, reader: reader) {
