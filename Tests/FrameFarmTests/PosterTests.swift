@@ -138,16 +138,8 @@ import FrameFarmSamples
             $0.blackLeadSeconds = 3
             $0.fadeInSeconds = 1
         }
-        var options = PosterOptions()
-        options.widths = [160]
-        options.format = .png
-        let out = directory.file("out")
-        let summary = PosterJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
-        #expect(summary.failed == 0, "\(summary.failures)")
-        let manifest = try #require(ManifestStore.read(out + "/sample/manifest.json"))
-        let poster = try #require(manifest.poster)
+        let poster = try Self.autoPosterShowingItsFrame(of: path, widths: [160], in: directory)
         #expect(poster.timeSeconds >= 4, "picked \(poster.timeSeconds) s, inside the black lead or the fade")
-        #expect(try readImage(out + "/sample/poster.png").frameCode() == Int((poster.timeSeconds * 10).rounded()))
     }
 
     /// Keyframes at 0, 8 and 16 s of 20: the exact candidates lie in windows after them, decoding a fifth of the
@@ -159,16 +151,24 @@ import FrameFarmSamples
             $0.frameRate = (10, 1)
             $0.keyframeIntervalSeconds = 8
         }
+        let poster = try Self.autoPosterShowingItsFrame(of: path, widths: [], in: directory)
+        let windows = [1.0...(4.0 / 3), 8.0...(28.0 / 3), 16.0...(52.0 / 3)]
+        #expect(windows.contains { $0.contains(poster.timeSeconds) }, "picked \(poster.timeSeconds) s")
+    }
+
+    /// The auto poster of a 10-fps sample at `path`, as PNG: the run succeeds and `poster.png` shows the frame
+    /// at the time the manifest records.
+    private static func autoPosterShowingItsFrame(of path: String, widths: [Int],
+                                                  in directory: TemporaryDirectory) throws -> PosterSection {
         var options = PosterOptions()
-        options.widths = []
+        options.widths = widths
         options.format = .png
         let out = directory.file("out")
         let summary = PosterJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
         #expect(summary.failed == 0, "\(summary.failures)")
         let poster = try #require(ManifestStore.read(out + "/sample/manifest.json")?.poster)
-        let windows = [1.0...(4.0 / 3), 8.0...(28.0 / 3), 16.0...(52.0 / 3)]
-        #expect(windows.contains { $0.contains(poster.timeSeconds) }, "picked \(poster.timeSeconds) s")
         #expect(try readImage(out + "/sample/poster.png").frameCode() == Int((poster.timeSeconds * 10).rounded()))
+        return poster
     }
 
     /// An interlaced video's fields were captured half a frame apart; shown whole, its moving box and zone plate
