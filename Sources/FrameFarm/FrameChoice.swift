@@ -153,10 +153,11 @@ extension PosterPicker {
     private static func decodeCandidates(_ targets: [Double], path: String, stream facts: StreamFacts, maxPixels: Int,
                                          into tally: inout Tally, bars: inout [Double: FrameBars?]) throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        // The winner is shown at full size: candidates are decoded exactly.
+        // The winner is shown at full size: candidates are decoded with deblocking. Any frame near a candidate's
+        // time serves, so frames no other refers to are not decoded.
         let feeder = ThumbnailFrameFeeder(path: path, analysis: facts.analysis, targets: targets, mode: .exact,
-                                          skipsDeblocking: false, workers: cores, capacity: 2 * cores,
-                                          maxPixels: maxPixels)
+                                          referenceFramesOnly: true, skipsDeblocking: false, workers: cores,
+                                          capacity: 2 * cores, maxPixels: maxPixels)
         do {
             while let item = try feeder.next() {
                 tally.consider(item.frame, damagedTimes: item.damagedTimes)

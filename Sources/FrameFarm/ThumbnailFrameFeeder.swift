@@ -50,9 +50,12 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     /// Starts decoding `targets` (stream times, ascending) of `path` in the background. With
     /// `skipsDeblocking` the decoders skip deblocking (see `FrameReader`): invisible once shrunk to a
     /// thumbnail. The targets listed in `leading` are decoded first, by whichever worker is free (in keyframe
-    /// mode, where each target is a seek of its own, order costs nothing).
+    /// mode, where each target is a seek of its own, order costs nothing). With `referenceFramesOnly` an exact
+    /// target gets the last frame at or before it that other frames refer to (`FrameReader`), for frames that
+    /// need only lie near their times.
     init(path: String, analysis: StreamAnalysis?, targets: [Double], leading: [Int] = [], mode: SeekMode,
-         skipsDeblocking: Bool, workers requested: Int, capacity: Int, maxPixels: Int) {
+         referenceFramesOnly: Bool = false, skipsDeblocking: Bool, workers requested: Int, capacity: Int,
+         maxPixels: Int) {
         workers = max(1, min(requested, targets.count))
         // With fewer than two targets per worker, one soon runs on alone with nothing left to take over (the frame
         // 10 s into a 20-s clip, 50 frames past its keyframe, while the other worker's first frame is long done):
@@ -68,7 +71,8 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         for worker in 0..<workers {
             Thread.detachNewThread { [self] in
                 decode(path: path, analysis: analysis, targets: targets, worker: worker, mode: mode,
-                       threads: decoderThreads, skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
+                       referenceFramesOnly: referenceFramesOnly, threads: decoderThreads,
+                       skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             }
         }
     }
@@ -159,14 +163,14 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     }
 
     private func decode(path: String, analysis: StreamAnalysis?, targets: [Double], worker: Int, mode: SeekMode,
-                        threads: Int, skipsDeblocking: Bool, maxPixels: Int) {
+                        referenceFramesOnly: Bool, threads: Int, skipsDeblocking: Bool, maxPixels: Int) {
         var error: Error?
         var corrupt: [Double] = []
         var decoded = 0
         do {
             let reader = try FrameReader(path: path, analysis: analysis, threads: threads,
-                                         keyframesOnly: mode == .keyframe, skipsDeblocking: skipsDeblocking,
-                                         maxPixels: maxPixels)
+                                         keyframesOnly: mode == .keyframe, referenceFramesOnly: referenceFramesOnly,
+                                         skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             var lastFrame: DecodedFrame?
             var lastKeyframe: Double?
             while let index = nextTarget(worker: worker, targets: targets, reader: reader) {

@@ -20,6 +20,7 @@ public final class FrameReader {
     private var file: MediaFile
     private var decoder: VideoDecoder
     private let keyframesOnly: Bool
+    private let referenceFramesOnly: Bool
     private let skipsDeblocking: Bool
     private let maxPixels: Int
     private let threads: Int
@@ -55,15 +56,18 @@ public final class FrameReader {
     /// Frame decoded past a target while seeking exactly; returned first by the next read.
     private var pending: DecodedFrame?
 
+    /// - Parameter referenceFramesOnly: decode only the frames other frames refer to (`VideoDecoder`): an exact
+    ///   read then returns the last of those at or before its time, for callers that need a frame near it.
     /// - Parameter skipsDeblocking: skip deblocking on every frame decoded. Faster, but the frame shown drifts
     ///   by a few dB (`VideoDecoder`): for outputs shrunk 4x or more only.
     /// - Parameter analysis: an earlier reader's (or `MediaFacts`') analysis of this file, so opening it doesn't
     ///   decode its first frames again (see `StreamAnalysis`).
     public init(path: String, analysis: StreamAnalysis? = nil, threads: Int = 0, keyframesOnly: Bool = false,
-                skipsDeblocking: Bool = false, maxPixels: Int = MediaFile.defaultMaxPixels,
+                referenceFramesOnly: Bool = false, skipsDeblocking: Bool = false, maxPixels: Int = MediaFile.defaultMaxPixels,
                 rendition: RenditionRequest? = nil) throws {
         self.path = path
         self.keyframesOnly = keyframesOnly
+        self.referenceFramesOnly = referenceFramesOnly
         self.skipsDeblocking = skipsDeblocking
         self.maxPixels = maxPixels
         self.threads = threads
@@ -71,7 +75,8 @@ public final class FrameReader {
         info = file.info
         normalizer = FrameNormalizer(streamPeakLuminance: info.color.peakLuminance)
         decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
-                                   skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
+                                   referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking,
+                                   maxPixels: maxPixels)
     }
 
     /// How this reader's file was analysed, for other readers of it.
@@ -198,7 +203,8 @@ public final class FrameReader {
         if !positioned {
             file = try MediaFile(path: path, maxPixels: maxPixels, analysis: file.analysis)
             decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
-                                       skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
+                                       referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking,
+                                       maxPixels: maxPixels)
         }
         pending = nil
         draining = false
@@ -298,13 +304,15 @@ public final class FrameReader {
     /// decoded one after another they kept one core busy and the others idle.
     public static func inRuns<Result: Sendable>(
         path: String, analysis: StreamAnalysis?, targets: [Double], workers: Int, keyframesOnly: Bool = true,
-        skipsDeblocking: Bool = false, maxPixels: Int, _ body: @Sendable (FrameReader, ArraySlice<Double>) throws -> Result
+        referenceFramesOnly: Bool = false, skipsDeblocking: Bool = false, maxPixels: Int,
+        _ body: @Sendable (FrameReader, ArraySlice<Double>) throws -> Result
     ) throws -> [Result] {
         let runs = targets.indices.split(into: max(1, min(workers, targets.count)))
         return try Concurrent.map(count: runs.count) { run in
             Swift.Result { () throws -> Result in
                 let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: keyframesOnly,
-                                             skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
+                                             referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking,
+                                             maxPixels: maxPixels)
                 return try body(reader, targets[runs[run]])
             }
         }.map { try $0.get() }

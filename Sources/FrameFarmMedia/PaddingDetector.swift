@@ -71,10 +71,10 @@ public enum PaddingDetector {
     /// Samples `count` frames spread over the video (keyframes near 5% ... 95% of it) and decides its padding.
     /// The samples are split into contiguous runs, one per worker, each decoded by its own reader: decoding them
     /// one after another on one core was most of `probe`'s time on 4K video (9 keyframes of 4K HEVC, 0.5 s). A
-    /// video whose keyframes give fewer distinct samples than a decision needs (a clip of a few seconds) has its
-    /// frames at the sample times decoded exactly instead. Between that and 9, the keyframes decide (decoding
-    /// exactly into every GOP of a 10-s 1080p clip cost more than the rest of its thumbnails): enough for centred
-    /// bars, while an uneven one then stays unproven, which is the safe side.
+    /// video whose keyframes give fewer distinct samples than a decision needs (a clip of a few seconds) has
+    /// frames at the sample times decoded instead (each the last reference frame at or before its time). Between
+    /// that and 9, the keyframes decide (decoding into every GOP of a 10-s 1080p clip cost more than the rest of
+    /// its thumbnails): enough for centred bars, while an uneven one then stays unproven, which is the safe side.
     /// Throws `InputError.noDecodableFrames` when not one frame decodes.
     public static func detect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
                               startSeconds: Double, count: Int = defaultSampleCount,
@@ -99,10 +99,11 @@ public enum PaddingDetector {
                          combed: measuresCombing ? CombingDetector.combedShare(in: frame) > CombingDetector.combedFrameShare : nil)
         }
         func sample(keyframesOnly: Bool, workers: Int) throws -> (codedSize: PixelSize, frames: [SampledFrame], corruptTimes: [Double]) {
-            // Bars need no deblocking (a quarter of H.264 decoding); the combing measure was tuned with it.
+            // Bars need no deblocking (a quarter of H.264 decoding); the combing measure was tuned with it. A
+            // sample needs only lie near its time: frames no other refers to are not decoded.
             let sampled = try FrameReader.inRuns(path: path, analysis: analysis, targets: targets, workers: workers,
-                                                 keyframesOnly: keyframesOnly, skipsDeblocking: !measuresCombing,
-                                                 maxPixels: maxPixels) { reader, run in
+                                                 keyframesOnly: keyframesOnly, referenceFramesOnly: true,
+                                                 skipsDeblocking: !measuresCombing, maxPixels: maxPixels) { reader, run in
                 var lastTime: Double?
                 let frames = try run.enumerated().compactMap { offset, target -> SampledFrame? in
                     let next: NextRead = offset + 1 < run.count ? .time(run[run.startIndex + offset + 1]) : .nothing

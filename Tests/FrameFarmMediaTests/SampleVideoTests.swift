@@ -202,6 +202,30 @@ import Testing
         }
     }
 
+    /// A reference-only reader decodes just the frames other frames refer to, as the stream's own slice headers
+    /// say (nal_ref_idc, read from the packets), and an exact read then gives the last of them at or before its
+    /// time: the poster's candidates and the padding search's samples, which need only lie near their times.
+    @Test func aReferenceOnlyReaderDecodesJustTheFramesOthersReferTo() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 2
+            $0.keyframeIntervalSeconds = 2
+            $0.bFrames = 3
+        }
+        let references = try referenceFrames(of: path, frameRate: 25)
+        #expect(references.count >= 10 && references.count <= 30, "\(references.count) of 50 frames are references")
+        let reader = try FrameReader(path: path, threads: 1, referenceFramesOnly: true)
+        var codes: [Int?] = []
+        while let frame = try reader.nextFrame() { codes.append(readFrameCode(frame)) }
+        #expect(codes == references.sorted())
+        for target in [0.1, 0.5, 0.98, 1.3, 1.9] {
+            let onScreen = Int((target * 25 + 1e-6).rounded(.down))
+            let frame = try #require(try FrameReader(path: path, threads: 1, referenceFramesOnly: true)
+                .frame(at: target, lastTime: nil, then: .nothing))
+            #expect(readFrameCode(frame) == references.filter { $0 <= onScreen }.max(), "at \(target) s")
+        }
+    }
+
     @Test func tenBitAndFourFourFourDecodeAsUploadableFormats() throws {
         let directory = TemporaryDirectory()
         for (encoder, pixelFormat) in [("libx265", "yuv420p10le"), ("libx264", "yuv444p")] {
@@ -256,4 +280,26 @@ private func boxShrink(_ plane: [UInt8], width: Int, by factor: Int) -> [Double]
             return Double(sum) / Double(factor * factor)
         }
     }
+}
+
+/// The display indices (at `frameRate`) of the frames of an MP4's H.264 stream that other frames may refer to:
+/// those whose slices carry a nal_ref_idc above zero, read from the packets' length-prefixed NAL units without
+/// decoding.
+private func referenceFrames(of path: String, frameRate: Double) throws -> Set<Int> {
+    let file = try MediaFile(path: path)
+    var references = Set<Int>()
+    while let packet = try file.readVideoPacket() {
+        let bytes = UnsafeRawBufferPointer(start: packet.pointer.pointee.data, count: Int(packet.pointer.pointee.size))
+        var offset = 0, isReference = false
+        while offset + 5 <= bytes.count {
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let header = bytes[offset + 4]
+            if [1, 5].contains(header & 0x1F), header >> 5 & 3 != 0 { isReference = true }
+            offset += 4 + length
+        }
+        if isReference, let pts = packet.presentationTimestamp {
+            references.insert(Int((file.seconds(pts) * frameRate).rounded()))
+        }
+    }
+    return references
 }

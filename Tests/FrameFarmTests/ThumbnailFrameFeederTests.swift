@@ -52,6 +52,38 @@ import Testing
         #expect(feeder.framesDecoded <= 177, "\(feeder.framesDecoded) frames decoded")
     }
 
+    /// With reference frames only (the poster's candidates), each target gets a frame at or before it no further
+    /// back than the stream's B-frame runs reach (three), and far fewer frames are decoded than exact targets need.
+    @Test func referenceFramesOnlyServeNearbyFramesForLessDecoding() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 4
+            $0.keyframeIntervalSeconds = 4  // one GOP, as a short clip's poster candidates see it
+            $0.bFrames = 3
+        }
+        let targets = (1...12).map { 0.3 * Double($0) }
+        func decode(referenceFramesOnly: Bool) throws -> Int {
+            let feeder = ThumbnailFrameFeeder(path: path, analysis: nil, targets: targets, mode: .exact,
+                                              referenceFramesOnly: referenceFramesOnly, skipsDeblocking: false,
+                                              workers: 2, capacity: 4, maxPixels: 1 << 26)
+            var delivered = 0
+            while let item = try feeder.next() {
+                delivered += 1
+                let onScreen = Int((targets[item.index] * 25 + 1e-6).rounded(.down))
+                let code = try #require(frameCode(item.frame))
+                if referenceFramesOnly {
+                    #expect((onScreen - 3...onScreen).contains(code), "target \(item.index): frame \(code)")
+                } else {
+                    #expect(code == onScreen, "target \(item.index)")
+                }
+            }
+            #expect(delivered == targets.count)
+            return feeder.framesDecoded
+        }
+        let exact = try decode(referenceFramesOnly: false), nearby = try decode(referenceFramesOnly: true)
+        #expect(Double(nearby) <= 0.7 * Double(exact), "\(nearby) frames decoded against \(exact)")
+    }
+
     /// Leading targets (keyframe mode's padding samples) are taken before any other, wherever they lie: one
     /// worker delivers them first, in the order given; with two, every target still comes out once, as the
     /// keyframe at or before its time.
