@@ -12,6 +12,9 @@ struct ClipSpec: Sendable {
     /// nil: the encoder's default GOP (x264: keyint 250 with scene cuts), so thumbnail times fall inside GOPs.
     var keyframeIntervalSeconds: Double?
     var bFrames: Int?
+    /// false: `bFrames` B-frames between every two P-frames, as camera and streaming encodes have them (see
+    /// `VideoEncoding.adaptiveBFrames`).
+    var adaptiveBFrames = true
     var encoder: String?
     var pixelFormat: String?
     /// Whole frames per second. Default-GOP clips run at 30: x264's 250-frame GOP is then 8.33 s, so 10-s
@@ -21,7 +24,8 @@ struct ClipSpec: Sendable {
     var fileName: String {
         let gop = keyframeIntervalSeconds.map { "gop\(Format.number($0, digits: 1))s" } ?? "gopdefault"
         let parts = [encoder ?? "libx264", pixelFormat ?? "default", "\(width)x\(height)",
-                     "\(Int(durationSeconds))s", gop, "b\(bFrames.map(String.init) ?? "default")", "\(frameRate)fps", "veryfast"]
+                     "\(Int(durationSeconds))s", gop, "b\(bFrames.map(String.init) ?? "default")\(adaptiveBFrames ? "" : "fixed")",
+                     "\(frameRate)fps", "veryfast"]
         return parts.joined(separator: "-") + ".mp4"
     }
 
@@ -32,6 +36,7 @@ struct ClipSpec: Sendable {
         options.frameRate = (numerator: frameRate, denominator: 1)
         options.keyframeIntervalSeconds = keyframeIntervalSeconds
         options.bFrames = bFrames
+        options.adaptiveBFrames = adaptiveBFrames
         options.encoder = encoder
         options.pixelFormat = pixelFormat
         options.preset = "veryfast"

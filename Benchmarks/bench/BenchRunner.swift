@@ -104,7 +104,8 @@ final class BenchRunner {
         let library = settings.scenarios.contains(.library) || settings.scenarios.contains(.lint)
             ? BenchInputs.librarySet(quick: settings.quick) + [BenchInputs.oneSecondClip]
             : settings.scenarios.contains(.shortclips) ? [BenchInputs.oneSecondClip] : []
-        try BenchInputs.materializeAll(needed + growth + library, cache: settings.cache)
+        let shortClips = settings.scenarios.contains(.shortclips) ? [BenchInputs.oneSecondClipWithBFrames] : []
+        try BenchInputs.materializeAll(needed + growth + library + shortClips, cache: settings.cache)
         clips = try needed.map { try BenchInputs.clip(path: BenchInputs.path(of: $0, cache: settings.cache),
                                                       label: $0.label) }
     }

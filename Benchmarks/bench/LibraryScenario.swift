@@ -188,4 +188,10 @@ extension BenchInputs {
     /// The fixed-cost clip: 1 s of 720p.
     static let oneSecondClip = ClipSpec(label: "library 1 s", width: 1280, height: 720, durationSeconds: 1,
                                         keyframeIntervalSeconds: 1, bFrames: 2)
+
+    /// The fixed-cost clip again with B-frames as camera and streaming encodes have them (three between every two
+    /// P-frames): x264 puts 2 in the first clip's 25 frames.
+    static let oneSecondClipWithBFrames = ClipSpec(label: "1 s, B-frames throughout", width: 1280, height: 720,
+                                                   durationSeconds: 1, keyframeIntervalSeconds: 1, bFrames: 3,
+                                                   adaptiveBFrames: false)
 }

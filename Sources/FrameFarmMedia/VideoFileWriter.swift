@@ -20,6 +20,11 @@ public struct VideoEncoding: Sendable {
     /// Keyframe every this many seconds; nil keeps the encoder's default GOP (x264: 250 frames + scene cuts).
     public var keyframeIntervalSeconds: Double?
     public var bFrames: Int?
+    /// x264/x265: whether the encoder chooses where B-frames go (its default). On the sample pattern, which each
+    /// frame predicts well from the one before, it chooses P-frames nearly throughout (2 B-frames of 25 at 720p),
+    /// where camera and streaming encodes are mostly B-frames; false puts `bFrames` of them between every two
+    /// P-frames (b-adapt=0), as such encodes have them.
+    public var adaptiveBFrames = true
     /// First timestamp of the stream, in seconds (use a .ts container to keep it: MP4 edit lists hide it).
     public var startSeconds = 0.0
     /// Frame durations vary (a 1/90000 s time base); else one tick per frame.
@@ -240,6 +245,7 @@ public final class VideoFileWriter {
         // interval means no extra keyframes at scene cuts. Each encoder takes its own parameter option.
         var parameters = encoderName == "libx265" ? ["log-level=error"] : []
         if encoding.keyframeIntervalSeconds != nil { parameters.append("scenecut=0") }
+        if !encoding.adaptiveBFrames { parameters.append("b-adapt=0") }
         if !parameters.isEmpty {
             av_opt_set(codec.pointee.priv_data, encoderName == "libx265" ? "x265-params" : "x264-params",
                        parameters.joined(separator: ":"), 0)

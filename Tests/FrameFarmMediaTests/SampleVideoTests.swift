@@ -226,6 +226,27 @@ import Testing
         }
     }
 
+    /// Without adaptive B-frames the encoder puts the B-frames asked for between every two P-frames, as camera
+    /// and streaming encodes have them (the bench's clip with B-frames throughout): with x264's pyramid, two of
+    /// every four frames are B-frames no other frame refers to. The frames still come out in order.
+    @Test func fixedBFramesFillEveryGap() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            // The bench's size and preset, whose adaptive placement puts 2 B-frames in 25 frames of the pattern.
+            $0.size = PixelSize(width: 1280, height: 720)
+            $0.durationSeconds = 1
+            $0.preset = "veryfast"
+            $0.bFrames = 3
+            $0.adaptiveBFrames = false
+        }
+        let references = try referenceFrames(of: path, frameRate: 25)
+        #expect(references.count <= 15, "\(references.count) of 25 frames are references")
+        let reader = try FrameReader(path: path)
+        var codes: [Int?] = []
+        while let frame = try reader.nextFrame() { codes.append(readFrameCode(frame)) }
+        #expect(codes == (0..<25).map { $0 })
+    }
+
     @Test func tenBitAndFourFourFourDecodeAsUploadableFormats() throws {
         let directory = TemporaryDirectory()
         for (encoder, pixelFormat) in [("libx265", "yuv420p10le"), ("libx264", "yuv444p")] {
