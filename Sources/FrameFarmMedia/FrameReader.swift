@@ -63,8 +63,8 @@ public final class FrameReader {
     /// - Parameter analysis: an earlier reader's (or `MediaFacts`') analysis of this file, so opening it doesn't
     ///   decode its first frames again (see `StreamAnalysis`).
     public init(path: String, analysis: StreamAnalysis? = nil, threads: Int = 0, keyframesOnly: Bool = false,
-                referenceFramesOnly: Bool = false, skipsDeblocking: Bool = false, maxPixels: Int = MediaFile.defaultMaxPixels,
-                rendition: RenditionRequest? = nil) throws {
+                referenceFramesOnly: Bool = false, skipsDeblocking: Bool = false,
+                maxPixels: Int = MediaFile.defaultMaxPixels, rendition: RenditionRequest? = nil) throws {
         self.path = path
         self.keyframesOnly = keyframesOnly
         self.referenceFramesOnly = referenceFramesOnly
