@@ -62,7 +62,7 @@ import FrameFarmSamples
             (try sample("short") { $0.durationSeconds = 4 }, "too-short-for-track"),
             (try Self.oddSizedY4M(in: directory), "odd-dimensions"),
             (try Self.cutShort(in: directory), "cut-short"),
-            (try Self.audioOnlyWAV(in: directory), "no-video-stream"),
+            (Self.audioOnlyWAV(in: directory), "no-video-stream"),
             (directory.write("notes.mp4", Data("not a video".utf8)), "not-a-video"),
             (try sample("untagged") { $0.colorTagged = false }, "color-tags-missing"),
             // Woven fields encoded as progressive, with no field flag: only the combing tells (at SD size, where
