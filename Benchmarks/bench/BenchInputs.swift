@@ -82,10 +82,14 @@ enum BenchInputs {
         ]
     }
 
-    /// One short clip with the encoder's default GOP, so exact seeks still decode into GOPs.
+    /// One short clip with the encoder's default GOP, so exact seeks still decode into GOPs; and the same with
+    /// B-frames throughout, as camera and streaming encodes have them (x264 places 29 in the first one's 600
+    /// frames of the sample pattern).
     static func quickSet() -> [ClipSpec] {
         [ClipSpec(label: "720p H.264 20 s, default GOP", width: 1280, height: 720, durationSeconds: 20,
-                  keyframeIntervalSeconds: nil, bFrames: nil, frameRate: 30)]
+                  keyframeIntervalSeconds: nil, bFrames: nil, frameRate: 30),
+         ClipSpec(label: "720p H.264 20 s, default GOP, B-frames throughout", width: 1280, height: 720,
+                  durationSeconds: 20, keyframeIntervalSeconds: nil, bFrames: 3, adaptiveBFrames: false, frameRate: 30)]
     }
 
     static func streaming1080p(minutes: Double) -> ClipSpec {

@@ -60,8 +60,8 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         // With fewer than two targets per worker, one soon runs on alone with nothing left to take over (the frame
         // 10 s into a 20-s clip, 50 frames past its keyframe, while the other worker's first frame is long done):
         // frame threads let its decoder use the idle cores. With more, they cost more than they give (a tenth
-        // more time for the 10-minute clip's 60) and would stop the fast-forwarding through B-frames; a lone
-        // target (a track's first thumbnail) is a keyframe's worth of decoding, not worth the threads.
+        // more time for the 10-minute clip's 60); a lone target (a track's first thumbnail) is a keyframe's worth
+        // of decoding, not worth the threads.
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let decoderThreads = mode == .exact && (2..<(2 * workers)).contains(targets.count) ? max(2, cores / workers) : 1
         self.capacity = max(capacity, workers)

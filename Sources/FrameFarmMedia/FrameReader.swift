@@ -281,8 +281,9 @@ public final class FrameReader {
     private func decode(until seconds: Double) throws -> DecodedFrame? {
         // Half a microsecond of slack absorbs the rounding of the container's time base.
         let target = seconds + 5e-7
-        // Fast-forwarding needs a single-threaded decoder: the setting is read per frame.
-        if threads == 1, !keyframesOnly { fastForward = (target, -.infinity) }
+        // The setting is read per packet, frame threads or not: FFmpeg's frame threading hands each packet's
+        // thread the caller's skip_frame as it was when the packet was sent.
+        if !keyframesOnly { fastForward = (target, -.infinity) }
         defer {
             fastForward = nil
             decoder.fastForwarding = false

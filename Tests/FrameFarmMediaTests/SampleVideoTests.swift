@@ -202,6 +202,28 @@ import Testing
         }
     }
 
+    /// A frame-threaded reader fast-forwards too: FFmpeg hands each packet's thread the skip setting it was sent
+    /// with, so on the way to a frame deep in a GOP the B-frames no other frame refers to are passed, and the
+    /// frame shown is still the one on screen.
+    @Test func aFrameThreadedReaderFastForwardsThroughBFrames() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 4
+            $0.keyframeIntervalSeconds = 4
+            $0.bFrames = 3
+        }
+        let references = try referenceFrames(of: path, frameRate: 25)
+        for target in [3.5, 2.02] {
+            let onScreen = Int((target * 25 + 1e-6).rounded(.down))
+            let reader = try FrameReader(path: path, threads: 2)
+            let frame = try #require(try reader.frame(at: target, lastTime: nil, then: .nothing))
+            #expect(readFrameCode(frame) == onScreen, "at \(target) s")
+            // The references up to the target, and the few frames about it that decoding in full reaches.
+            let needed = references.filter { $0 <= onScreen }.count
+            #expect(reader.framesDecoded <= needed + 6, "\(reader.framesDecoded) frames decoded for frame \(onScreen)")
+        }
+    }
+
     /// A reference-only reader decodes just the frames other frames refer to, as the stream's own slice headers
     /// say (nal_ref_idc, read from the packets), and an exact read then gives the last of them at or before its
     /// time: the poster's candidates and the padding search's samples, which need only lie near their times.
