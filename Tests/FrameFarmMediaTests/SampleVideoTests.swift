@@ -207,12 +207,7 @@ import Testing
     /// frame shown is still the one on screen.
     @Test func aFrameThreadedReaderFastForwardsThroughBFrames() throws {
         let directory = TemporaryDirectory()
-        let path = try makeSample(in: directory) {
-            $0.durationSeconds = 4
-            $0.keyframeIntervalSeconds = 4
-            $0.bFrames = 3
-        }
-        let references = try referenceFrames(of: path, frameRate: 25)
+        let (path, references) = try oneGOPWithBFrames(in: directory, seconds: 4)
         for target in [3.5, 2.02] {
             let onScreen = Int((target * 25 + 1e-6).rounded(.down))
             let reader = try FrameReader(path: path, threads: 2)
@@ -229,12 +224,7 @@ import Testing
     /// time: the poster's candidates and the padding search's samples, which need only lie near their times.
     @Test func aReferenceOnlyReaderDecodesJustTheFramesOthersReferTo() throws {
         let directory = TemporaryDirectory()
-        let path = try makeSample(in: directory) {
-            $0.durationSeconds = 2
-            $0.keyframeIntervalSeconds = 2
-            $0.bFrames = 3
-        }
-        let references = try referenceFrames(of: path, frameRate: 25)
+        let (path, references) = try oneGOPWithBFrames(in: directory, seconds: 2)
         #expect(references.count >= 10 && references.count <= 30, "\(references.count) of 50 frames are references")
         let reader = try FrameReader(path: path, threads: 1, referenceFramesOnly: true)
         var codes: [Int?] = []
@@ -323,6 +313,17 @@ private func boxShrink(_ plane: [UInt8], width: Int, by factor: Int) -> [Double]
             return Double(sum) / Double(factor * factor)
         }
     }
+}
+
+/// A sample of one GOP, `seconds` long at 25 fps, with three B-frames between every two P-frames (the tests'
+/// ultrafast preset places them so), and the display indices of its reference frames.
+private func oneGOPWithBFrames(in directory: TemporaryDirectory, seconds: Double) throws -> (path: String, references: Set<Int>) {
+    let path = try makeSample(in: directory) {
+        $0.durationSeconds = seconds
+        $0.keyframeIntervalSeconds = seconds
+        $0.bFrames = 3
+    }
+    return (path, try referenceFrames(of: path, frameRate: 25))
 }
 
 /// The display indices (at `frameRate`) of the frames of an MP4's H.264 stream that other frames may refer to:
