@@ -162,7 +162,7 @@ public final class FrameReader {
             }
         }
         // The demuxer flags packets it knows are damaged (an MPEG-TS continuity error, say).
-        if packet.isCorrupt { corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }
+        if packet.isCorrupt { corruptPacketTimes.append(presentationTime ?? -1) }
         do {
             packetsSent += 1
             _ = try decoder.send(packet)
@@ -172,7 +172,7 @@ public final class FrameReader {
             }
         } catch let error as MediaError where error.code != .outOfMemory {
             // Corrupt data: the decoder skips the packet and resynchronises at the next one.
-            corruptPacketTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1)
+            corruptPacketTimes.append(presentationTime ?? -1)
         }
     }
 

@@ -3,8 +3,9 @@ import CFFmpeg
 /// Owns an AVCodecContext opened for a file's video stream. Not thread-safe.
 final class VideoDecoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
-    private let keyframesOnly: Bool
-    private let referenceFramesOnly: Bool
+    /// What this decoder discards before decoding, whatever `fastForwarding` asks: non-key frames, frames no
+    /// other frame refers to, or nothing.
+    private let standingDiscard: AVDiscard
 
     /// - Parameters:
     ///   - threads: decoder threads; 0 lets FFmpeg choose (all cores), 1 when the caller parallelises itself.
@@ -28,15 +29,13 @@ final class VideoDecoder {
             throw MediaError.outOfMemory("avcodec_alloc_context3")
         }
         self.context = context
-        self.keyframesOnly = keyframesOnly
-        self.referenceFramesOnly = referenceFramesOnly
+        standingDiscard = keyframesOnly ? AVDISCARD_NONKEY : referenceFramesOnly ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
         try check("avcodec_parameters_to_context", avcodec_parameters_to_context(context, parameters))
         context.pointee.pkt_timebase = file.timeBase
         context.pointee.thread_count = Int32(threads)
         // Refuses frames whose bitstream claims more pixels than the container said (a crafted header).
         context.pointee.max_pixels = Int64(maxPixels)
-        if keyframesOnly { context.pointee.skip_frame = AVDISCARD_NONKEY }
-        else if referenceFramesOnly { context.pointee.skip_frame = AVDISCARD_NONREF }
+        context.pointee.skip_frame = standingDiscard
         if skipsDeblocking { context.pointee.skip_loop_filter = AVDISCARD_ALL }
         try check("avcodec_open2", avcodec_open2(context, codec, nil))
     }
@@ -69,12 +68,13 @@ final class VideoDecoder {
     }
 
     /// While set, frames are decoded only as far as later frames need them, on the way to a seek target: frames
-    /// no other frame refers to are discarded (AVDISCARD_NONREF), which changes nothing shown. Keyframe-only
-    /// and reference-only decoders keep discarding what they always discard.
+    /// no other frame refers to are discarded (AVDISCARD_NONREF), which changes nothing shown. A decoder that
+    /// discards as much or more anyway (`standingDiscard`) keeps doing so.
     var fastForwarding = false {
         didSet {
-            guard !keyframesOnly, !referenceFramesOnly, fastForwarding != oldValue else { return }
-            context.pointee.skip_frame = fastForwarding ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+            guard fastForwarding != oldValue else { return }
+            context.pointee.skip_frame = fastForwarding && standingDiscard.rawValue < AVDISCARD_NONREF.rawValue
+                ? AVDISCARD_NONREF : standingDiscard
         }
     }
 
