@@ -172,7 +172,6 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
                                          keyframesOnly: mode == .keyframe, referenceFramesOnly: referenceFramesOnly,
                                          skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
             var lastFrame: DecodedFrame?
-            var lastKeyframe: Double?
             while let index = nextTarget(worker: worker, targets: targets, reader: reader) {
                 let target = targets[index]
                 let damageBefore = reader.corruptPacketTimes.count
@@ -182,13 +181,8 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
                     frame = try reader.frame(at: target, lastTime: lastFrame?.timeSeconds,
                                              then: nextRead(worker: worker, targets: targets)) ?? lastFrame
                 case .keyframe:
-                    let keyframe = reader.keyframeTime(atOrBefore: target)
-                    if let keyframe, keyframe == lastKeyframe, let lastFrame {
-                        frame = lastFrame
-                    } else {
-                        frame = try reader.keyframe(atOrBefore: target) ?? lastFrame
-                        lastKeyframe = keyframe
-                    }
+                    // Targets that fall back to the same keyframe get it once decoded (`FrameReader`).
+                    frame = try reader.keyframe(atOrBefore: target) ?? lastFrame
                 }
                 guard let frame else { throw InputError.noDecodableFrames }
                 lastFrame = frame

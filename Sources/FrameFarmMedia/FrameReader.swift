@@ -55,6 +55,9 @@ public final class FrameReader {
     public private(set) var corruptPacketTimes: [Double] = []
     /// Frame decoded past a target while seeking exactly; returned first by the next read.
     private var pending: DecodedFrame?
+    /// The frame `keyframe(atOrBefore:)` returned last and the index entry it was sought by, while nothing has
+    /// been read since (nine padding samples of a 20-s clip fall back to three keyframes).
+    private var lastKeyframe: (indexTime: Double, frame: DecodedFrame)?
 
     /// - Parameter referenceFramesOnly: decode only the frames other frames refer to (`VideoDecoder`): an exact
     ///   read then returns the last of those at or before its time, for callers that need a frame near it.
@@ -87,6 +90,7 @@ public final class FrameReader {
 
     /// The next frame in presentation order, or nil at the end of the stream.
     public func nextFrame() throws -> DecodedFrame? {
+        lastKeyframe = nil
         if let frame = pending {
             pending = nil
             return frame
@@ -180,10 +184,15 @@ public final class FrameReader {
     /// Keyframe-only readers drain the decoder right after each keyframe's packet, so it hands the frame over at
     /// once: left to itself it holds a frame back for the stream's reordering delay (two frames with B-frames),
     /// which a keyframe-only decoder fills only by decoding the next keyframes, tripling the work of every
-    /// keyframe seek.
+    /// keyframe seek. A target that falls back to the keyframe of the last call, with nothing read since, gets
+    /// that frame again without a second decode.
     public func keyframe(atOrBefore seconds: Double) throws -> DecodedFrame? {
+        let indexTime = keyframeTime(atOrBefore: seconds)
+        if let indexTime, let last = lastKeyframe, last.indexTime == indexTime { return last.frame }
         try seek(toSeconds: seconds)
-        return try nextFrame()
+        let frame = try nextFrame()
+        if let indexTime, let frame { lastKeyframe = (indexTime, frame) }
+        return frame
     }
 
     /// Repositions at the keyframe at or before `seconds` (stream time); the next frame read is that keyframe or
@@ -191,6 +200,7 @@ public final class FrameReader {
     /// Inputs that can't seek (image pipes, some streams) are reopened at the start instead, and exact reads
     /// decode forward from there.
     public func seek(toSeconds seconds: Double) throws {
+        lastKeyframe = nil
         // At the start, reopening is exact whatever the container (a seek may land past the first keyframe).
         var positioned = false
         if seconds > info.startSeconds {

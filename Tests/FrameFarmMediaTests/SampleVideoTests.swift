@@ -140,6 +140,37 @@ import Testing
         }
     }
 
+    /// Keyframe seeks that fall back to the keyframe the last one returned (padding samples 2.25 s apart on a
+    /// 20-s clip with keyframes 8.3 s apart) get that frame again undecoded; a read in between moves the reader,
+    /// so the next seek decodes again. Frames are named by the numbers drawn in them: keyframes every 2 s at 25 fps.
+    @Test func keyframeSeeksToTheSameKeyframeDecodeItOnce() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 2
+            $0.bFrames = 2
+        }
+        let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true)
+        var decodes = 0
+        var previous: Int?
+        func seek(_ target: Double) throws {
+            let keyframe = Int(target / 2) * 50
+            let frame = try #require(try reader.keyframe(atOrBefore: target))
+            #expect(readFrameCode(frame) == keyframe, "at \(target) s")
+            if keyframe != previous { decodes += 1 }
+            previous = keyframe
+            #expect(reader.framesDecoded == decodes, "\(reader.framesDecoded) frames decoded by the seek to \(target) s")
+        }
+        for target in [0.3, 0.9, 1.5, 2.1, 2.7] { try seek(target) }
+        // The next keyframe, read on from the one at 2 s: the reader is past it now.
+        let next = try #require(try reader.nextFrame())
+        #expect(readFrameCode(next) == 100)
+        decodes += 1
+        previous = nil
+        for target in [2.9, 4.5, 5.0, 1.0] { try seek(target) }
+        #expect(decodes == 6)
+    }
+
     /// Keyframe thumbnails skip the keyframe's own deblocking: visible at full size, hidden by the 4x shrink
     /// that thumbnails need before it is allowed (a box average here, gentler than the real resampler's).
     @Test func keyframeWithoutDeblockingIsHiddenByAFourTimesShrink() throws {
