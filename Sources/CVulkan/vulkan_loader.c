@@ -1,3 +1,4 @@
+#define _GNU_SOURCE  // RTLD_DEEPBIND, RTLD_DEFAULT
 #include "CVulkan.h"
 
 #include <dlfcn.h>
@@ -45,4 +46,17 @@ int framefarm_vulkan_open(const char *_Nullable path, char *message, size_t capa
     if (failure[0] == '\0') return 0;
     snprintf(message, capacity, "%s", failure);
     return -1;
+}
+
+int framefarm_vulkan_deep_bind_driver(const char *path) {
+    // Sanitizer runtimes refuse RTLD_DEEPBIND, and a preloaded malloc would be bypassed by the deep-bound code.
+    static const char *const interposers[] = {"__asan_init", "__tsan_init", "__msan_init", "__lsan_init",
+                                              "__ubsan_handle_builtin_unreachable"};
+    for (size_t i = 0; i < sizeof interposers / sizeof *interposers; i++) {
+        if (dlsym(RTLD_DEFAULT, interposers[i]) != NULL) return 0;
+    }
+    const char *preload = getenv("LD_PRELOAD");
+    if (preload != NULL && preload[0] != '\0') return 0;
+    // Never closed: the loader may close and reopen the driver with each instance.
+    return dlopen(path, RTLD_LAZY | RTLD_LOCAL | RTLD_DEEPBIND) != NULL;
 }

@@ -46,6 +46,37 @@ public enum VulkanDrivers {
         return kept.isEmpty || kept.count == found.count ? nil : kept
     }
 
+    /// The lavapipe libraries the loader will open (its manifests in `VK_DRIVER_FILES` or `VK_ICD_FILENAMES`, files
+    /// or folders, else in its search folders), each to be opened deep-bound first
+    /// (`framefarm_vulkan_deep_bind_driver`). lavapipe brings LLVM, whose 9000 symbol bindings otherwise each
+    /// search the 170 libraries FFmpeg's dependencies put in the process's global scope before reaching LLVM's
+    /// own: making the first Vulkan context took 34-38 ms of a one-clip `framefarm poster`, 24-27 ms deep-bound.
+    /// A manifest's relative path with a slash is relative to the manifest's folder; a bare name is left to
+    /// dlopen's search, as the loader leaves it.
+    static func lavapipeLibraries(environment: [String: String]) -> [String] {
+        let named = (environment["VK_DRIVER_FILES"] ?? environment["VK_ICD_FILENAMES"])
+            .map { $0.split(separator: ":").map(String.init) }
+        var manifests: [String] = []
+        for entry in named ?? searchFolders(environment) {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: entry, isDirectory: &isFolder) else { continue }
+            if !isFolder.boolValue {
+                manifests.append(entry)
+                continue
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: entry)) ?? []
+            manifests += names.filter { $0.hasSuffix(".json") }.sorted().map { entry + "/" + $0 }
+        }
+        return manifests.compactMap { manifest in
+            guard let data = FileManager.default.contents(atPath: manifest),
+                  let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let library = (json["ICD"] as? [String: Any])?["library_path"] as? String,
+                  (library as NSString).lastPathComponent.hasPrefix("libvulkan_lvp.") else { return nil }
+            guard !library.hasPrefix("/"), library.contains("/") else { return library }
+            return ((manifest as NSString).deletingLastPathComponent as NSString).appendingPathComponent(library)
+        }
+    }
+
     /// Where the loader looks for driver manifests on Linux, in its order: the user's and the system's
     /// configuration folders, /etc, then the user's and the system's data folders, each with `vulkan/icd.d`.
     static func searchFolders(_ environment: [String: String]) -> [String] {

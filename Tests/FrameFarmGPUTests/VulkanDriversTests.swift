@@ -52,6 +52,29 @@ import Testing
         #expect(chosen(pci: root + "/no-sysfs") == nil)
     }
 
+    /// lavapipe's library, as each manifest names it, from the manifests the loader is told to read; other drivers
+    /// and files that are not manifests are passed over.
+    @Test func lavapipesLibraryIsFoundWhereItsManifestSaysAsTheLoaderResolvesIt() throws {
+        let folder = root + "/named"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        func manifest(_ name: String, library: String) {
+            let json = #"{"file_format_version": "1.0.0", "ICD": {"library_path": "\#(library)", "api_version": "1.3.0"}}"#
+            _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(json.utf8))
+        }
+        manifest("a_lvp.json", library: "/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so")
+        manifest("b_lvp_relative.json", library: "../lib/libvulkan_lvp.so")
+        manifest("c_lvp_bare.json", library: "libvulkan_lvp.so")
+        manifest("d_radeon.json", library: "/usr/lib/x86_64-linux-gnu/libvulkan_radeon.so")
+        _ = FileManager.default.createFile(atPath: folder + "/e_broken.json", contents: Data("{\"ICD\": ".utf8))
+        #expect(VulkanDrivers.lavapipeLibraries(environment: ["VK_DRIVER_FILES": folder])
+                == ["/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so", folder + "/../lib/libvulkan_lvp.so",
+                    "libvulkan_lvp.so"])
+        // Files named one by one, in the older variable too; a missing one is passed over, as the loader does.
+        let named = [folder + "/d_radeon.json", root + "/gone.json", folder + "/c_lvp_bare.json"].joined(separator: ":")
+        #expect(VulkanDrivers.lavapipeLibraries(environment: ["VK_ICD_FILENAMES": named]) == ["libvulkan_lvp.so"])
+        #expect(VulkanDrivers.lavapipeLibraries(environment: ["VK_DRIVER_FILES": folder + "/d_radeon.json"]).isEmpty)
+    }
+
     @Test func theLoadersSearchPathFollowsTheXDGVariables() {
         let folders = VulkanDrivers.searchFolders(["HOME": "/home/u", "XDG_DATA_DIRS": "/opt/share:/usr/share"])
         #expect(folders == ["/home/u/.config/vulkan/icd.d", "/etc/xdg/vulkan/icd.d", "/etc/vulkan/icd.d",
