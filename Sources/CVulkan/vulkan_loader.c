@@ -49,14 +49,12 @@ int framefarm_vulkan_open(const char *_Nullable path, char *message, size_t capa
 }
 
 int framefarm_vulkan_deep_bind_driver(const char *path) {
-    // Sanitizer runtimes refuse RTLD_DEEPBIND, and a preloaded malloc would be bypassed by the deep-bound code.
-    static const char *const interposers[] = {"__asan_init", "__tsan_init", "__msan_init", "__lsan_init",
-                                              "__ubsan_handle_builtin_unreachable"};
-    for (size_t i = 0; i < sizeof interposers / sizeof *interposers; i++) {
-        if (dlsym(RTLD_DEFAULT, interposers[i]) != NULL) return 0;
+    // Sanitizer runtimes intercept dlopen and refuse RTLD_DEEPBIND.
+    static const char *const runtimes[] = {"__asan_init", "__tsan_init", "__msan_init", "__lsan_init",
+                                           "__ubsan_handle_builtin_unreachable"};
+    for (size_t i = 0; i < sizeof runtimes / sizeof *runtimes; i++) {
+        if (dlsym(RTLD_DEFAULT, runtimes[i]) != NULL) return 0;
     }
-    const char *preload = getenv("LD_PRELOAD");
-    if (preload != NULL && preload[0] != '\0') return 0;
     // Never closed: the loader may close and reopen the driver with each instance.
     return dlopen(path, RTLD_LAZY | RTLD_LOCAL | RTLD_DEEPBIND) != NULL;
 }

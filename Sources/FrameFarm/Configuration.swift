@@ -60,10 +60,17 @@ public struct Configuration: Sendable, Hashable {
     /// and the loader reads its variables when it makes the first instance.
     public func applyProcessWide(environment: [String: String]) {
         FFmpegLog.set(ffmpegLog)
+        var loaderEnvironment = environment
         if let drivers = VulkanDrivers.manifestsForThisMachine(environment: environment)?.joined(separator: ":") {
             // Loaders from 1.3.207 read the first, older ones the second.
             setenv("VK_DRIVER_FILES", drivers, 0)
             setenv("VK_ICD_FILENAMES", drivers, 0)
+            loaderEnvironment["VK_DRIVER_FILES"] = drivers
+        }
+        // lavapipe, among the drivers the loader will open, is opened deep-bound first; not where a preloaded
+        // library (a malloc) is in the global scope, which the deep-bound driver would bypass.
+        if environment["LD_PRELOAD", default: ""].isEmpty {
+            VulkanLoader.deepBindBeforeTheFirstInstance(VulkanDrivers.lavapipeLibraries(environment: loaderEnvironment))
         }
     }
 

@@ -60,6 +60,7 @@ public final class GPUContext: @unchecked Sendable {
     /// Opens the device `selection` picks.
     public init(selection: GPUSelection = .automatic, validation: Bool = false, loaderPath: String? = nil) throws {
         try VulkanLoader.open(path: loaderPath)
+        VulkanLoader.deepBindDrivers()
         let wantsValidation = validation
         if wantsValidation && !ValidationLog.layerIsInstalled() { throw GPUError.validationLayerMissing }
         let log = wantsValidation ? ValidationLog() : nil

@@ -48,12 +48,12 @@ public enum VulkanDrivers {
 
     /// The lavapipe libraries the loader will open (its manifests in `VK_DRIVER_FILES` or `VK_ICD_FILENAMES`, files
     /// or folders, else in its search folders), each to be opened deep-bound first
-    /// (`framefarm_vulkan_deep_bind_driver`). lavapipe brings LLVM, whose 9000 symbol bindings otherwise each
+    /// (`VulkanLoader.deepBindBeforeTheFirstInstance`). lavapipe brings LLVM, whose 9000 symbol bindings otherwise each
     /// search the 170 libraries FFmpeg's dependencies put in the process's global scope before reaching LLVM's
     /// own: making the first Vulkan context took 34-38 ms of a one-clip `framefarm poster`, 24-27 ms deep-bound.
     /// A manifest's relative path with a slash is relative to the manifest's folder; a bare name is left to
     /// dlopen's search, as the loader leaves it.
-    static func lavapipeLibraries(environment: [String: String]) -> [String] {
+    public static func lavapipeLibraries(environment: [String: String]) -> [String] {
         let named = (environment["VK_DRIVER_FILES"] ?? environment["VK_ICD_FILENAMES"])
             .map { $0.split(separator: ":").map(String.init) }
         var manifests: [String] = []

@@ -1,12 +1,11 @@
 import CVulkan
-import Foundation
+import FrameFarmCore
 
 /// Opens the Vulkan loader once per process (Sources/CVulkan says why it is not linked); every Vulkan call
 /// comes after this.
 public enum VulkanLoader {
     /// Opens the loader at `path` (nil: libvulkan.so.1); only the process's first call chooses the path.
     static func open(path: String? = nil) throws {
-        _ = deepBoundDrivers
         var message = [CChar](repeating: 0, count: 512)
         let status = path.withOptionalCString { framefarm_vulkan_open($0, &message, message.count) }
         if status != 0 {
@@ -17,18 +16,21 @@ public enum VulkanLoader {
 }
 
 extension VulkanLoader {
-    /// lavapipe's libraries, opened deep-bound before the loader opens them (`VulkanDrivers.lavapipeLibraries`);
-    /// once per process. Read with getenv: `framefarm` sets the loader's driver variables with setenv at start.
-    private static let deepBoundDrivers: Void = {
-        var environment: [String: String] = [:]
-        for name in ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS",
-                     "XDG_DATA_HOME", "XDG_DATA_DIRS"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        for library in VulkanDrivers.lavapipeLibraries(environment: environment) {
+    /// Names the driver libraries to open deep-bound before the process's first Vulkan instance
+    /// (`VulkanDrivers.lavapipeLibraries`); the executables call it at start, as they choose the loader's drivers.
+    public static func deepBindBeforeTheFirstInstance(_ libraries: [String]) {
+        driversToDeepBind.withLock { $0 = libraries }
+    }
+
+    /// Opens the libraries `deepBindBeforeTheFirstInstance` named, once; called before making an instance, which
+    /// is when the loader opens its drivers (a version query opens none).
+    static func deepBindDrivers() {
+        for library in driversToDeepBind.withLock({ libraries in defer { libraries = [] }; return libraries }) {
             _ = framefarm_vulkan_deep_bind_driver(library)
         }
-    }()
+    }
+
+    private static let driversToDeepBind = Locked<[String]>([])
 
     /// The Vulkan instance version the loader at `path` offers, "1.3.239", or why there is none.
     public static func versionDescription(path: String? = nil) -> String {

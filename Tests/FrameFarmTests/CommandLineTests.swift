@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FrameFarm
+@testable import FrameFarmGPU
 
 /// Runs the built `framefarm` executable (next to the test bundle in the build folder) like a user would.
 @Suite struct CommandLineTests {
@@ -265,5 +266,27 @@ import Testing
                 "\(run.stdout)")
         let help = try Self.run([])
         #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS"), "no arguments prints the help")
+    }
+
+    /// lavapipe is opened by `framefarm` itself (deep-bound, `VulkanLoader`) before the Vulkan loader would open it,
+    /// and only by a command that makes a device: `--version` asks the loader for its version and opens no driver
+    /// (loading lavapipe and LLVM is 20 ms). The dynamic linker says who opened what (`LD_DEBUG=files`, into a file:
+    /// on stderr it would fill the pipe).
+    @Test func lavapipeIsOpenedByFrameFarmAndOnlyForADevice() throws {
+        guard ProcessInfo.processInfo.environment["FRAMEFARM_TEST_CLI_PRELOAD"] == nil,
+              !VulkanDrivers.lavapipeLibraries(environment: ProcessInfo.processInfo.environment).isEmpty else { return }
+        let directory = TemporaryDirectory()
+        func openings(_ arguments: [String], log: String) throws -> [Substring] {
+            let run = try Self.run(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": directory.file(log)])
+            #expect(run.status == 0, "\(run.stderr)")
+            let logs = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(log + ".") }
+            return try logs.flatMap { try String(contentsOfFile: directory.file($0), encoding: .utf8).split(separator: "\n") }
+                .filter { $0.contains("libvulkan_lvp.so [0];  dynamically loaded by") }
+        }
+        let version = try openings(["--version"], log: "version")
+        #expect(version.isEmpty, "\(version)")
+        let sample = try makeSample(in: directory)
+        let opened = try openings(["poster", sample, "--out", directory.file("out")], log: "poster")
+        #expect(opened.count == 1 && opened[0].hasSuffix("dynamically loaded by \(Self.executable) [0]"), "\(opened)")
     }
 }

@@ -38,8 +38,8 @@ int framefarm_vulkan_open(const char *_Nullable path, char *_Nonnull message, si
 
 /// Opens the driver library at `path` with RTLD_DEEPBIND and keeps it open, so that the symbols it and the
 /// libraries it brings look up are found in its own dependencies before the process's global scope; the loader's
-/// own dlopen of it later gets the same library. Skipped (returns 0) where deep binding would bypass an
-/// interposer: under a sanitizer runtime or with LD_PRELOAD set. Returns 1 when the library is open.
+/// own dlopen of it later gets the same library. Skipped (returns 0) under a sanitizer runtime, which refuses
+/// deep binding. Returns 1 when the library is open.
 int framefarm_vulkan_deep_bind_driver(const char *_Nonnull path);
 
 #endif
