@@ -126,11 +126,7 @@ import Testing
     /// on screen at its target, times on a frame or between frames alike.
     @Test func aTargetOnAFrameDecodesNoFurther() throws {
         let directory = TemporaryDirectory()
-        let path = try makeSample(in: directory) {
-            $0.durationSeconds = 6
-            $0.keyframeIntervalSeconds = 2
-            $0.bFrames = 3
-        }
+        let path = try sixSecondsInTwoSecondGOPs(in: directory)
         for (target, frames) in [(2.0, 1), (4.0, 1), (2.5, 15)] {
             let reader = try FrameReader(path: path, threads: 1)
             let frame = try #require(try reader.frame(at: target, lastTime: nil, then: .nothing))
@@ -145,11 +141,7 @@ import Testing
     /// so the next seek decodes again. Frames are named by the numbers drawn in them: keyframes every 2 s at 25 fps.
     @Test func keyframeSeeksToTheSameKeyframeDecodeItOnce() throws {
         let directory = TemporaryDirectory()
-        let path = try makeSample(in: directory) {
-            $0.durationSeconds = 6
-            $0.keyframeIntervalSeconds = 2
-            $0.bFrames = 2
-        }
+        let path = try sixSecondsInTwoSecondGOPs(in: directory)
         let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true)
         var decodes = 0
         var previous: Int?
@@ -348,6 +340,15 @@ private func boxShrink(_ plane: [UInt8], width: Int, by factor: Int) -> [Double]
 
 /// A sample of one GOP, `seconds` long at 25 fps, with three B-frames between every two P-frames (the tests'
 /// ultrafast preset places them so), and the display indices of its reference frames.
+/// 6 s at 25 fps, a keyframe every 2 s, 3 B-frames between references.
+private func sixSecondsInTwoSecondGOPs(in directory: TemporaryDirectory) throws -> String {
+    try makeSample(in: directory) {
+        $0.durationSeconds = 6
+        $0.keyframeIntervalSeconds = 2
+        $0.bFrames = 3
+    }
+}
+
 private func oneGOPWithBFrames(in directory: TemporaryDirectory, seconds: Double) throws -> (path: String, references: Set<Int>) {
     let path = try makeSample(in: directory) {
         $0.durationSeconds = seconds
