@@ -58,7 +58,7 @@ import Testing
         let folder = root + "/named"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         func manifest(_ name: String, library: String) {
-            let json = #"{"file_format_version": "1.0.0", "ICD": {"library_path": "\#(library)", "api_version": "1.3.0"}}"#
+            let json = #"{"file_format_version": "1.0.0", "ICD": {"library_path": "\#(library)"}}"#
             _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(json.utf8))
         }
         manifest("a_lvp.json", library: "/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so")

@@ -279,8 +279,10 @@ import Testing
         func openings(_ arguments: [String], log: String) throws -> [Substring] {
             let run = try Self.run(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": directory.file(log)])
             #expect(run.status == 0, "\(run.stderr)")
+            // The dynamic linker writes to LD_DEBUG_OUTPUT.<pid>.
             let logs = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(log + ".") }
-            return try logs.flatMap { try String(contentsOfFile: directory.file($0), encoding: .utf8).split(separator: "\n") }
+            return try logs.map { try String(contentsOfFile: directory.file($0), encoding: .utf8) }
+                .flatMap { $0.split(separator: "\n") }
                 .filter { $0.contains("libvulkan_lvp.so [0];  dynamically loaded by") }
         }
         let version = try openings(["--version"], log: "version")
