@@ -52,8 +52,11 @@ public enum VulkanDrivers {
     /// search the 170 libraries FFmpeg's dependencies put in the process's global scope before reaching LLVM's
     /// own: making the first Vulkan context took 34-38 ms of a one-clip `framefarm poster`, 24-27 ms deep-bound.
     /// A manifest's relative path with a slash is relative to the manifest's folder; a bare name is left to
-    /// dlopen's search, as the loader leaves it.
+    /// dlopen's search, as the loader leaves it. None where the user filters the loader's drivers
+    /// (`VK_LOADER_DRIVERS_SELECT`, `VK_LOADER_DRIVERS_DISABLE`): it may not open lavapipe at all.
     public static func lavapipeLibraries(environment: [String: String]) -> [String] {
+        let filtered = ["VK_LOADER_DRIVERS_SELECT", "VK_LOADER_DRIVERS_DISABLE"].contains { environment[$0] != nil }
+        if filtered { return [] }
         let named = (environment["VK_DRIVER_FILES"] ?? environment["VK_ICD_FILENAMES"])
             .map { $0.split(separator: ":").map(String.init) }
         var manifests: [String] = []

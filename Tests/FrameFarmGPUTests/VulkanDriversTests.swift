@@ -73,6 +73,11 @@ import Testing
         let named = [folder + "/d_radeon.json", root + "/gone.json", folder + "/c_lvp_bare.json"].joined(separator: ":")
         #expect(VulkanDrivers.lavapipeLibraries(environment: ["VK_ICD_FILENAMES": named]) == ["libvulkan_lvp.so"])
         #expect(VulkanDrivers.lavapipeLibraries(environment: ["VK_DRIVER_FILES": folder + "/d_radeon.json"]).isEmpty)
+        // Drivers filtered by the loader's own variables: lavapipe may not be opened at all.
+        for filter in ["VK_LOADER_DRIVERS_SELECT", "VK_LOADER_DRIVERS_DISABLE"] {
+            let environment = ["VK_DRIVER_FILES": folder, filter: "*nvidia*"]
+            #expect(VulkanDrivers.lavapipeLibraries(environment: environment).isEmpty, "\(filter)")
+        }
     }
 
     @Test func theLoadersSearchPathFollowsTheXDGVariables() {
