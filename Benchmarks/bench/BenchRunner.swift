@@ -102,9 +102,8 @@ final class BenchRunner {
         let needed = Set(settings.scenarios).isSubset(of: [.growth, .library, .shortclips]) ? [] : wanted
         let growth = settings.scenarios.contains(.growth) ? BenchInputs.growthSet(quick: settings.quick) : []
         let library = settings.scenarios.contains(.library) || settings.scenarios.contains(.lint)
-            ? BenchInputs.librarySet(quick: settings.quick) + [BenchInputs.oneSecondClip]
-            : settings.scenarios.contains(.shortclips) ? [BenchInputs.oneSecondClip] : []
-        let shortClips = settings.scenarios.contains(.shortclips) ? [BenchInputs.oneSecondClipWithBFrames] : []
+            ? BenchInputs.librarySet(quick: settings.quick) + [BenchInputs.oneSecondClip] : []
+        let shortClips = settings.scenarios.contains(.shortclips) ? BenchInputs.shortClips : []
         try BenchInputs.materializeAll(needed + growth + library + shortClips, cache: settings.cache)
         clips = try needed.map { try BenchInputs.clip(path: BenchInputs.path(of: $0, cache: settings.cache),
                                                       label: $0.label) }

@@ -194,4 +194,7 @@ extension BenchInputs {
     static let oneSecondClipWithBFrames = ClipSpec(label: "1 s, B-frames throughout", width: 1280, height: 720,
                                                    durationSeconds: 1, keyframeIntervalSeconds: 1, bFrames: 3,
                                                    adaptiveBFrames: false)
+
+    /// The clips `shortclips` measures.
+    static let shortClips = [oneSecondClip, oneSecondClipWithBFrames]
 }

@@ -28,10 +28,9 @@ extension BenchRunner {
         // One device for previews: every built-in device is 20 full-screen canvases a video, which is the renders'
         // cost, not a fixed one.
         let commands = [["thumbnails"], ["poster"], ["preview", "--devices", "iphone-16-pro"]]
-        let specs = [BenchInputs.oneSecondClip, BenchInputs.oneSecondClipWithBFrames]
         var results: [ShortClipResult] = []
         var outputs: [String] = []
-        for (clipIndex, spec) in specs.enumerated() {
+        for (clipIndex, spec) in BenchInputs.shortClips.enumerated() {
             let clip = BenchInputs.path(of: spec, cache: settings.cache)
             let folder = try freshFolder("short-clips-\(clipIndex)")
             let links = try (0...extraClips).map { index in
