@@ -33,11 +33,7 @@ public enum VulkanDrivers {
             guard read(folder + "/class")?.hasPrefix("0x03") == true else { return nil }
             return read(folder + "/vendor")
         })
-        var found: [String] = []
-        for folder in folders ?? searchFolders(environment) {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            found += names.filter { $0.hasSuffix(".json") }.sorted().map { folder + "/" + $0 }
-        }
+        let found = manifests(in: folders ?? searchFolders(environment))
         let kept = found.filter { path in
             let name = (path as NSString).lastPathComponent
             guard let driver = mesaPCIDrivers.first(where: { name.hasPrefix($0.manifest) }) else { return true }
@@ -59,24 +55,25 @@ public enum VulkanDrivers {
         if filtered { return [] }
         let named = (environment["VK_DRIVER_FILES"] ?? environment["VK_ICD_FILENAMES"])
             .map { $0.split(separator: ":").map(String.init) }
-        var manifests: [String] = []
-        for entry in named ?? searchFolders(environment) {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: entry, isDirectory: &isFolder) else { continue }
-            if !isFolder.boolValue {
-                manifests.append(entry)
-                continue
-            }
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: entry)) ?? []
-            manifests += names.filter { $0.hasSuffix(".json") }.sorted().map { entry + "/" + $0 }
-        }
-        return manifests.compactMap { manifest in
+        return manifests(in: named ?? searchFolders(environment)).compactMap { manifest in
             guard let data = FileManager.default.contents(atPath: manifest),
                   let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                   let library = (json["ICD"] as? [String: Any])?["library_path"] as? String,
                   (library as NSString).lastPathComponent.hasPrefix("libvulkan_lvp.") else { return nil }
             guard !library.hasPrefix("/"), library.contains("/") else { return library }
             return ((manifest as NSString).deletingLastPathComponent as NSString).appendingPathComponent(library)
+        }
+    }
+
+    /// The driver manifests `entries` name, as the loader reads them: a file is one, a folder holds them (its
+    /// `.json` files, in name order); a missing entry names none.
+    private static func manifests(in entries: [String]) -> [String] {
+        entries.flatMap { entry -> [String] in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: entry, isDirectory: &isFolder) else { return [] }
+            guard isFolder.boolValue else { return [entry] }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: entry)) ?? []
+            return names.filter { $0.hasSuffix(".json") }.sorted().map { entry + "/" + $0 }
         }
     }
 
