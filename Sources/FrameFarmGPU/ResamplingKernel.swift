@@ -126,9 +126,20 @@ struct FilterTable {
                 weights[min(max(Int(centre.rounded(.down)), clampedLow), clampedHigh) - clampedLow] = 1
                 total = 1
             }
-            let window = (start: clampedLow, weights: weights.map { $0 / total })
+            var window = (start: clampedLow, weights: weights.map { $0 / total })
+            trimNegligibleEnds(&window)
             return mapping.boxShrink > 1 ? undoBoxBlur(window, shrink: mapping.boxShrink, range: mapping) : window
         }
+    }
+
+    /// Drops the window's end weights that are zero but for rounding: where the kernel's zeros fall on pixel
+    /// centres (any scale-1 axis, so every 1:1 render, such as a poster at its video's own width) only one weight
+    /// is left, and the passes fetch a quarter of the image quads and rows that the 7-tap window would cost.
+    private static func trimNegligibleEnds(_ window: inout Window) {
+        let negligible = 1e-9
+        guard let firstKept = window.weights.firstIndex(where: { abs($0) > negligible }),
+              let lastKept = window.weights.lastIndex(where: { abs($0) > negligible }) else { return }
+        window = (window.start + firstKept, Array(window.weights[firstKept...lastKept]))
     }
 
     /// A box average of k samples is the sample at its centre plus (k^2 - 1) / 24 of its second derivative; on box

@@ -53,6 +53,19 @@ import Testing
         }
     }
 
+    /// Lanczos's zeros fall on pixel centres at scale 1: each pixel is its own image pixel, and the passes fetch
+    /// one image quad per four columns and one row per row, not the 7-tap window's (a poster at its video's width).
+    @Test func aOneToOneAxisTakesOneTapPerPixel() {
+        let mapping = AxisMapping(filter: .lanczos3, start: 8, length: 1280, outputCount: 1280, first: 0, last: 1299)
+        for (output, window) in FilterTable.windows(mapping).enumerated() {
+            #expect(window.start == 8 + output && window.weights == [1], "pixel \(output)")
+        }
+        var quads = mapping
+        quads.pixelsPerTap = 4
+        #expect(FilterTable(quads).taps == 1)
+        #expect(FilterTable(mapping).taps == FilterTable.groupSize)
+    }
+
     @Test(arguments: mappings)
     func windowsAreNormalized(_ mapping: AxisMapping) {
         for window in FilterTable.windows(mapping) {
