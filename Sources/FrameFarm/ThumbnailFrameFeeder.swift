@@ -123,13 +123,15 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         return nil
     }
 
-    /// What `worker` will most likely read after its current target: a leading target, else its own next one.
-    /// With none left it takes targets from another worker's chunk, which start at a later GOP (or, without an
-    /// index, are sought anyway), so nothing read so far is reused. A wrong guess costs time, never the frame.
+    /// What `worker` will most likely read after its current target: a leading target, else its own next one,
+    /// passing over those taken (a leading target stays in its chunk). With none left it takes targets from another
+    /// worker's chunk, which start at a later GOP (or, without an index, are sought anyway), so nothing read so
+    /// far is reused. A wrong guess costs time, never the frame.
     private func nextRead(worker: Int, targets: [Double]) -> NextRead {
         condition.lock()
         defer { condition.unlock() }
-        guard let index = leading.first ?? remaining[worker].first else { return .nothing }
+        let untaken = { (index: Int) in !self.taken[index] }
+        guard let index = leading.first(where: untaken) ?? remaining[worker].first(where: untaken) else { return .nothing }
         return .time(targets[index])
     }
 

@@ -31,14 +31,13 @@ public struct ThumbnailJob: BatchJob {
         let stream = try input.stream()
         // Stage 2: decoding starts at once (the target times need only the duration; the frames wait in the
         // feeder's queue), and the padding is found meanwhile, from the feeder's own frames where it can be.
-        let (feeder, paddingSamples) = try startFeeder(stream, input: input)
+        let (feeder, paddingSources) = try startFeeder(stream, input: input)
         let facts: MediaFacts, tracks: [ThumbnailTrack], sheetWriters: [SheetWriter], folder: String, directories: [String]
         do {
             // Frames the padding search took from the feeder, rendered first.
             var heldFrames: [ThumbnailFrameFeeder.Item] = []
-            let padding = try paddingSamples.map {
-                try Self.findPadding(in: feeder, samples: $0, codedSize: stream.info.geometry.codedSize,
-                                     held: &heldFrames)
+            let padding = try paddingSources.map {
+                try Self.findPadding(in: feeder, sources: $0, stream: stream, input: input, held: &heldFrames)
             } ?? PaddingDetector.detect(stream, path: input.path, maxPixels: input.maxPixels)
             facts = MediaFacts(stream: stream, padding: padding)
             // Stage 3: each width's track layout, then render and encode them all from the same frames.
@@ -92,24 +91,38 @@ public struct ThumbnailJob: BatchJob {
         }
     }
 
-    /// Starts decoding the track's frames on every core. In keyframe mode the feeder decodes the padding samples
-    /// (`paddingSamples`) first, and returns them.
-    private func startFeeder(_ stream: StreamFacts, input: InputContext) throws -> (ThumbnailFrameFeeder, [Int]?) {
+    /// Starts decoding the track's frames on every core, and says which of them the padding search takes
+    /// (`paddingSources`); in keyframe mode the feeder decodes those first.
+    private func startFeeder(_ stream: StreamFacts, input: InputContext) throws -> (ThumbnailFrameFeeder, PaddingSources?) {
         let info = stream.info, cores = ProcessInfo.processInfo.activeProcessorCount
         // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink (of every width).
         let shrunkEnough = options.widths.max()! * 4 <= info.geometry.displaySize.width
         // Past the cut of a file cut short, each thumbnail shows the last frame before it.
         let targets = try ThumbnailTrack.startTimes(duration: stream.durationSeconds, spacing: options.spacing)
             .map { info.startSeconds + stream.heldTime($0) }
-        let samples = options.seek == .keyframe
-            ? Self.paddingSamples(targets: targets, durationSeconds: stream.availableSeconds,
-                                  startSeconds: info.startSeconds) : nil
+        let sources = Self.paddingSources(targets: targets, serving: Self.keyframeTargets(targets, mode: options.seek, stream: stream),
+                                          durationSeconds: stream.availableSeconds, startSeconds: info.startSeconds)
         let feeder = ThumbnailFrameFeeder(path: input.path, analysis: stream.analysis, targets: targets,
-                                          leading: samples ?? [], mode: options.seek, skipsDeblocking: shrunkEnough,
-                                          workers: cores, capacity: Self.framesPerBatch + 2 * cores,
-                                          maxPixels: input.maxPixels)
-        return (feeder, samples)
+                                          leading: sources?.targets ?? [], mode: options.seek,
+                                          skipsDeblocking: shrunkEnough, workers: cores,
+                                          capacity: Self.framesPerBatch + 2 * cores, maxPixels: input.maxPixels)
+        return (feeder, sources)
     }
+
+    /// The targets whose frame costs a keyframe's decoding, or little more: every one in keyframe mode; in exact
+    /// mode those at most `framesPastKeyframe` frames after a keyframe (known when the probe's scan reached the
+    /// end), such as every target of a 10-s track over 2-s GOPs. The scan's keyframe times are decode times moved
+    /// by the first keyframe's reordering delay, so a later keyframe may show a frame or two after its time.
+    static func keyframeTargets(_ targets: [Double], mode: SeekMode, stream: StreamFacts) -> [Int] {
+        if mode == .keyframe { return Array(targets.indices) }
+        guard let keyframes = stream.keyframeTimes, let frame = stream.frameTiming?.medianFrameSeconds else { return [] }
+        let reach = Double(framesPastKeyframe) * frame + 1e-6
+        return targets.indices.filter { index in
+            keyframes.contains { keyframe in (-1e-6...reach).contains(targets[index] - keyframe) }
+        }
+    }
+
+    static let framesPastKeyframe = 4
 
     /// A grid lowered to keep sheets within the limit (per width), a file cut short (with the thumbnails that
     /// show the last frame before the cut) and damaged data decoded.
@@ -134,28 +147,52 @@ public struct ThumbnailJob: BatchJob {
         return warnings
     }
 
-    /// In keyframe mode the padding is found from the track's own frames, not from keyframes decoded for it alone
-    /// (nine more of a sixty-keyframe track): the targets nearest the times `PaddingDetector` samples, which the
-    /// feeder decodes first. Nil when the track has fewer targets than the detector samples; its own spread is then
-    /// worth its few extra decodes.
-    static func paddingSamples(targets: [Double], durationSeconds: Double, startSeconds: Double) -> [Int]? {
-        let times = PaddingDetector.sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds)
-        let nearest = times.map { time in targets.indices.min { abs(targets[$0] - time) < abs(targets[$1] - time) }! }
-        return Set(nearest).count == times.count ? nearest : nil
+    /// The frames the padding is decided from, where the track's own can serve: those of `serving` targets,
+    /// keyframes alone (`keyframeTargets`), which the feeder decodes first at the cost of a seek each. For each
+    /// time `PaddingDetector` samples, the serving target nearest it, unless an earlier sample took that target;
+    /// such samples are decoded apart (`extraTimes`), so the decision still rests on as many frames, and no frame
+    /// is decoded twice: a 1-min 4K HEVC track of six thumbnails at keyframes decoded fifteen keyframes for
+    /// itself and the search, now nine. Nil when no target serves (an exact track between keyframes, whose frames
+    /// cost a GOP's decoding each): the detector samples keyframes of its own.
+    struct PaddingSources: Equatable {
+        /// Targets whose frames are samples.
+        var targets: [Int]
+        /// Sample times no target serves.
+        var extraTimes: [Double]
     }
 
-    /// The padding from the feeder's frames for `samples`, which the workers take first; every frame taken on
-    /// the way is kept in `held` (the samples and the few decoded meanwhile).
-    private static func findPadding(in feeder: ThumbnailFrameFeeder, samples: [Int], codedSize: PixelSize,
-                                    held: inout [ThumbnailFrameFeeder.Item]) throws -> Padding {
-        var bars: [Int: FrameBars?] = [:]
-        while bars.count < samples.count, let item = try feeder.next() {
+    static func paddingSources(targets: [Double], serving: [Int], durationSeconds: Double,
+                               startSeconds: Double) -> PaddingSources? {
+        guard !serving.isEmpty else { return nil }
+        var sources = PaddingSources(targets: [], extraTimes: [])
+        for time in PaddingDetector.sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds) {
+            let nearest = serving.min { abs(targets[$0] - time) < abs(targets[$1] - time) }!
+            if sources.targets.contains(nearest) { sources.extraTimes.append(time) } else { sources.targets.append(nearest) }
+        }
+        return sources
+    }
+
+    /// The padding from the feeder's frames of `sources.targets` and the detector's of `sources.extraTimes`,
+    /// which this thread decodes meanwhile (one reader: the feeder's workers keep the other cores busy, and each
+    /// more reader of 4K HEVC fills five frames of memory); every frame taken from the feeder on the way is kept in
+    /// `held`. A frame both bring (the same time) counts once.
+    private static func findPadding(in feeder: ThumbnailFrameFeeder, sources: PaddingSources, stream: StreamFacts,
+                                    input: InputContext, held: inout [ThumbnailFrameFeeder.Item]) throws -> Padding {
+        // Samples that fail to decode only leave less evidence, which `Padding.decide` weighs as such; the track's
+        // own decoding reports any damage.
+        var bars = sources.extraTimes.isEmpty ? [:] : (try? PaddingDetector.inspect(
+            path: input.path, analysis: stream.analysis, durationSeconds: stream.availableSeconds,
+            startSeconds: stream.info.startSeconds, keyframeTimes: stream.keyframeTimes, times: sources.extraTimes,
+            maxPixels: input.maxPixels, workers: 1).bars) ?? [:]
+        var found = 0
+        while found < sources.targets.count, let item = try feeder.next() {
             held.append(item)
-            if samples.contains(item.index) {
-                bars.updateValue(PaddingDetector.bars(in: item.frame), forKey: item.index)
+            if sources.targets.contains(item.index) {
+                found += 1
+                bars.updateValue(PaddingDetector.bars(in: item.frame), forKey: item.frame.timeSeconds)
             }
         }
-        return Padding.decide(codedSize: codedSize, frames: Array(bars.values))
+        return Padding.decide(codedSize: stream.info.geometry.codedSize, frames: Array(bars.values))
     }
 
     /// Renders the `held` frames, then the feeder's, into every track's sheets, a batch at a time (each frame

@@ -87,13 +87,14 @@ public enum PaddingDetector {
     /// What the padding search's frames show: the padding, and, looked at while they are decoded, combing (when
     /// `measuresCombing`) and the damage their decoding met. `probe` and `lint` take all of it. `keyframeTimes`
     /// (every keyframe, from a scan of the whole stream) tells a short clip before any keyframe is decoded for
-    /// nothing.
+    /// nothing. `times` replaces the `count` spread sample times, for a caller that has frames of its own for
+    /// the others (a thumbnail track's) and decides the padding from both (`FrameInspection.bars`).
     public static func inspect(path: String, analysis: StreamAnalysis? = nil, durationSeconds: Double,
                                startSeconds: Double, keyframeTimes: [Double]? = nil, count: Int = defaultSampleCount,
-                               maxPixels: Int = MediaFile.defaultMaxPixels,
+                               times: [Double]? = nil, maxPixels: Int = MediaFile.defaultMaxPixels,
                                workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                                measuresCombing: Bool = false) throws -> FrameInspection {
-        let targets = sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds, count: count)
+        let targets = times ?? sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds, count: count)
         @Sendable func look(at frame: DecodedFrame) -> SampledFrame {
             SampledFrame(time: frame.timeSeconds, bars: bars(in: frame),
                          combed: measuresCombing ? CombingDetector.combedShare(in: frame) > CombingDetector.combedFrameShare : nil)
@@ -148,7 +149,8 @@ public enum PaddingDetector {
         let combed = sampled.frames.compactMap(\.combed)
         return FrameInspection(padding: Padding.decide(codedSize: sampled.codedSize, frames: sampled.frames.map(\.bars)),
                                combing: measuresCombing ? CombingTally(sampledFrames: combed.count, combedFrames: combed.filter { $0 }.count) : nil,
-                               corruptTimes: sampled.corruptTimes)
+                               corruptTimes: sampled.corruptTimes,
+                               bars: Dictionary(sampled.frames.map { ($0.time, $0.bars) }, uniquingKeysWith: { first, _ in first }))
     }
 
     private struct SampledFrame {
@@ -169,5 +171,7 @@ public enum PaddingDetector {
         public var combing: CombingTally?
         /// Stream times of the damage the sampled frames' decoding met (`FrameReader.corruptPacketTimes`).
         public var corruptTimes: [Double]
+        /// Each sampled frame's evidence, by its stream time: what `padding` was decided from.
+        public var bars: [Double: FrameBars?]
     }
 }

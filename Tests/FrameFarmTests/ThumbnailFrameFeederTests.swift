@@ -111,16 +111,61 @@ import Testing
         }
     }
 
-    /// The padding samples are the targets nearest the detector's own sample times, all different; a track with
-    /// fewer targets than samples keeps the detector's spread.
-    @Test func paddingSamplesAreTheTargetsNearestTheDetectorsTimes() {
-        let targets = (0..<60).map { 5 + 10 * Double($0) }
-        let samples = ThumbnailJob.paddingSamples(targets: targets, durationSeconds: 600, startSeconds: 5)
+    /// An exact target on a keyframe, taken as a leading one (a padding sample), costs that keyframe alone: the
+    /// worker must not expect to read it again from its own chunk, which would keep it decoding past it.
+    @Test(arguments: [0.0, 2.0, 4.0])
+    func aLeadingExactTargetOnAKeyframeDecodesItAlone(target: Double) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 2
+        }
+        let feeder = ThumbnailFrameFeeder(path: path, analysis: nil, targets: [target], leading: [0], mode: .exact,
+                                          skipsDeblocking: false, workers: 1, capacity: 2, maxPixels: 1 << 26)
+        let item = try #require(try feeder.next())
+        #expect(frameCode(item.frame) == Int(target * 25))
+        #expect(try feeder.next() == nil)
+        #expect(feeder.framesDecoded == 1, "\(feeder.framesDecoded) frames decoded")
+    }
+
+    /// The padding samples are the serving targets nearest the detector's own sample times, each target once;
+    /// the sample times whose nearest target an earlier one took are left to the detector. With no target
+    /// serving, the detector keeps its own search.
+    @Test func paddingSourcesAreTheTargetsNearestTheDetectorsTimes() throws {
+        let long = (0..<60).map { 5 + 10 * Double($0) }
         let times = PaddingDetector.sampleTimes(durationSeconds: 600, startSeconds: 5)
-        #expect(samples?.count == times.count)
-        for (index, time) in zip(samples ?? [], times) { #expect(abs(targets[index] - time) <= 5) }
-        #expect(ThumbnailJob.paddingSamples(targets: [0, 10, 20, 30, 40, 50, 60, 70], durationSeconds: 80,
-                                            startSeconds: 0) == nil)
+        let sources = try #require(ThumbnailJob.paddingSources(targets: long, serving: Array(long.indices),
+                                                               durationSeconds: 600, startSeconds: 5))
+        #expect(sources.targets.count == times.count && sources.extraTimes.isEmpty)
+        for (index, time) in zip(sources.targets, times) { #expect(abs(long[index] - time) <= 5) }
+        #expect(ThumbnailJob.paddingSources(targets: long, serving: [], durationSeconds: 600, startSeconds: 5) == nil)
+
+        // Six targets 10 s apart over a minute; the samples lie at 3, 9.75, 16.5, 23.25 ... 57 s.
+        let six = (0..<6).map { 10 * Double($0) }
+        let sixTimes = PaddingDetector.sampleTimes(durationSeconds: 60, startSeconds: 0)
+        let all = ThumbnailJob.paddingSources(targets: six, serving: Array(six.indices), durationSeconds: 60, startSeconds: 0)
+        #expect(all?.targets == [0, 1, 2, 3, 4, 5])
+        #expect(all?.extraTimes == [sixTimes[3], sixTimes[6], sixTimes[8]])
+        // Only the first and the last serving: 3 s takes the first, 30 s (nearer 50 than 0) the last.
+        let ends = ThumbnailJob.paddingSources(targets: six, serving: [0, 5], durationSeconds: 60, startSeconds: 0)
+        #expect(ends?.targets == [0, 5])
+        #expect(ends?.extraTimes == Array(sixTimes[1...3]) + Array(sixTimes[5...8]))
+    }
+
+    /// In exact mode the targets that cost a keyframe's decoding serve: those up to four frames after a keyframe
+    /// of the scan (decode times, which may trail the frame shown by the reordering delay).
+    @Test func exactTargetsAtKeyframesServe() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 2
+        }
+        let stream = try MediaProber.open(path: path)
+        let keyframes = try #require(stream.keyframeTimes)
+        #expect(keyframes.count == 3)
+        let targets = [0, 0.12, 1, 2.04, 3, 4.2, 5.9]
+        #expect(ThumbnailJob.keyframeTargets(targets, mode: .exact, stream: stream) == [0, 1, 3])
+        #expect(ThumbnailJob.keyframeTargets(targets, mode: .keyframe, stream: stream) == Array(targets.indices))
     }
 
     private func frameCode(_ frame: DecodedFrame) -> Int? {

@@ -273,11 +273,12 @@ import FrameFarmSamples
         #expect(try Self.frameNumbers(cues, folder: out + "/sample/thumbnails/") == expected.map { Optional($0) })
     }
 
-    /// Keyframe tracks find the bars from their own frames (with twenty targets) or, with fewer targets than the
-    /// detector samples (four), from the detector's spread; either way the black opening and the fade don't hide
-    /// the bars, the tiles are the picture's own shape, and each shows its keyframe.
-    @Test(arguments: [0.4, 2.0])
-    func keyframeTracksOfLetterboxedVideoDropTheBars(interval: Double) throws {
+    /// Tracks find the bars from their own frames: a keyframe track of twenty targets from nine of them; one of
+    /// four targets (keyframe or exact) from those four and frames the detector decodes at the five sample times
+    /// they leave, so the decision still rests on more than the four (one of which is black). Either way the black
+    /// opening and the fade don't hide the bars, the tiles are the picture's own shape, and each shows its frame.
+    @Test(arguments: [(0.4, SeekMode.keyframe), (2.0, .keyframe), (2.0, .exact)])
+    func tracksOfLetterboxedVideoDropTheBars(interval: Double, seek: SeekMode) throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) {
             $0.durationSeconds = 8
@@ -292,14 +293,20 @@ import FrameFarmSamples
         let out = directory.file("out")
         let cues = try thumbnails(path, out: out) {
             $0.spacing = .interval(interval)
-            $0.seek = .keyframe
+            $0.seek = seek
         }
         let manifest = try #require(ManifestStore.read(out + "/sample/manifest.json"))
         #expect(manifest.probe.contentRect.pixelRect == sample.contentRect)
+        #expect(manifest.probe.paddingSamples ?? 0 >= Padding.fewestSamplesForUnevenBars,
+                "\(manifest.probe.paddingSamples ?? 0) usable samples")
         let height = Int((160 * Double(sample.contentRect.height) / 320 / 2).rounded()) * 2
         #expect(cues.allSatisfy { $0.rect.width == 160 && $0.rect.height == height }, "\(cues.map(\.rect))")
-        // Keyframes every 10 frames; the opening's frames are black, so their codes can't be read.
-        let expected = cues.map { cue in cue.start < 2 ? nil : Optional(Int((cue.start / 0.4 + 1e-9).rounded(.down)) * 10) }
+        // 25 frames a second, keyframes every 10; the opening's frames are black, so their codes can't be read.
+        let expected = cues.map { cue -> Int? in
+            guard cue.start >= 2 else { return nil }
+            let frame = Int((cue.start * 25 + 1e-9).rounded(.down))
+            return seek == .keyframe ? frame / 10 * 10 : frame
+        }
         let read = try Self.frameNumbers(cues, folder: out + "/sample/thumbnails/")
         for (got, wanted) in zip(read, expected) where wanted != nil { #expect(got == wanted) }
     }
