@@ -92,7 +92,7 @@ public struct ThumbnailJob: BatchJob {
     }
 
     /// Starts decoding the track's frames on every core, and says which of them the padding search takes
-    /// (`paddingSources`); in keyframe mode the feeder decodes those first.
+    /// (`paddingSources`), which the feeder decodes first.
     private func startFeeder(_ stream: StreamFacts, input: InputContext) throws -> (ThumbnailFrameFeeder, PaddingSources?) {
         let info = stream.info, cores = ProcessInfo.processInfo.activeProcessorCount
         // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink (of every width).
@@ -122,6 +122,7 @@ public struct ThumbnailJob: BatchJob {
         }
     }
 
+    /// How far past a keyframe's time an exact target still costs about a keyframe's decoding.
     static let framesPastKeyframe = 4
 
     /// A grid lowered to keep sheets within the limit (per width), a file cut short (with the thumbnails that
