@@ -37,6 +37,7 @@ final class VideoDecoder {
         context.pointee.max_pixels = Int64(maxPixels)
         context.pointee.skip_frame = standingDiscard
         if skipsDeblocking { context.pointee.skip_loop_filter = AVDISCARD_ALL }
+        DecoderFramePool.install(on: context, codec: codec)
         try check("avcodec_open2", avcodec_open2(context, codec, nil))
     }
 
