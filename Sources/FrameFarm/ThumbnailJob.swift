@@ -254,6 +254,9 @@ public struct ThumbnailJob: BatchJob {
                                           transform: geometry.transform))
                 }
             }
+            // Frame by frame, so that where the renderer must split a batch too large for the device to bind
+            // (4K frames at several widths, on lavapipe), it cuts between frames, each still uploaded once.
+            jobs.sort { $0.sourceIndex < $1.sourceIndex }
             let batch = RenderBatch(sources: sources.map(\.source), canvases: [], jobs: jobs, resampling: resampling)
             let ticket = try renderer.submit(batch, into: group.map(\.draw.canvas))
             for entry in group {

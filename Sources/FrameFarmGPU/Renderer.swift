@@ -161,7 +161,51 @@ public final class Renderer {
         guard batch.canvases.map(\.size) == canvases.map(\.size) else {
             throw GPUError.invalidBatch("a batch rendered into canvases of \(canvases.map(\.size)) must describe those canvases")
         }
-        return try submit(batch, targets: canvases)
+        return try submitInParts(batch, targets: canvases)
+    }
+
+    /// Submits `batch` into persistent canvases, in parts where it needs more than the device binds at once
+    /// (eight 4K frames drawn at 160, 320 and 640 px need 142 MB of prefilter images; lavapipe binds 128 MiB):
+    /// halves (`halves(of:)`), halved again until each fits. The queue runs them in order and a fence covers
+    /// everything submitted before it, so the last part's ticket stands for them all. A single job that does not
+    /// fit throws.
+    private func submitInParts(_ batch: RenderBatch, targets: [PersistentCanvas]) throws -> RenderTicket {
+        do {
+            return try submit(batch, targets: targets)
+        } catch GPUError.beyondDeviceLimits where batch.jobs.count > 1 {
+            let (first, second) = Self.halves(of: batch)
+            _ = try submitInParts(first, targets: targets)
+            return try submitInParts(second, targets: targets)
+        }
+    }
+
+    /// `batch`'s jobs in two parts, in order, cut where the source changes nearest the middle (so that a frame
+    /// drawn at several widths is uploaded and prefiltered once), each with only the sources its jobs read. The
+    /// canvases' overlays go with the second part, which is drawn last.
+    static func halves(of batch: RenderBatch) -> (RenderBatch, RenderBatch) {
+        let jobs = batch.jobs, middle = jobs.count / 2
+        func startsSource(_ index: Int) -> Bool {
+            index > 0 && index < jobs.count && jobs[index - 1].sourceIndex != jobs[index].sourceIndex
+        }
+        let nearest = (0...middle).lazy.flatMap { [middle + $0, middle - $0] }.first(where: startsSource)
+        let cut = nearest ?? middle
+        func part(_ range: Range<Int>, overlays: Bool) -> RenderBatch {
+            var renumbered: [Int: Int] = [:]
+            var part = batch
+            part.sources = []
+            part.jobs = jobs[range].map { job in
+                var job = job
+                if renumbered[job.sourceIndex] == nil {
+                    renumbered[job.sourceIndex] = part.sources.count
+                    part.sources.append(batch.sources[job.sourceIndex])
+                }
+                job.sourceIndex = renumbered[job.sourceIndex]!
+                return job
+            }
+            if !overlays { part.canvases = batch.canvases.map { CanvasSpec(size: $0.size, background: $0.background) } }
+            return part
+        }
+        return (part(0..<cut, overlays: false), part(cut..<jobs.count, overlays: true))
     }
 
     /// Waits until `ticket`'s batch has finished. A ticket whose slot has been reused finished before the reuse.
@@ -199,7 +243,8 @@ public final class Renderer {
         // Frames the host prefilters in place never go into the upload buffer (a memcpy of each frame, and on a
         // fresh buffer a page fault per 4 KB).
         let readsInPlace = hostPrefilters && batch.sources.allSatisfy { $0.planes != nil }
-        let layout = try UploadLayout(plan: plan, context: context, copiesSources: !readsInPlace)
+        let layout = try UploadLayout(plan: plan, context: context, copiesSources: !readsInPlace,
+                                      prefiltersOnHost: hostPrefilters)
         timings.planMilliseconds = lap()
 
         let slotIndex = nextSlot

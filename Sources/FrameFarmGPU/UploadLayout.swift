@@ -45,10 +45,18 @@ struct UploadLayout {
     private(set) var totalBytes = 0
     let copiesSources: Bool
     let strides: TableStrides
+    /// The range the prefilter images are bound with as a storage buffer: all of them where the device's
+    /// prefilter pass writes them; where the host does, no pass binds them so, and the binding (which the shared
+    /// layout needs all the same) is kept within the device's limit.
+    let planesStorageBytes: Int
 
-    /// - Parameter copiesSources: whether the sources' bytes go into the buffer; not when the host prefilters
-    ///   them in place, since no device pass then reads them.
-    init(plan: BatchPlan, context: GPUContext, copiesSources: Bool = true) throws {
+    /// - Parameters:
+    ///   - copiesSources: whether the sources' bytes go into the buffer; not when the host prefilters them in
+    ///     place, since no device pass then reads them.
+    ///   - prefiltersOnHost: whether the host writes the prefilter images, so that the passes only read them,
+    ///     through a texel view: a larger limit than a storage buffer's (2 GiB against 128 MiB on lavapipe, so an
+    ///     8K frame's unshrunk images, 199 MB, fit).
+    init(plan: BatchPlan, context: GPUContext, copiesSources: Bool = true, prefiltersOnHost: Bool = false) throws {
         self.copiesSources = copiesSources
         let alignment = max(16, Int(context.limits.minStorageBufferOffsetAlignment),
                             Int(context.limits.minTexelBufferOffsetAlignment),
@@ -71,17 +79,25 @@ struct UploadLayout {
             totalBytes = (totalBytes + max(size, 16) + alignment - 1) / alignment * alignment
         }
         let texelLimit = Int(context.limits.maxTexelBufferElements) * 4
-        let split = "over what the device can bind at once: split the batch"
+        let beyond = { (what: String, bytes: Int, limit: Int) in
+            GPUError.beyondDeviceLimits("\(what) need \(bytes) bytes, over the \(limit) the device binds at once")
+        }
         guard regions[.filterTable]!.offset + regions[.filterTable]!.size <= texelLimit else {
-            throw GPUError.invalidBatch("sources and filter tables need \(totalBytes) bytes, \(split)")
+            throw beyond("sources and filter tables", totalBytes, texelLimit)
         }
         for (region, size) in sizes where size > maxRange && region != .sourceBytes && region != .filterTable {
-            throw GPUError.invalidBatch("\(region) needs \(size) bytes, \(split)")
+            throw beyond("\(region)", size, maxRange)
         }
-        for (what, floats) in [("prefilter images", plan.planeFloats), ("intermediate", plan.intermediateFloats),
-                               ("the largest canvas", plan.largestCanvasPixels)] where floats * 4 > min(maxRange, texelLimit) {
-            throw GPUError.invalidBatch("\(what) need \(floats * 4) bytes, \(split)")
+        // Prefilter images and the intermediate are read as texel views of four floats; the intermediate and the
+        // canvases are written as storage buffers, and the prefilter images too unless the host writes them.
+        let quadsLimit = texelLimit * 4
+        let planesLimit = prefiltersOnHost ? quadsLimit : min(maxRange, quadsLimit)
+        for (what, floats, limit) in [("prefilter images", plan.planeFloats, planesLimit),
+                                      ("intermediate", plan.intermediateFloats, min(maxRange, quadsLimit)),
+                                      ("the largest canvas", plan.largestCanvasPixels, maxRange)] where floats * 4 > limit {
+            throw beyond(what, floats * 4, limit)
         }
+        planesStorageBytes = min(max(plan.planeFloats * 4, 16), maxRange)
     }
 
     func write(plan: BatchPlan, sources: [SourceFrame], into buffer: GPUBuffer) {
@@ -163,7 +179,7 @@ struct UploadLayout {
             case .jobs: entry(.jobs, ResampleJob.self)
             case .overlayCells: storage(.overlayCells)
             case .canvases: entry(.canvases, CanvasDescriptor.self)
-            case .planes: .storage(BufferRange(buffer: slot.planes!, offset: 0, size: max(plan.planeFloats * 4, 16)))
+            case .planes: .storage(BufferRange(buffer: slot.planes!, offset: 0, size: planesStorageBytes))
             case .intermediate:
                 .storage(BufferRange(buffer: slot.intermediate!, offset: 0, size: max(plan.intermediateFloats * 4, 16)))
             case .canvasPixels:

@@ -73,6 +73,9 @@ public enum GPUError: Error, CustomStringConvertible, Equatable, Sendable {
     case unsupportedDevice(String)
     /// A batch that cannot be rendered as described (bad index, empty rect, wrong byte count, ...).
     case invalidBatch(String)
+    /// A batch whose buffers need more than the device binds at once (`maxStorageBufferRange`,
+    /// `maxTexelBufferElements`; 128 MiB on lavapipe): fewer sources per batch would fit.
+    case beyondDeviceLimits(String)
     /// `wait(_:)` on a ticket whose slot was already reused by a later submission.
     case staleTicket
 
@@ -95,6 +98,8 @@ public enum GPUError: Error, CustomStringConvertible, Equatable, Sendable {
             "the Vulkan device is not supported: \(what)"
         case .invalidBatch(let what):
             "invalid render batch: \(what)"
+        case .beyondDeviceLimits(let what):
+            "render batch too large for the device: \(what)"
         case .staleTicket:
             "render ticket is stale: its buffers were reused by a later submission"
         }
