@@ -46,8 +46,8 @@ struct BatchPlan {
         }
         for job in batch.jobs {
             let format = batch.sources[job.sourceIndex].format
-            jobs.append(planJob(job, format: format, filter: batch.filter, linearLight: batch.linearLight,
-                                filterTables: filterTables))
+            jobs += planJob(job, format: format, filter: batch.filter, linearLight: batch.linearLight,
+                            filterTables: filterTables, intermediateBudget: intermediateBudget)
         }
         assignChunks(budget: intermediateBudget)
         for (index, canvas) in batch.canvases.enumerated() {
@@ -153,8 +153,10 @@ struct BatchPlan {
         }
     }
 
-    private mutating func planJob(_ job: RenderJob, format: FrameFormat, filter: ResamplingFilter,
-                                  linearLight: Bool, filterTables: FilterTableCache) -> ResampleJob {
+    /// The job as the passes run it: one `ResampleJob`, or several bands of it where its intermediate alone
+    /// passes the budget (`bands`).
+    private mutating func planJob(_ job: RenderJob, format: FrameFormat, filter: ResamplingFilter, linearLight: Bool,
+                                  filterTables: FilterTableCache, intermediateBudget: Int) -> [ResampleJob] {
         let crop = job.sourceCrop
         // Filtering happens in coded orientation; the vertical pass turns each pixel into place.
         let destination = job.transform.swapsAxes ? job.destination.size.transposed : job.destination.size
@@ -167,9 +169,11 @@ struct BatchPlan {
                               planeSize: format.width)
         let lumaY = PlaneAxis(cropStart: crop.y, cropLength: crop.height, subsampling: 1, sitingOffset: 0,
                               planeSize: format.height)
-        planned.luma = planGroup(source: job.sourceIndex, group: 0, axes: (lumaX, lumaY),
-                                 planeSize: (format.width, format.height), planeCount: linearLight ? 3 : 1,
-                                 destination: destination, filter: filter, filterTables: filterTables)
+        let luma = planGroup(source: job.sourceIndex, group: 0, axes: (lumaX, lumaY),
+                             planeSize: (format.width, format.height), planeCount: linearLight ? 3 : 1,
+                             destination: destination, filter: filter, filterTables: filterTables)
+        planned.luma = luma.pass
+        var verticals = [luma.vertical]
         if format.layout != .gray && !linearLight {
             let siting = format.color.chromaSiting.chromaOffset
             let chromaX = PlaneAxis(cropStart: crop.x, cropLength: crop.width, subsampling: format.chromaSubsamplingX,
@@ -177,17 +181,83 @@ struct BatchPlan {
             let chromaY = PlaneAxis(cropStart: crop.y, cropLength: crop.height,
                                     subsampling: format.chromaSubsamplingY, sitingOffset: siting.y,
                                     planeSize: format.chromaHeight)
-            planned.chroma = planGroup(source: job.sourceIndex, group: 1, axes: (chromaX, chromaY),
-                                       planeSize: (format.chromaWidth, format.chromaHeight), planeCount: 2,
-                                       destination: destination, filter: filter, filterTables: filterTables)
+            let chroma = planGroup(source: job.sourceIndex, group: 1, axes: (chromaX, chromaY),
+                                   planeSize: (format.chromaWidth, format.chromaHeight), planeCount: 2,
+                                   destination: destination, filter: filter, filterTables: filterTables)
+            planned.chroma = chroma.pass
+            verticals.append(chroma.vertical)
         }
-        return planned
+        return bands(of: planned, verticals: verticals, budget: intermediateBudget, filterTables: filterTables)
     }
 
-    /// Chooses the group's prefilter image (shared per source when unshrunk) and its two filter tables.
+    /// A job whose intermediate alone passes the budget (a full-size poster of a 6K or 8K frame: 8 bytes a
+    /// pixel, over the 128 MiB lavapipe binds at once) as bands of destination rows, each filtering only the image
+    /// rows its own rows read, with the job's weights (so the result is the job's), placed where its rows land
+    /// under the display transform. The fewest bands (whole groups of rows) whose intermediates fit.
+    private mutating func bands(of job: ResampleJob, verticals: [AxisMapping], budget: Int,
+                                filterTables: FilterTableCache) -> [ResampleJob] {
+        let total = Self.intermediateFloats(of: job), height = Int(job.height), group = FilterTable.groupSize
+        guard total > budget, height > group else { return [job] }
+        var count = total / budget + 1
+        while true {
+            let rows = ((height + count - 1) / count + group - 1) / group * group
+            let spans = stride(from: 0, to: height, by: rows).map { first in
+                verticals.map { Self.bandSpan(of: $0, rows: first..<min(first + rows, height), cache: filterTables) }
+            }
+            let fits = spans.allSatisfy { groups in
+                zip([job.luma, job.chroma], groups).reduce(0) { $0 + Int($1.0.planeCount) * $1.1.rowCount }
+                    * Int(job.intermediateStride) <= budget
+            }
+            guard fits || rows == group else { count += 1; continue }
+            return spans.enumerated().map { index, groups in
+                let first = index * rows, last = min(first + rows, height)
+                var band = job
+                band.height = UInt32(last - first)
+                switch job.transform & 3 {  // see displayPosition in Shaders/resample_vertical.comp
+                case 0: band.destinationY += Int32(first)
+                case 1: band.destinationX += Int32(height - last)
+                case 2: band.destinationY += Int32(height - last)
+                default: band.destinationX += Int32(first)
+                }
+                for (keyPath, span) in zip([\ResampleJob.luma, \ResampleJob.chroma], groups) {
+                    let table = filterTable(span.mapping, cache: filterTables)
+                    band[keyPath: keyPath].rowStart += UInt32(span.firstRow)
+                    band[keyPath: keyPath].rowCount = UInt32(span.rowCount)
+                    band[keyPath: keyPath].verticalTable = UInt32(table.offset)
+                    band[keyPath: keyPath].verticalTaps = UInt32(table.taps)
+                }
+                return band
+            }
+        }
+    }
+
+    /// What destination rows `rows` of a job read along its vertical axis `vertical`: the axis for those rows
+    /// alone, counted from the first intermediate row they read (`firstRow`, from the job's), and how many rows
+    /// from there they read.
+    private static func bandSpan(of vertical: AxisMapping, rows: Range<Int>,
+                                 cache: FilterTableCache) -> (mapping: AxisMapping, firstRow: Int, rowCount: Int) {
+        func mapping(from firstRow: Int) -> AxisMapping {
+            var band = vertical
+            band.start += Double(rows.lowerBound) * vertical.ratio - Double(firstRow)
+            band.length = vertical.ratio * Double(rows.count)
+            band.outputCount = rows.count
+            // No window of these rows starts above `firstRow` but by a rounding of the shifted centres, whose
+            // tap at the kernel's edge weighs nothing: folding it onto the first row keeps every start in range.
+            band.first = max(vertical.first - firstRow, 0)
+            band.last -= firstRow
+            return band
+        }
+        let firstRow = cache.table(for: mapping(from: 0)).groupStarts.min() ?? 0
+        let table = cache.table(for: mapping(from: firstRow))
+        return (mapping(from: firstRow), firstRow, (table.groupStarts.max() ?? 0) + table.taps)
+    }
+
+    /// Chooses the group's prefilter image (shared per source when unshrunk) and its two filter tables; returns
+    /// the vertical one's mapping too, for `bands`.
     private mutating func planGroup(source: Int, group: Int, axes: (x: PlaneAxis, y: PlaneAxis),
                                     planeSize: (width: Int, height: Int), planeCount: Int, destination: PixelSize,
-                                    filter: ResamplingFilter, filterTables: FilterTableCache) -> PlaneGroupPass {
+                                    filter: ResamplingFilter,
+                                    filterTables: FilterTableCache) -> (pass: PlaneGroupPass, vertical: AxisMapping) {
         let (x, y) = axes
         let shrinkX = PrefilterPass.shrinkFactor(ratio: x.length / Double(destination.width))
         let shrinkY = PrefilterPass.shrinkFactor(ratio: y.length / Double(destination.height))
@@ -220,14 +290,16 @@ struct BatchPlan {
             length: x.length / Double(shrinkX), outputCount: destination.width,
             first: (x.first - origin.x) / shrinkX, last: (x.last - origin.x) / shrinkX, boxShrink: shrinkX,
             pixelsPerTap: 4), cache: filterTables)
-        let vertical = filterTable(AxisMapping(
+        let verticalMapping = AxisMapping(
             filter: filter, start: (y.start - Double(origin.y)) / Double(shrinkY) - Double(rowFirst),
             length: y.length / Double(shrinkY), outputCount: destination.height,
-            first: 0, last: rowLast - rowFirst, boxShrink: shrinkY), cache: filterTables)
-        return PlaneGroupPass(planeCount: UInt32(planeCount), imageIndex: UInt32(imageIndex),
-                              rowStart: UInt32(rowFirst), rowCount: UInt32(rowLast - rowFirst + 1),
-                              horizontalTable: UInt32(horizontal.offset), horizontalTaps: UInt32(horizontal.taps),
-                              verticalTable: UInt32(vertical.offset), verticalTaps: UInt32(vertical.taps))
+            first: 0, last: rowLast - rowFirst, boxShrink: shrinkY)
+        let vertical = filterTable(verticalMapping, cache: filterTables)
+        let pass = PlaneGroupPass(planeCount: UInt32(planeCount), imageIndex: UInt32(imageIndex),
+                                  rowStart: UInt32(rowFirst), rowCount: UInt32(rowLast - rowFirst + 1),
+                                  horizontalTable: UInt32(horizontal.offset), horizontalTaps: UInt32(horizontal.taps),
+                                  verticalTable: UInt32(vertical.offset), verticalTaps: UInt32(vertical.taps))
+        return (pass, verticalMapping)
     }
 
     private mutating func addImage(_ image: PrefilterImage) -> Int {

@@ -49,6 +49,9 @@ public final class Renderer {
     private let descriptorPool: DescriptorPool
     private let slots: [RenderSlot]
     private var nextSlot = 0
+    /// Floats of intermediate one chunk of jobs may use (64 MiB, or less where the device binds less at once); a
+    /// job that alone needs more is drawn in bands of rows. Tests lower it to make small jobs band.
+    lazy var intermediateBudget = min(Int(context.limits.maxStorageBufferRange), 64 << 20) / 4
     private var pipelines: [PassVariant: PassPipelines] = [:]
     private let filterTables = FilterTableCache()
     private var submitTimes: [Int: UInt64] = [:]
@@ -230,8 +233,7 @@ public final class Renderer {
             defer { clock = now }
             return Double(now - clock) / 1e6
         }
-        let budget = min(Int(context.limits.maxStorageBufferRange), 64 << 20) / 4
-        var plan = try BatchPlan(batch: batch, intermediateBudget: budget,
+        var plan = try BatchPlan(batch: batch, intermediateBudget: intermediateBudget,
                                  canvasAlignment: Int(context.limits.minStorageBufferOffsetAlignment),
                                  filterTables: filterTables)
         // A persistent canvas starts its own buffer.

@@ -66,6 +66,8 @@ struct FilterTable {
     static let groupSize = 4
     let taps: Int
     let words: [UInt32]
+    /// Each entry's first image pixel (its first tap times `pixelsPerTap`).
+    let groupStarts: [Int]
 
     typealias Window = (start: Int, weights: [Double])
 
@@ -83,11 +85,13 @@ struct FilterTable {
         let taps = groups.map { $0.span.last / width - $0.span.first / width + 1 }.max() ?? 1
         let rowEnd = (mapping.last + width) / width * width
         var words = [UInt32]()
+        var groupStarts: [Int] = []
         words.reserveCapacity(groups.count * (4 + taps * Self.groupSize * width))
         for group in groups {
             // Never below `first` rounded down to a tap: taps * width <= rowEnd - that, as every window ends at or
             // before `last`.
             let first = min(group.span.first / width * width, rowEnd - width * taps)
+            groupStarts.append(first)
             words += [UInt32(first / width), 0, 0, 0]
             for tap in 0..<taps {
                 for window in group.members {
@@ -101,6 +105,7 @@ struct FilterTable {
         }
         self.taps = taps
         self.words = words
+        self.groupStarts = groupStarts
     }
 
     /// Per destination pixel, its first image pixel and normalized weights (already inside `first...last`).

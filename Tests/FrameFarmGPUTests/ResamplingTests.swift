@@ -44,6 +44,45 @@ extension GPUTests {
             SourceRect(x: 0, y: 0, width: Double(frame.format.width), height: Double(frame.format.height))
         }
 
+        /// A job whose intermediate alone passes the budget (a full-size poster of an 8K frame, 8 bytes a pixel, on
+        /// a device that binds 128 MiB at once) is drawn in bands of rows, each filtering only the rows it reads.
+        /// With the budget at a fifth of the job's intermediate: five bands or more, the result matches the CPU
+        /// reference (1:1, and an upscale of a crop), and turned or mirrored it is the whole job's within a level.
+        @Test func aJobBeyondTheIntermediateBudgetIsDrawnInBands() throws {
+            let frame = Self.frame(.yuv420p, width: 240, height: 136)
+            let cases = [(Self.whole(frame), PixelSize(width: 240, height: 136)),
+                         (SourceRect(x: 10.5, y: 3.25, width: 31, height: 17), PixelSize(width: 97, height: 61))]
+            let transforms = [DisplayTransform.identity, DisplayTransform(rotation: 90), DisplayTransform(rotation: 180),
+                              DisplayTransform(rotation: 270, mirrored: true), DisplayTransform(mirrored: true)]
+            try TestGPU.withRenderer(prefilterOnHost: true) { renderer in
+                let normal = renderer.intermediateBudget
+                defer { renderer.intermediateBudget = normal }
+                for (crop, size) in cases {
+                    // Luma rows and two chroma planes of half the rows, each row a stride of whole quads.
+                    let budget = (size.width + 3) / 4 * 4 * (size.height + 2 * ((size.height + 1) / 2)) / 5
+                    for transform in transforms {
+                        let canvas = transform.swapsAxes ? size.transposed : size
+                        let batch = RenderBatch(sources: [frame.sourceFrame], canvases: [CanvasSpec(size: canvas)],
+                                                jobs: [RenderJob(sourceIndex: 0, sourceCrop: crop, destination: PixelRect(size: canvas),
+                                                                 canvasIndex: 0, transform: transform)])
+                        let plan = try BatchPlan(batch: batch, intermediateBudget: budget, canvasAlignment: 4,
+                                                 filterTables: FilterTableCache())
+                        #expect(plan.jobs.count >= 5 && plan.intermediateFloats <= budget, "\(plan.jobs.count) bands")
+                        renderer.intermediateBudget = normal
+                        let whole = try renderer.render(batch).pixels(canvas: 0)
+                        renderer.intermediateBudget = budget
+                        let banded = try renderer.render(batch).pixels(canvas: 0)
+                        let comparison = ImageComparison(banded, whole)
+                        #expect(comparison.maxAbsoluteError <= 1, "\(crop) -> \(size), \(transform): \(comparison)")
+                        if transform == .identity {
+                            let reference = ImageComparison(banded, ReferenceRenderer.render(frame, crop: crop, size: size))
+                            #expect(reference.meanAbsoluteError <= 1 && reference.psnr >= 45, "\(crop) -> \(size): \(reference)")
+                        }
+                    }
+                }
+            }
+        }
+
         @Test(arguments: TestFormat.allCases)
         func downscaleAndUpscaleEveryFormat(_ format: TestFormat) throws {
             let frame = Self.frame(format, width: 240, height: 136)
