@@ -80,7 +80,7 @@ struct UploadLayout {
         }
         let texelLimit = Int(context.limits.maxTexelBufferElements) * 4
         let beyond = { (what: String, bytes: Int, limit: Int) in
-            GPUError.beyondDeviceLimits("\(what) need \(bytes) bytes, over the \(limit) the device binds at once")
+            GPUError.beyondDeviceLimits("\(what): \(bytes) bytes, over the \(limit) the device binds at once")
         }
         guard regions[.filterTable]!.offset + regions[.filterTable]!.size <= texelLimit else {
             throw beyond("sources and filter tables", totalBytes, texelLimit)
