@@ -2,7 +2,8 @@
 #extension GL_GOOGLE_include_directive : require
 // Pass 4: draws each canvas's overlays, in order, over the rendered pixels: safe-area outlines, the screen's
 // rounded-corner mask (antialiased by pixel coverage) and translucent tints. Tiles cover only where some
-// overlay of the canvas can change a pixel; each pixel applies all of its canvas's overlays in order.
+// overlay of the canvas can change a pixel; each pixel applies all of its canvas's overlays in order. A canvas
+// drawn in windows of rows gets one dispatch per window, each over the window's own tiles.
 
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 
@@ -40,8 +41,9 @@ void main() {
     uint cell = overlayCells[pass.firstCell + gl_WorkGroupID.x];
     uvec2 pixel = uvec2(cell & 0xFFFFu, cell >> 16) * gl_WorkGroupSize.xy + gl_LocalInvocationID.xy;
     if (pixel.x >= canvas.width || pixel.y >= canvas.height) return;
-    ivec2 p = ivec2(pixel);
     uint index = pixel.y * canvas.width + pixel.x;
+    // Cells are counted in the window; overlays are placed on the whole canvas.
+    ivec2 p = ivec2(pixel) + ivec2(0, int(canvas.firstRow));
     vec4 color = unpackColor(canvasPixels[index]);
     vec4 original = color;
     for (uint o = 0u; o < canvas.overlayCount; ++o) {
@@ -53,7 +55,7 @@ void main() {
                 color = blend(color, unpackColor(overlay.color), 1.0);
             }
         } else if (overlay.kind == 1u) {
-            float coverage = roundedRectCoverage(p, vec2(canvas.width, canvas.height), overlay.radius);
+            float coverage = roundedRectCoverage(p, vec2(canvas.width, canvas.canvasHeight), overlay.radius);
             color = mix(unpackColor(canvas.background), color, coverage);
         } else if (inside(p, overlay.x, overlay.y, overlay.width, overlay.height)) {
             color = blend(color, unpackColor(overlay.color), 1.0);

@@ -89,15 +89,17 @@ struct OverlayDescriptor {
 // drivers load once per dispatch (from a storage buffer, lavapipe loaded them lane by lane: 4x the pass's time).
 const uint MAX_CANVAS_OVERLAYS = 8u;
 
+// A canvas, or where a canvas is larger than the device binds at once, a window of its rows (BatchPlan.windows):
+// the canvas buffer is bound at the window's first pixel, and jobs are placed relative to it.
 struct CanvasDescriptor {
-    uint pixelOffset;        // host only: the canvas buffer is bound at the canvas's first pixel
+    uint pixelOffset;        // host only: the canvas buffer is bound at the window's first pixel
     uint width;
-    uint height;
+    uint height;             // of the window: rows firstRow ..< firstRow + height of the canvas
     uint background;         // RGBA8, R in the low byte
     uint overlayCount;
+    uint firstRow;           // overlays are placed on the whole canvas
+    uint canvasHeight;
     uint pad0;               // std140 puts the struct array on a 16-byte boundary
-    uint pad1;
-    uint pad2;
     OverlayDescriptor overlays[MAX_CANVAS_OVERLAYS];
 };
 

@@ -1,6 +1,12 @@
 import Foundation
 import FrameFarmCore
 
+/// Rows of a canvas drawn through one binding of the canvas buffer (see `BatchPlan.windows`).
+struct CanvasWindow {
+    var canvas: Int
+    var rows: Range<Int>
+}
+
 /// Everything the host works out for one batch before any GPU command: the shader tables (sources, prefilter
 /// images, jobs, filter weights, canvases, overlays, work items), the scratch sizes, and how jobs are grouped
 /// into chunks whose intermediates fit the scratch budget. Pure host code: no Vulkan.
@@ -22,32 +28,41 @@ struct BatchPlan {
     var filterWords: [UInt32] = []
     var chunks: [JobChunk] = []
     var intermediateFloats = 0
+    /// Each canvas of the batch, where it lies in the canvas buffer (aligned for binding).
     var canvases: [CanvasDescriptor] = []
-    /// Pixels of the canvas buffer (canvases aligned for binding), and the largest canvas's.
+    /// What the passes draw into, bound one at a time: each canvas whole or, where a canvas is larger than the
+    /// device binds at once (a DCI 8K poster: 141 MB, over lavapipe's 128 MiB), consecutive windows of its rows,
+    /// end to end so the canvas stays one run of pixels. Jobs and overlay cells name windows.
+    var windows: [CanvasDescriptor] = []
+    /// Pixels of the canvas buffer, and of the largest window (the range every window is bound with).
     var canvasPixels = 0
-    var largestCanvasPixels = 0
+    var largestWindowPixels = 0
     /// Pixel ranges of the canvases buffer that keep the background, with its packed colour: every row of a
     /// canvas but those its jobs draw from edge to edge (a full-screen render fills nothing; a letterboxed one,
     /// its bars). Filling what the passes overwrite anyway was a single-threaded memset of every canvas.
     var backgroundFills: [(pixels: Range<Int>, color: UInt32)] = []
     var overlayCells: [UInt32] = []
-    var overlayRanges: [(canvas: Int, first: Int, count: Int)] = []
+    var overlayRanges: [(window: Int, first: Int, count: Int)] = []
 
+    private var canvasWindows: [CanvasWindow] = []
+    private var windowsOfCanvas: [Range<Int>] = []
     private var sharedImages: [Int: Int] = [:]
     private var tableOffsets: [AxisMapping: (offset: Int, taps: Int)] = [:]
 
     /// - Parameter intermediateBudget: floats of intermediate a chunk may use (a single larger job still runs).
-    /// - Parameter canvasAlignment: bytes each canvas's first pixel is aligned to (it is bound at that offset).
-    init(batch: RenderBatch, intermediateBudget: Int, canvasAlignment: Int, filterTables: FilterTableCache) throws {
+    /// - Parameter canvasAlignment: bytes each window's first pixel is aligned to (it is bound at that offset).
+    /// - Parameter windowPixels: the most pixels one binding of the canvas buffer may hold.
+    init(batch: RenderBatch, intermediateBudget: Int, canvasAlignment: Int, windowPixels: Int = .max,
+         filterTables: FilterTableCache) throws {
         try Self.validate(batch)
         for source in batch.sources { addSource(source.format) }
         for (index, canvas) in batch.canvases.enumerated() {
-            addCanvas(canvas, index: index, alignmentPixels: max(1, canvasAlignment / 4))
+            addCanvas(canvas, index: index, alignmentPixels: max(1, canvasAlignment / 4), windowPixels: windowPixels)
         }
         for job in batch.jobs {
             let format = batch.sources[job.sourceIndex].format
             jobs += planJob(job, format: format, filter: batch.filter, linearLight: batch.linearLight,
-                            filterTables: filterTables, intermediateBudget: intermediateBudget)
+                            filterTables: filterTables, intermediateBudget: intermediateBudget).flatMap(inWindows)
         }
         assignChunks(budget: intermediateBudget)
         for (index, canvas) in batch.canvases.enumerated() {
@@ -57,7 +72,7 @@ struct BatchPlan {
                 ((offset + $0.lowerBound * width)..<(offset + $0.upperBound * width), canvases[index].background)
             }
         }
-        (overlayCells, overlayRanges) = OverlayPass.cells(for: batch.canvases)
+        (overlayCells, overlayRanges) = OverlayPass.cells(for: batch.canvases, windows: canvasWindows)
     }
 
     // MARK: - Sources and canvases
@@ -100,15 +115,53 @@ struct BatchPlan {
         sourceBytes += (format.byteCount + 15) & ~15
     }
 
-    private mutating func addCanvas(_ canvas: CanvasSpec, index: Int, alignmentPixels: Int) {
+    private mutating func addCanvas(_ canvas: CanvasSpec, index: Int, alignmentPixels: Int, windowPixels: Int) {
         canvasPixels = (canvasPixels + alignmentPixels - 1) / alignmentPixels * alignmentPixels
         var descriptor = CanvasDescriptor(pixelOffset: UInt32(canvasPixels), width: UInt32(canvas.size.width),
                                           height: UInt32(canvas.size.height), background: canvas.background.packed,
-                                          overlayCount: UInt32(canvas.overlays.count))
+                                          overlayCount: UInt32(canvas.overlays.count),
+                                          canvasHeight: UInt32(canvas.size.height))
         for (slot, overlay) in canvas.overlays.enumerated() { descriptor.overlays[slot] = OverlayPass.descriptor(overlay) }
         canvases.append(descriptor)
+        let rows = Self.windowRows(of: canvas.size, alignmentPixels: alignmentPixels, windowPixels: windowPixels)
+        let firstWindow = windows.count
+        for firstRow in stride(from: 0, to: canvas.size.height, by: rows) {
+            var window = descriptor
+            window.pixelOffset += UInt32(firstRow * canvas.size.width)
+            window.firstRow = UInt32(firstRow)
+            window.height = UInt32(min(rows, canvas.size.height - firstRow))
+            windows.append(window)
+            canvasWindows.append(CanvasWindow(canvas: index, rows: firstRow..<firstRow + Int(window.height)))
+            largestWindowPixels = max(largestWindowPixels, canvas.size.width * Int(window.height))
+        }
+        windowsOfCanvas.append(firstWindow..<windows.count)
         canvasPixels += canvas.size.area
-        largestCanvasPixels = max(largestCanvasPixels, canvas.size.area)
+    }
+
+    /// Rows of each window of a canvas of `size`: all of them where the canvas fits `windowPixels`, else the most
+    /// that do and keep the next window's first pixel on the binding alignment (at least that many rows: a
+    /// window still too large is then refused with the device's limit).
+    static func windowRows(of size: PixelSize, alignmentPixels: Int, windowPixels: Int) -> Int {
+        guard size.area > windowPixels else { return size.height }
+        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+        let step = alignmentPixels / gcd(size.width, alignmentPixels)
+        return max(windowPixels / size.width / step, 1) * step
+    }
+
+    /// `job` once for each window of its canvas that its rows reach, placed relative to the window's first row.
+    private func inWindows(_ job: ResampleJob) -> [ResampleJob] {
+        let windows = windowsOfCanvas[Int(job.canvasIndex)]
+        let top = Int(job.destinationY)
+        // Quarter turns show the coded width as the height (see displayPosition in resample_vertical.comp).
+        let rows = top..<top + Int(job.transform & 1 == 1 ? job.width : job.height)
+        return windows.compactMap { index in
+            let window = canvasWindows[index]
+            guard windows.count == 1 || window.rows.overlaps(rows) else { return nil }
+            var placed = job
+            placed.canvasIndex = UInt32(index)
+            placed.destinationY -= Int32(window.rows.lowerBound)
+            return placed
+        }
     }
 
     /// Runs of rows of a canvas of `size` that the `drawn` rects (clipped to it) do not cover from edge to

@@ -47,20 +47,23 @@ struct OverlayPass {
         }
     }
 
-    /// The cells (16 x 16 tiles, packed x | y << 16) of every canvas that some overlay may change, and where
-    /// each canvas's run of cells starts in that table.
-    static func cells(for canvases: [CanvasSpec]) -> (cells: [UInt32], ranges: [(canvas: Int, first: Int, count: Int)]) {
+    /// The cells (16 x 16 tiles, packed x | y << 16, counted from the window's first row) of every window of
+    /// `canvases` that some overlay may change, and where each window's run of cells starts in that table.
+    static func cells(for canvases: [CanvasSpec], windows: [CanvasWindow])
+        -> (cells: [UInt32], ranges: [(window: Int, first: Int, count: Int)]) {
         var cells: [UInt32] = []
-        var ranges: [(canvas: Int, first: Int, count: Int)] = []
-        for (index, canvas) in canvases.enumerated() where !canvas.overlays.isEmpty {
+        var ranges: [(window: Int, first: Int, count: Int)] = []
+        for (index, window) in windows.enumerated() where !canvases[window.canvas].overlays.isEmpty {
+            let canvas = canvases[window.canvas]
             let across = (canvas.size.width + tileSize.width - 1) / tileSize.width
-            let down = (canvas.size.height + tileSize.height - 1) / tileSize.height
+            let down = (window.rows.count + tileSize.height - 1) / tileSize.height
             var marked = [Bool](repeating: false, count: across * down)
-            let bounds = PixelRect(size: canvas.size)
+            let bounds = PixelRect(x: 0, y: window.rows.lowerBound, width: canvas.size.width, height: window.rows.count)
             for overlay in canvas.overlays {
                 for rect in affectedRects(of: overlay, in: canvas.size) {
-                    let clipped = rect.intersection(bounds)
+                    var clipped = rect.intersection(bounds)
                     guard !clipped.isEmpty else { continue }
+                    clipped.y -= window.rows.lowerBound
                     for cellY in (clipped.y / tileSize.height)...((clipped.maxY - 1) / tileSize.height) {
                         for cellX in (clipped.x / tileSize.width)...((clipped.maxX - 1) / tileSize.width) {
                             marked[cellY * across + cellX] = true
@@ -77,17 +80,17 @@ struct OverlayPass {
         return (cells, ranges)
     }
 
-    /// One dispatch per canvas with overlays (more past the device's grid limit), one workgroup per cell.
-    func dispatches(for ranges: [(canvas: Int, first: Int, count: Int)], canvases: [CanvasDescriptor])
+    /// One dispatch per window with overlays (more past the device's grid limit), one workgroup per cell.
+    func dispatches(for ranges: [(window: Int, first: Int, count: Int)], windows: [CanvasDescriptor])
         -> [ComputeDispatch] {
         let maxGroups = Int(pipeline.context.limits.maxComputeWorkGroupCount.0)
         return ranges.flatMap { range in
             stride(from: 0, to: range.count, by: maxGroups).map { skip in
                 ComputeDispatch(pipeline: pipeline,
-                                items: PassConstants(canvas: UInt32(range.canvas),
+                                items: PassConstants(canvas: UInt32(range.window),
                                                      firstCell: UInt32(range.first + skip)),
                                 groupCountX: min(maxGroups, range.count - skip),
-                                canvasWindow: Int(canvases[range.canvas].pixelOffset) * 4)
+                                canvasWindow: Int(windows[range.window].pixelOffset) * 4)
             }
         }
     }

@@ -52,6 +52,9 @@ public final class Renderer {
     /// Floats of intermediate one chunk of jobs may use (64 MiB, or less where the device binds less at once); a
     /// job that alone needs more is drawn in bands of rows. Tests lower it to make small jobs band.
     lazy var intermediateBudget = min(Int(context.limits.maxStorageBufferRange), 64 << 20) / 4
+    /// Pixels one binding of a canvas may hold: a larger canvas is drawn in windows of rows (`BatchPlan.windows`).
+    /// Tests lower it to make small canvases window.
+    lazy var canvasWindowPixels = Int(context.limits.maxStorageBufferRange) / 4
     private var pipelines: [PassVariant: PassPipelines] = [:]
     private let filterTables = FilterTableCache()
     private var submitTimes: [Int: UInt64] = [:]
@@ -233,12 +236,13 @@ public final class Renderer {
             defer { clock = now }
             return Double(now - clock) / 1e6
         }
+        // A persistent canvas is bound whole, from the start of its own buffer (sprite sheets: 64 MiB at most).
         var plan = try BatchPlan(batch: batch, intermediateBudget: intermediateBudget,
                                  canvasAlignment: Int(context.limits.minStorageBufferOffsetAlignment),
-                                 filterTables: filterTables)
-        // A persistent canvas starts its own buffer.
+                                 windowPixels: targets.isEmpty ? canvasWindowPixels : .max, filterTables: filterTables)
         if !targets.isEmpty {
             for index in plan.canvases.indices { plan.canvases[index].pixelOffset = 0 }
+            for index in plan.windows.indices { plan.windows[index].pixelOffset = 0 }
         }
         let passes = try passes(PassVariant(linearLight: batch.linearLight, convertsColor: plan.convertsColor))
         let hostPrefilters = passes.prefilter == nil
@@ -255,8 +259,8 @@ public final class Renderer {
         nextSlot = (nextSlot + 1) % slotCount
         try slot.reserve(upload: layout.totalBytes, planes: plan.planeFloats * 4, planesOnHost: hostPrefilters,
                          intermediate: plan.intermediateFloats * 4,
-                         // Every canvas is bound with the largest one's range, so the last needs that much room.
-                         readback: (plan.canvasPixels + plan.largestCanvasPixels) * 4,
+                         // Every window is bound with the largest one's range, so the last needs that much room.
+                         readback: (plan.canvasPixels + plan.largestWindowPixels) * 4,
                          canvasesOnDevice: drawsCanvasesOnDevice && targets.isEmpty)
         slot.canvases = plan.canvases
         layout.write(plan: plan, sources: batch.sources, into: slot.upload!)
@@ -276,7 +280,7 @@ public final class Renderer {
 
         // Where each descriptor set's passes draw, and how much of it a dispatch sees.
         let canvasBuffers = targets.isEmpty
-            ? [(drawsCanvasesOnDevice ? slot.deviceCanvases! : slot.readback!, plan.largestCanvasPixels * 4)]
+            ? [(drawsCanvasesOnDevice ? slot.deviceCanvases! : slot.readback!, plan.largestWindowPixels * 4)]
             : targets.map { ($0.buffer, $0.size.area * 4) }
         for (set, canvas) in zip(slot.descriptorSets, canvasBuffers) {
             set.update(try layout.bindings(slot: slot, plan: plan, canvasBuffer: canvas.0, canvasBytes: canvas.1))
@@ -361,11 +365,11 @@ public final class Renderer {
         for chunk in plan.chunks {
             passes.horizontal.dispatches(for: chunk.jobs, of: plan.jobs).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
-            passes.vertical.dispatches(for: chunk.jobs, of: plan.jobs, canvases: plan.canvases).forEach(commands.record)
+            passes.vertical.dispatches(for: chunk.jobs, of: plan.jobs, windows: plan.windows).forEach(commands.record)
             commands.barrier(from: .compute, to: .compute)
         }
         commands.timestamp()
-        passes.overlay.dispatches(for: plan.overlayRanges, canvases: plan.canvases).forEach(commands.record)
+        passes.overlay.dispatches(for: plan.overlayRanges, windows: plan.windows).forEach(commands.record)
         commands.timestamp()
         // The copy comes after the last timestamp: the execute time includes it, the per-pass split does not.
         if let ownCanvases, ownCanvases === slot.deviceCanvases, plan.canvasPixels > 0 {

@@ -17,14 +17,14 @@ struct ResampleVerticalPass {
     }
 
     /// One dispatch per job of `jobs` (indices into the batch's job table).
-    func dispatches(for jobs: Range<Int>, of table: [ResampleJob], canvases: [CanvasDescriptor]) -> [ComputeDispatch] {
+    func dispatches(for jobs: Range<Int>, of table: [ResampleJob], windows: [CanvasDescriptor]) -> [ComputeDispatch] {
         jobs.map { index in
             let job = table[index]
             return ComputeDispatch(pipeline: pipeline,
                                    constants: PassConstants(job: UInt32(index), source: job.sourceIndex,
                                                             canvas: job.canvasIndex),
                                    extent: (Int(job.width), Int(job.height)), tileSize: Self.tileSize,
-                                   canvasWindow: Int(canvases[Int(job.canvasIndex)].pixelOffset) * 4)
+                                   canvasWindow: Int(windows[Int(job.canvasIndex)].pixelOffset) * 4)
         }
     }
 }

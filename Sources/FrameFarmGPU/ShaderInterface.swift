@@ -112,12 +112,12 @@ struct CanvasDescriptor {
 
     var pixelOffset: UInt32 = 0  // host only: shaders see the canvas's own binding window
     var width: UInt32 = 0
-    var height: UInt32 = 0
+    var height: UInt32 = 0       // of the window: rows firstRow ..< firstRow + height of the canvas
     var background: UInt32 = 0
     var overlayCount: UInt32 = 0
+    var firstRow: UInt32 = 0
+    var canvasHeight: UInt32 = 0
     var pad0: UInt32 = 0
-    var pad1: UInt32 = 0
-    var pad2: UInt32 = 0
     var overlays = InlineArray<8, OverlayDescriptor>(repeating: OverlayDescriptor())
 }
 

@@ -72,7 +72,7 @@ struct UploadLayout {
             (.images, max(plan.images.count, 1) * strides.image),
             (.jobs, max(plan.jobs.count, 1) * strides.job),
             (.overlayCells, plan.overlayCells.count * 4),
-            (.canvases, max(plan.canvases.count, 1) * strides.canvas),
+            (.canvases, max(plan.windows.count, 1) * strides.canvas),
         ]
         for (region, size) in sizes {
             regions[region] = (totalBytes, max(size, 16))
@@ -94,7 +94,7 @@ struct UploadLayout {
         let planesLimit = prefiltersOnHost ? quadsLimit : min(maxRange, quadsLimit)
         for (what, floats, limit) in [("prefilter images", plan.planeFloats, planesLimit),
                                       ("intermediate", plan.intermediateFloats, min(maxRange, quadsLimit)),
-                                      ("the largest canvas", plan.largestCanvasPixels, maxRange)] where floats * 4 > limit {
+                                      ("the largest canvas", plan.largestWindowPixels, maxRange)] where floats * 4 > limit {
             throw beyond(what, floats * 4, limit)
         }
         planesStorageBytes = min(max(plan.planeFloats * 4, 16), maxRange)
@@ -135,7 +135,7 @@ struct UploadLayout {
             return absolute
         }, to: .jobs, stride: strides.job)
         copy(plan.overlayCells, to: .overlayCells)
-        copy(plan.canvases, to: .canvases, stride: strides.canvas)
+        copy(plan.windows, to: .canvases, stride: strides.canvas)
     }
 
     /// The planes of source `index` as written into `buffer`, in `FrameFormat.packedPlanes` order.
@@ -158,8 +158,8 @@ struct UploadLayout {
     /// - Parameters:
     ///   - canvasBuffer: where the passes draw: the slot's readback buffer, its device canvases, or a persistent
     ///     canvas.
-    ///   - canvasBytes: the window each dispatch sees of it: the largest canvas (every canvas is bound with its
-    ///     range), or the persistent canvas.
+    ///   - canvasBytes: the range each dispatch sees of it: the largest window (every window is bound with
+    ///     it), or the persistent canvas.
     func bindings(slot: RenderSlot, plan: BatchPlan, canvasBuffer: GPUBuffer,
                   canvasBytes: Int) throws -> [DescriptorResource] {
         func storage(_ region: Region) -> DescriptorResource {

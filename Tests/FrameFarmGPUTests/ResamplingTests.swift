@@ -83,6 +83,64 @@ extension GPUTests {
             }
         }
 
+        /// A canvas larger than the device binds at once (a DCI 8K poster: 141 MB, over lavapipe's 128 MiB) is
+        /// drawn in windows of rows, each bound on its own. With the limit at 37 rows of a 202-px canvas (windows of
+        /// 36 rows, so each next window starts on the binding alignment), a letterboxed job and a turned one across
+        /// windows, and overlays across windows, come out as on the whole canvas; the letterboxed job matches the
+        /// CPU reference, and the overlays' known colours are where they belong.
+        @Test(arguments: [false, true])
+        func aCanvasBeyondTheBindingLimitIsDrawnInWindows(canvasesOnDevice: Bool) throws {
+            let frame = Self.frame(.yuv420p, width: 240, height: 136)
+            let size = PixelSize(width: 202, height: 150)
+            let fitted = PixelRect(x: 0, y: 20, width: 141, height: 80)
+            let turned = PixelRect(x: 152, y: 8, width: 40, height: 71)
+            let background = RGBA8(red: 20, green: 40, blue: 60), green = RGBA8(red: 0, green: 255, blue: 0)
+            let tint = RGBA8(red: 255, green: 0, blue: 0, alpha: 96)
+            let canvas = CanvasSpec(size: size, background: background, overlays: [
+                .tint(PixelRect(x: 0, y: 102, width: 140, height: 38), color: tint),
+                .safeAreaOutline(PixelRect(x: 146, y: 2, width: 52, height: 146), color: green, thickness: 3),
+                .roundedCornerMask(radius: 14),
+            ])
+            let batch = RenderBatch(sources: [frame.sourceFrame], canvases: [canvas], jobs: [
+                RenderJob(sourceIndex: 0, sourceCrop: Self.whole(frame), destination: fitted, canvasIndex: 0),
+                RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 100, y: 20, width: 96, height: 54),
+                          destination: turned, canvasIndex: 0, transform: DisplayTransform(rotation: 90)),
+            ])
+            try TestGPU.withRenderer(canvasesOnDevice: canvasesOnDevice) { renderer in
+                let normal = renderer.canvasWindowPixels
+                defer { renderer.canvasWindowPixels = normal }
+                let whole = try renderer.render(batch).pixels(canvas: 0)
+                renderer.canvasWindowPixels = size.width * 37
+                let plan = try BatchPlan(batch: batch, intermediateBudget: renderer.intermediateBudget,
+                                         canvasAlignment: 16, windowPixels: renderer.canvasWindowPixels,
+                                         filterTables: FilterTableCache())
+                #expect(plan.windows.map(\.firstRow) == [0, 36, 72, 108, 144])
+                #expect(plan.jobs.map(\.canvasIndex) == [0, 1, 2, 0, 1, 2], "each job in the windows its rows reach")
+                let rendered = try renderer.render(batch)
+                let windowed = rendered.pixels(canvas: 0)
+                #expect(ImageComparison(windowed, whole).maxAbsoluteError == 0)
+
+                var region: [UInt8] = []
+                for y in fitted.y..<fitted.maxY {
+                    region += windowed[(y * size.width + fitted.x) * 4..<(y * size.width + fitted.maxX) * 4]
+                }
+                let reference = ImageComparison(region, ReferenceRenderer.render(frame, crop: Self.whole(frame),
+                                                                                 size: fitted.size))
+                #expect(reference.meanAbsoluteError <= 1 && reference.psnr >= 45, "\(reference)")
+                // Background under the tint (rows 102-139, across the window starting at 108), the outline's
+                // strips in every window, and the corners masked in the first and last windows.
+                let tinted = RGBA8(red: UInt8((20 + (255 - 20) * 96.0 / 255).rounded()),
+                                   green: UInt8((40 * (1 - 96.0 / 255)).rounded()),
+                                   blue: UInt8((60 * (1 - 96.0 / 255)).rounded()))
+                for y in [102, 107, 108, 139] { #expect(rendered.pixel(canvas: 0, x: 70, y: y) == tinted, "row \(y)") }
+                #expect(rendered.pixel(canvas: 0, x: 70, y: 140) == background)
+                for y in [3, 35, 36, 100, 147] { #expect(rendered.pixel(canvas: 0, x: 147, y: y) == green, "row \(y)") }
+                for (x, y) in [(0, 0), (201, 0), (0, 149), (201, 149), (1, 146)] {
+                    #expect(rendered.pixel(canvas: 0, x: x, y: y) == background, "(\(x), \(y))")
+                }
+            }
+        }
+
         @Test(arguments: TestFormat.allCases)
         func downscaleAndUpscaleEveryFormat(_ format: TestFormat) throws {
             let frame = Self.frame(format, width: 240, height: 136)
