@@ -70,7 +70,7 @@ public struct ThumbnailJob: BatchJob {
             try ThumbnailManifestFiles.write(track: track, directory: writerAndDirectory.1, options: options,
                                              sheetBytes: writerAndDirectory.0.sheetBytes, tiles: writerAndDirectory.0.tiles)
         }
-        let allWidths = options.widths.count == 1 ? [] : try ThumbnailManifestFiles.writeStreamInfLines(
+        let allWidths = options.widths.count == 1 ? [] : try ThumbnailManifestFiles.writeIndexes(
             folder: folder, widths: options.widths, tracks: written).map { "thumbnails/" + $0 }
         let trackFiles = zip(tracks, prefixes).map { track, prefix in track.sheets.map { prefix + $0.fileName } }
         var section = ThumbnailsSection(
@@ -353,11 +353,13 @@ struct SheetWriter {
 
 /// Writes the track's manifests from one ThumbnailTrack.
 enum ThumbnailManifestFiles {
-    /// What `write` wrote: the file names, and the track's stream-inf lines for a multivariant playlist that
-    /// reaches the track's folder through `uriPrefix` ("" beside it, "160/" from the folder of several widths).
+    /// What `write` wrote: the file names, the track's stream-inf lines for a multivariant playlist that
+    /// reaches the track's folder through `uriPrefix` ("" beside it, "160/" from the folder of several widths),
+    /// and its DASH Representation.
     struct Written {
         var files: [String] = []
         var streamInfLines: [(_ uriPrefix: String) -> String] = []
+        var dash: DASHImageWriter.Representation?
     }
 
     static func write(track: ThumbnailTrack, directory: String, options: ThumbnailOptions, sheetBytes: [Int],
@@ -374,7 +376,10 @@ enum ThumbnailManifestFiles {
             written.streamInfLines.append { HLSImagePlaylistWriter.imageStreamInfLine(for: track, bandwidth: bandwidth, uri: $0 + "thumbnails.m3u8") }
             try save("thumbnails-stream-inf.txt", written.streamInfLines.last!("") + "\n")
         }
-        if options.manifests.contains(.dash) { try save("thumbnails.mpd", DASHImageWriter.mpd(for: track, bandwidth: bandwidth)) }
+        if options.manifests.contains(.dash) {
+            written.dash = DASHImageWriter.Representation(track: track, bandwidth: bandwidth)
+            try save("thumbnails.mpd", DASHImageWriter.mpd(for: [written.dash!]))
+        }
         if options.manifests.contains(.iframes), !tiles.isEmpty {
             let sequence = try IFrameSequenceWriter.write(
                 jpegs: tiles, width: track.tileSize.width, height: track.tileSize.height,
@@ -391,12 +396,24 @@ enum ThumbnailManifestFiles {
         return written
     }
 
-    /// With several widths: `thumbnails-stream-inf.txt` in the thumbnails folder, every width's stream-inf lines
-    /// with URIs from there (`160/thumbnails.m3u8`), for a multivariant playlist beside it. Returns its name.
-    static func writeStreamInfLines(folder: String, widths: [Int], tracks: [Written]) throws -> [String] {
+    /// With several widths, in the thumbnails folder: `thumbnails-stream-inf.txt`, every width's stream-inf lines
+    /// with URIs from there (`160/thumbnails.m3u8`), for a multivariant playlist beside it; and `thumbnails.mpd`,
+    /// one image adaptation set with a Representation per width. Returns the names written.
+    static func writeIndexes(folder: String, widths: [Int], tracks: [Written]) throws -> [String] {
+        var names: [String] = []
         let lines = zip(widths, tracks).flatMap { width, track in track.streamInfLines.map { $0("\(width)/") } }
-        guard !lines.isEmpty else { return [] }
-        try AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: folder + "/thumbnails-stream-inf.txt")
-        return ["thumbnails-stream-inf.txt"]
+        if !lines.isEmpty {
+            try AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: folder + "/thumbnails-stream-inf.txt")
+            names.append("thumbnails-stream-inf.txt")
+        }
+        let representations = zip(widths, tracks).compactMap { width, track in
+            track.dash.map { DASHImageWriter.Representation(track: $0.track, bandwidth: $0.bandwidth,
+                                                            id: "thumbnails-\(width)", folder: "\(width)/") }
+        }
+        if !representations.isEmpty {
+            try AtomicFile.write(Data(DASHImageWriter.mpd(for: representations).utf8), to: folder + "/thumbnails.mpd")
+            names.append("thumbnails.mpd")
+        }
+        return names
     }
 }

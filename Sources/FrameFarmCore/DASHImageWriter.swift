@@ -1,6 +1,7 @@
 /// The DASH thumbnail track: an image adaptation set per DASH-IF IOP "Thumbnail images" (`thumbnail_tile`).
 
-/// Writes `thumbnails.mpd`, or the adaptation set alone for an MPD written elsewhere. Pure; thread-safe.
+/// Writes `thumbnails.mpd` (one track, or several widths of one video), or the adaptation set alone for an MPD
+/// written elsewhere. Pure; thread-safe.
 ///
 /// DASH-IF describes every segment by one grid: the Representation's `width`/`height` are the full grid
 /// (`ThumbnailTrack.gridSize`), `@value` is `CxR`, and each segment lasts `columns * rows * interval`, over
@@ -11,15 +12,37 @@ public enum DASHImageWriter {
     public static let thumbnailTileScheme = "http://dashif.org/guidelines/thumbnail_tile"
     public static let profile = "urn:mpeg:dash:profile:isoff-live:2011"
 
+    /// One thumbnail track of an MPD: its peak bandwidth, its Representation id, and the path from the MPD's
+    /// folder to its sheets ("" beside them; "160/" for one width of several).
+    public struct Representation: Sendable {
+        public var track: ThumbnailTrack
+        public var bandwidth: Int
+        public var id: String
+        public var folder: String
+
+        public init(track: ThumbnailTrack, bandwidth: Int, id: String = "thumbnails", folder: String = "") {
+            self.track = track
+            self.bandwidth = bandwidth
+            self.id = id
+            self.folder = folder
+        }
+    }
+
     /// A complete static MPD with one Period holding only the thumbnail adaptation set.
     public static func mpd(for track: ThumbnailTrack, bandwidth: Int) -> String {
-        let duration = TimeFormatting.xsDuration(track.duration)
+        mpd(for: [Representation(track: track, bandwidth: bandwidth)])
+    }
+
+    /// A complete static MPD with one Period holding one thumbnail adaptation set of `representations` (several
+    /// widths of one video: the player picks the size it shows). Not empty; the tracks share one duration.
+    public static func mpd(for representations: [Representation]) -> String {
+        let duration = TimeFormatting.xsDuration(representations[0].track.duration)
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="\(profile)" type="static" \
             mediaPresentationDuration="\(duration)" minBufferTime="PT2S">
               <Period id="0" start="PT0S">
-            \(adaptationSet(for: track, bandwidth: bandwidth, indent: "    "))
+            \(adaptationSet(for: representations, indent: "    "))
               </Period>
             </MPD>
 
@@ -29,18 +52,31 @@ public enum DASHImageWriter {
     /// The image `AdaptationSet` element, each line prefixed with `indent`.
     public static func adaptationSet(for track: ThumbnailTrack, bandwidth: Int, id: String = "thumbnails",
                                      indent: String = "") -> String {
-        let grid = track.gridSize
-        let segmentMilliseconds = max(1, TimeFormatting.milliseconds(track.fullSheetDuration))
-        let lines = [
-            "<AdaptationSet contentType=\"image\" mimeType=\"\(track.format.mimeType)\">",
-            "  <SegmentTemplate media=\"\(MarkupEscaping.escaped(track.naming.dashTemplate(track.format)))\" timescale=\"1000\" "
-                + "duration=\"\(segmentMilliseconds)\" startNumber=\"1\"/>",
-            "  <Representation id=\"\(MarkupEscaping.escaped(id))\" bandwidth=\"\(bandwidth)\" width=\"\(grid.width)\" "
-                + "height=\"\(grid.height)\">",
-            "    <EssentialProperty schemeIdUri=\"\(thumbnailTileScheme)\" value=\"\(track.columns)x\(track.rows)\"/>",
-            "  </Representation>",
-            "</AdaptationSet>",
-        ]
+        adaptationSet(for: [Representation(track: track, bandwidth: bandwidth, id: id)], indent: indent)
+    }
+
+    /// The image `AdaptationSet` of `representations`. One track's SegmentTemplate sits on the set; several
+    /// tracks each carry their own, as their folders and grids (so their segment durations) differ.
+    public static func adaptationSet(for representations: [Representation], indent: String = "") -> String {
+        func segmentTemplate(_ representation: Representation) -> String {
+            let track = representation.track
+            let media = representation.folder + track.naming.dashTemplate(track.format)
+            let segmentMilliseconds = max(1, TimeFormatting.milliseconds(track.fullSheetDuration))
+            return "<SegmentTemplate media=\"\(MarkupEscaping.escaped(media))\" timescale=\"1000\" "
+                + "duration=\"\(segmentMilliseconds)\" startNumber=\"1\"/>"
+        }
+        let shared = representations.count == 1
+        var lines = ["<AdaptationSet contentType=\"image\" mimeType=\"\(representations[0].track.format.mimeType)\">"]
+        if shared { lines.append("  " + segmentTemplate(representations[0])) }
+        for representation in representations {
+            let track = representation.track, grid = track.gridSize
+            lines.append("  <Representation id=\"\(MarkupEscaping.escaped(representation.id))\" "
+                         + "bandwidth=\"\(representation.bandwidth)\" width=\"\(grid.width)\" height=\"\(grid.height)\">")
+            if !shared { lines.append("    " + segmentTemplate(representation)) }
+            lines.append("    <EssentialProperty schemeIdUri=\"\(thumbnailTileScheme)\" value=\"\(track.columns)x\(track.rows)\"/>")
+            lines.append("  </Representation>")
+        }
+        lines.append("</AdaptationSet>")
         return lines.map { indent + $0 }.joined(separator: "\n")
     }
 }

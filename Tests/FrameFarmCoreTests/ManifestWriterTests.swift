@@ -141,6 +141,39 @@ func dashImageAdaptationSetFollowsDashIF(index: Int) throws {
     }
 }
 
+/// Several widths of one video in one MPD: one image adaptation set, a Representation per width with its own
+/// SegmentTemplate (its folder, and its grid's segment duration: the widths' grids differ), id, size and tile
+/// grid; the set itself carries no template a Representation would inherit.
+@Test func severalWidthsShareOneAdaptationSet() throws {
+    let small = try ThumbnailTrack(duration: 600, spacing: .interval(10), tileSize: tile, columns: 10, rows: 10)
+    let large = try ThumbnailTrack(duration: 600, spacing: .interval(10), tileSize: PixelSize(width: 640, height: 360),
+                                   columns: 6, rows: 10)
+    let text = DASHImageWriter.mpd(for: [
+        DASHImageWriter.Representation(track: small, bandwidth: 2_000, id: "thumbnails-160", folder: "160/"),
+        DASHImageWriter.Representation(track: large, bandwidth: 15_000, id: "thumbnails-640", folder: "640/"),
+    ])
+    let namespace = "urn:mpeg:dash:schema:mpd:2011"
+    let mpd = try #require(try XMLDocument(data: Data(text.utf8)).rootElement())
+    #expect(attribute(mpd, "mediaPresentationDuration") == "PT600S")
+    let periods = mpd.elements(forLocalName: "Period", uri: namespace)
+    let sets = try #require(periods.first).elements(forLocalName: "AdaptationSet", uri: namespace)
+    try #require(periods.count == 1 && sets.count == 1)
+    #expect(sets[0].elements(forLocalName: "SegmentTemplate", uri: namespace).isEmpty)
+    let representations = sets[0].elements(forLocalName: "Representation", uri: namespace)
+    try #require(representations.count == 2)
+    for (representation, expected) in zip(representations, [("160", small, "2000"), ("640", large, "15000")]) {
+        let (width, track, bandwidth) = expected
+        #expect(attribute(representation, "id") == "thumbnails-\(width)" && attribute(representation, "bandwidth") == bandwidth)
+        #expect(attribute(representation, "width") == "\(track.columns * track.tileSize.width)")
+        #expect(attribute(representation, "height") == "\(track.rows * track.tileSize.height)")
+        let template = try #require(representation.elements(forLocalName: "SegmentTemplate", uri: namespace).first)
+        #expect(attribute(template, "media") == "\(width)/sheet-$Number%04d$.jpg")
+        #expect(attribute(template, "duration") == "\(track.columns * track.rows * 10 * 1000)")
+        let property = try #require(representation.elements(forLocalName: "EssentialProperty", uri: namespace).first)
+        #expect(attribute(property, "value") == "\(track.columns)x\(track.rows)")
+    }
+}
+
 @Test func iFramePlaylistAddressesEveryFragment() throws {
     let track = tracks[4]
     var offset = 1234

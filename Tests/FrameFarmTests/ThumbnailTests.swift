@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import FrameFarmMedia
 import Testing
 @testable import FrameFarm
@@ -152,6 +155,29 @@ import FrameFarmSamples
         #expect(lines.count == 3)
         for (line, width) in zip(lines, options.widths) {
             #expect(line.contains("RESOLUTION=\(width)x\(width * 9 / 16)") && line.contains("URI=\"\(width)/thumbnails.m3u8\""), "\(line)")
+        }
+        // The DASH index: a Representation per width, as that width's own MPD describes it, whose template
+        // names that width's sheets from the thumbnails folder.
+        let namespace = "urn:mpeg:dash:schema:mpd:2011"
+        func representations(_ file: String) throws -> [XMLElement] {
+            let mpd = try #require(try XMLDocument(contentsOf: URL(fileURLWithPath: folder + file)).rootElement())
+            return mpd.elements(forLocalName: "Period", uri: namespace).flatMap {
+                $0.elements(forLocalName: "AdaptationSet", uri: namespace) }.flatMap {
+                $0.elements(forLocalName: "Representation", uri: namespace) }
+        }
+        func value(_ element: XMLElement?, _ name: String) -> String? {
+            element?.attributes?.first { $0.name == name }?.stringValue
+        }
+        let combined = try representations("thumbnails.mpd")
+        #expect(combined.count == 3 && manifest.files.contains("thumbnails/thumbnails.mpd"))
+        for (representation, width) in zip(combined, options.widths) {
+            let own = try #require(try representations("\(width)/thumbnails.mpd").first)
+            for name in ["width", "height", "bandwidth"] { #expect(value(representation, name) == value(own, name), "\(width) px \(name)") }
+            let grid = { (element: XMLElement) in value(element.elements(forLocalName: "EssentialProperty", uri: namespace).first, "value") }
+            #expect(grid(representation) == grid(own) && grid(representation) != nil)
+            let media = try #require(value(representation.elements(forLocalName: "SegmentTemplate", uri: namespace).first, "media"))
+            #expect(FileManager.default.fileExists(atPath: folder + media.replacingOccurrences(of: "$Number%04d$", with: "0001")),
+                    "\(media)")
         }
     }
 
