@@ -152,11 +152,17 @@ extension PosterPicker {
     /// Decodes the frames on screen at `targets` into `tally`, and the bars of those decoded clean into `bars`.
     private static func decodeCandidates(_ targets: [Double], path: String, stream facts: StreamFacts, maxPixels: Int,
                                          into tally: inout Tally, bars: inout [Double: FrameBars?]) throws {
+        // A worker per GOP holding a candidate, at most: workers split the candidates only at GOP starts, so on a
+        // one-GOP clip a second one would open its demuxer and decoder to find nothing to take.
+        let gops = facts.keyframeTimes.map { keyframes in
+            Set(targets.map { target in keyframes.last { $0 <= target } }).count
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        let workers = min(cores, max(1, gops ?? .max))
         // The winner is shown at full size: candidates are decoded with deblocking. Any frame near a candidate's
         // time serves, so frames no other refers to are not decoded.
         let feeder = ThumbnailFrameFeeder(path: path, analysis: facts.analysis, targets: targets, mode: .exact,
-                                          referenceFramesOnly: true, skipsDeblocking: false, workers: cores,
+                                          referenceFramesOnly: true, skipsDeblocking: false, workers: workers,
                                           capacity: 2 * cores, maxPixels: maxPixels)
         do {
             while let item = try feeder.next() {
