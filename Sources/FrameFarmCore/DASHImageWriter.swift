@@ -72,8 +72,9 @@ public enum DASHImageWriter {
             let track = representation.track, grid = track.gridSize
             lines.append("  <Representation id=\"\(MarkupEscaping.escaped(representation.id))\" "
                          + "bandwidth=\"\(representation.bandwidth)\" width=\"\(grid.width)\" height=\"\(grid.height)\">")
-            if !shared { lines.append("    " + segmentTemplate(representation)) }
+            // The schema's order: descriptors (RepresentationBaseType) before the segment information.
             lines.append("    <EssentialProperty schemeIdUri=\"\(thumbnailTileScheme)\" value=\"\(track.columns)x\(track.rows)\"/>")
+            if !shared { lines.append("    " + segmentTemplate(representation)) }
             lines.append("  </Representation>")
         }
         lines.append("</AdaptationSet>")

@@ -171,6 +171,8 @@ func dashImageAdaptationSetFollowsDashIF(index: Int) throws {
         #expect(attribute(template, "duration") == "\(track.columns * track.rows * 10 * 1000)")
         let property = try #require(representation.elements(forLocalName: "EssentialProperty", uri: namespace).first)
         #expect(attribute(property, "value") == "\(track.columns)x\(track.rows)")
+        // ISO/IEC 23009-1's schema puts a Representation's descriptors before its segment information.
+        #expect(representation.children?.compactMap(\.localName) == ["EssentialProperty", "SegmentTemplate"])
     }
 }
 
