@@ -87,9 +87,10 @@ extension GPUTests {
         /// drawn in windows of rows, each bound on its own. With the limit at 37 rows of a 202-px canvas (windows of
         /// 36 rows, so each next window starts on the binding alignment), a letterboxed job and a turned one across
         /// windows, and overlays across windows, come out as on the whole canvas; the letterboxed job matches the
-        /// CPU reference, and the overlays' known colours are where they belong.
-        @Test(arguments: [false, true])
-        func aCanvasBeyondTheBindingLimitIsDrawnInWindows(canvasesOnDevice: Bool) throws {
+        /// CPU reference, and the overlays' known colours are where they belong. Prefiltered by the device or the
+        /// host, drawn into the readback buffer or into device memory (what a discrete GPU does).
+        @Test(arguments: [false, true], [false, true])
+        func aCanvasBeyondTheBindingLimitIsDrawnInWindows(prefilterOnHost: Bool, canvasesOnDevice: Bool) throws {
             let frame = Self.frame(.yuv420p, width: 240, height: 136)
             let size = PixelSize(width: 202, height: 150)
             let fitted = PixelRect(x: 0, y: 20, width: 141, height: 80)
@@ -106,7 +107,7 @@ extension GPUTests {
                 RenderJob(sourceIndex: 0, sourceCrop: SourceRect(x: 100, y: 20, width: 96, height: 54),
                           destination: turned, canvasIndex: 0, transform: DisplayTransform(rotation: 90)),
             ])
-            try TestGPU.withRenderer(canvasesOnDevice: canvasesOnDevice) { renderer in
+            try TestGPU.withRenderer(prefilterOnHost: prefilterOnHost, canvasesOnDevice: canvasesOnDevice) { renderer in
                 let normal = renderer.canvasWindowPixels
                 defer { renderer.canvasWindowPixels = normal }
                 let whole = try renderer.render(batch).pixels(canvas: 0)
