@@ -377,8 +377,9 @@ enum ThumbnailManifestFiles {
             try save("thumbnails-stream-inf.txt", written.streamInfLines.last!("") + "\n")
         }
         if options.manifests.contains(.dash) {
-            written.dash = DASHImageWriter.Representation(track: track, bandwidth: bandwidth)
-            try save("thumbnails.mpd", DASHImageWriter.mpd(for: [written.dash!]))
+            let representation = DASHImageWriter.Representation(track: track, bandwidth: bandwidth)
+            written.dash = representation
+            try save("thumbnails.mpd", DASHImageWriter.mpd(for: [representation]))
         }
         if options.manifests.contains(.iframes), !tiles.isEmpty {
             let sequence = try IFrameSequenceWriter.write(

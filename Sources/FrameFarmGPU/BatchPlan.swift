@@ -1,12 +1,6 @@
 import Foundation
 import FrameFarmCore
 
-/// Rows of a canvas drawn through one binding of the canvas buffer (see `BatchPlan.windows`).
-struct CanvasWindow {
-    var canvas: Int
-    var rows: Range<Int>
-}
-
 /// Everything the host works out for one batch before any GPU command: the shader tables (sources, prefilter
 /// images, jobs, filter weights, canvases, overlays, work items), the scratch sizes, and how jobs are grouped
 /// into chunks whose intermediates fit the scratch budget. Pure host code: no Vulkan.
@@ -44,7 +38,7 @@ struct BatchPlan {
     var overlayCells: [UInt32] = []
     var overlayRanges: [(window: Int, first: Int, count: Int)] = []
 
-    private var canvasWindows: [CanvasWindow] = []
+    /// Indices into `windows` of each canvas's windows.
     private var windowsOfCanvas: [Range<Int>] = []
     private var sharedImages: [Int: Int] = [:]
     private var tableOffsets: [AxisMapping: (offset: Int, taps: Int)] = [:]
@@ -72,7 +66,13 @@ struct BatchPlan {
                 ((offset + $0.lowerBound * width)..<(offset + $0.upperBound * width), canvases[index].background)
             }
         }
-        (overlayCells, overlayRanges) = OverlayPass.cells(for: batch.canvases, windows: canvasWindows)
+        for (index, canvas) in batch.canvases.enumerated() where !canvas.overlays.isEmpty {
+            for window in windowsOfCanvas[index] {
+                let cells = OverlayPass.cells(of: canvas, rows: windows[window].rows)
+                if !cells.isEmpty { overlayRanges.append((window, overlayCells.count, cells.count)) }
+                overlayCells += cells
+            }
+        }
     }
 
     // MARK: - Sources and canvases
@@ -131,7 +131,6 @@ struct BatchPlan {
             window.firstRow = UInt32(firstRow)
             window.height = UInt32(min(rows, canvas.size.height - firstRow))
             windows.append(window)
-            canvasWindows.append(CanvasWindow(canvas: index, rows: firstRow..<firstRow + Int(window.height)))
             largestWindowPixels = max(largestWindowPixels, canvas.size.width * Int(window.height))
         }
         windowsOfCanvas.append(firstWindow..<windows.count)
@@ -150,16 +149,15 @@ struct BatchPlan {
 
     /// `job` once for each window of its canvas that its rows reach, placed relative to the window's first row.
     private func inWindows(_ job: ResampleJob) -> [ResampleJob] {
-        let windows = windowsOfCanvas[Int(job.canvasIndex)]
+        let candidates = windowsOfCanvas[Int(job.canvasIndex)]
         let top = Int(job.destinationY)
         // Quarter turns show the coded width as the height (see displayPosition in resample_vertical.comp).
         let rows = top..<top + Int(job.transform & 1 == 1 ? job.width : job.height)
-        return windows.compactMap { index in
-            let window = canvasWindows[index]
-            guard windows.count == 1 || window.rows.overlaps(rows) else { return nil }
+        return candidates.compactMap { index in
+            guard candidates.count == 1 || windows[index].rows.overlaps(rows) else { return nil }
             var placed = job
             placed.canvasIndex = UInt32(index)
-            placed.destinationY -= Int32(window.rows.lowerBound)
+            placed.destinationY -= Int32(windows[index].firstRow)
             return placed
         }
     }

@@ -47,37 +47,26 @@ struct OverlayPass {
         }
     }
 
-    /// The cells (16 x 16 tiles, packed x | y << 16, counted from the window's first row) of every window of
-    /// `canvases` that some overlay may change, and where each window's run of cells starts in that table.
-    static func cells(for canvases: [CanvasSpec], windows: [CanvasWindow])
-        -> (cells: [UInt32], ranges: [(window: Int, first: Int, count: Int)]) {
-        var cells: [UInt32] = []
-        var ranges: [(window: Int, first: Int, count: Int)] = []
-        for (index, window) in windows.enumerated() where !canvases[window.canvas].overlays.isEmpty {
-            let canvas = canvases[window.canvas]
-            let across = (canvas.size.width + tileSize.width - 1) / tileSize.width
-            let down = (window.rows.count + tileSize.height - 1) / tileSize.height
-            var marked = [Bool](repeating: false, count: across * down)
-            let bounds = PixelRect(x: 0, y: window.rows.lowerBound, width: canvas.size.width, height: window.rows.count)
-            for overlay in canvas.overlays {
-                for rect in affectedRects(of: overlay, in: canvas.size) {
-                    var clipped = rect.intersection(bounds)
-                    guard !clipped.isEmpty else { continue }
-                    clipped.y -= window.rows.lowerBound
-                    for cellY in (clipped.y / tileSize.height)...((clipped.maxY - 1) / tileSize.height) {
-                        for cellX in (clipped.x / tileSize.width)...((clipped.maxX - 1) / tileSize.width) {
-                            marked[cellY * across + cellX] = true
-                        }
+    /// The cells (16 x 16 tiles, packed x | y << 16, counted from the first of `rows`) of `canvas`'s window of
+    /// rows `rows` that some overlay may change.
+    static func cells(of canvas: CanvasSpec, rows: Range<Int>) -> [UInt32] {
+        let across = (canvas.size.width + tileSize.width - 1) / tileSize.width
+        let down = (rows.count + tileSize.height - 1) / tileSize.height
+        var marked = [Bool](repeating: false, count: across * down)
+        let bounds = PixelRect(x: 0, y: rows.lowerBound, width: canvas.size.width, height: rows.count)
+        for overlay in canvas.overlays {
+            for rect in affectedRects(of: overlay, in: canvas.size) {
+                var clipped = rect.intersection(bounds)
+                guard !clipped.isEmpty else { continue }
+                clipped.y -= rows.lowerBound
+                for cellY in (clipped.y / tileSize.height)...((clipped.maxY - 1) / tileSize.height) {
+                    for cellX in (clipped.x / tileSize.width)...((clipped.maxX - 1) / tileSize.width) {
+                        marked[cellY * across + cellX] = true
                     }
                 }
             }
-            let first = cells.count
-            for cell in marked.indices where marked[cell] {
-                cells.append(UInt32(cell % across) | UInt32(cell / across) << 16)
-            }
-            if cells.count > first { ranges.append((index, first, cells.count - first)) }
         }
-        return (cells, ranges)
+        return marked.indices.filter { marked[$0] }.map { UInt32($0 % across) | UInt32($0 / across) << 16 }
     }
 
     /// One dispatch per window with overlays (more past the device's grid limit), one workgroup per cell.

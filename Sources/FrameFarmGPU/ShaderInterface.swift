@@ -121,6 +121,11 @@ struct CanvasDescriptor {
     var overlays = InlineArray<8, OverlayDescriptor>(repeating: OverlayDescriptor())
 }
 
+extension CanvasDescriptor {
+    /// The canvas rows this window holds.
+    var rows: Range<Int> { Int(firstRow)..<Int(firstRow + height) }
+}
+
 // Must match Shaders/shader_interface.glsl (std140: eight scalars, so no padding)
 struct OverlayDescriptor {
     var kind: UInt32 = 0
