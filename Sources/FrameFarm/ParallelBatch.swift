@@ -17,13 +17,17 @@ public enum ParallelBatch {
     }
 
     /// Runs `body` for 0..<count over all cores, each image with an encoder of `encoders` taken for its encoding;
-    /// rethrows the first error. Encodings that share a pool and run at once together encode no more images at a
-    /// time than the pool has encoders.
-    static func encode(count: Int, with encoders: EncoderPool = EncoderPool(),
-                       _ body: @Sendable (Int, ImageEncoder) throws -> Void) throws {
+    /// returns the results in index order, or rethrows the first error. Encodings that share a pool and run at
+    /// once together encode no more images at a time than the pool has encoders.
+    @discardableResult
+    static func encode<Output: Sendable>(count: Int, with encoders: EncoderPool = EncoderPool(),
+                                         _ body: @Sendable (Int, ImageEncoder) throws -> Output) throws -> [Output] {
+        let results = Locked([Output?](repeating: nil, count: count))
         try Concurrent.forEach(count: count, width: encoders.count) { index in
-            try encoders.withEncoder { try body(index, $0) }
+            let output = try encoders.withEncoder { try body(index, $0) }
+            results.withLock { $0[index] = output }
         }
+        return results.withLock { $0.map { $0! } }
     }
 }
 

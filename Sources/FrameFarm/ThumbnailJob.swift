@@ -203,7 +203,7 @@ public struct ThumbnailJob: BatchJob {
                               start: Double, directories: [String], input: InputContext) throws -> [SheetWriter] {
         var sheetWriters = zip(tracks, directories).map { track, directory in
             SheetWriter(track: track, directory: directory, options: options,
-                        wantsTiles: options.manifests.contains(.iframes), pngCompressor: input.encoders.pngCompressor)
+                        wantsTiles: options.manifests.contains(.iframes))
         }
         try input.gpu.withRenderer { renderer in
             var pending: [ThumbnailFrameFeeder.Item] = []
@@ -215,8 +215,9 @@ public struct ThumbnailJob: BatchJob {
                     if item == nil { break }
                     continue
                 }
-                try Self.render(pending, into: &sheetWriters, renderer: renderer, geometry: geometry,
-                                codedContent: codedContent, start: start, resampling: options.resampling)
+                try Self.render(pending, into: &sheetWriters, renderer: renderer, encoders: input.encoders,
+                                geometry: geometry, codedContent: codedContent, start: start,
+                                resampling: options.resampling)
                 input.progress.add(items: pending.count)
                 pending.removeAll()
             }
@@ -227,9 +228,10 @@ public struct ThumbnailJob: BatchJob {
     /// Renders `items` into the sheets of every track in one submission, so each frame is uploaded (and
     /// prefiltered) once for every width; more submissions only where the sheets touched are more than one may
     /// draw into (`Renderer.maxCanvasTargets`). Batches are submitted without waiting, so the next batch's frames
-    /// are gathered and uploaded while the device draws this one.
+    /// are gathered and uploaded while the device draws this one. The sheets a submission completes (every
+    /// width's, at the end of a short track) are encoded together, over the cores.
     static func render(_ items: [ThumbnailFrameFeeder.Item], into writers: inout [SheetWriter], renderer: Renderer,
-                       geometry: DisplayGeometry, codedContent: PixelRect, start: Double,
+                       encoders: EncoderPool, geometry: DisplayGeometry, codedContent: PixelRect, start: Double,
                        resampling: Resampling) throws {
         var draws: [(writer: Int, draw: SheetWriter.Draw)] = []
         for index in writers.indices {
@@ -259,16 +261,20 @@ public struct ThumbnailJob: BatchJob {
             jobs.sort { $0.sourceIndex < $1.sourceIndex }
             let batch = RenderBatch(sources: sources.map(\.source), canvases: [], jobs: jobs, resampling: resampling)
             let ticket = try renderer.submit(batch, into: group.map(\.draw.canvas))
+            var completed: [SheetWriter.Completed] = []
             for entry in group {
-                try writers[entry.writer].submitted(entry.draw, ticket: ticket, renderer: renderer)
+                if let sheet = try writers[entry.writer].submitted(entry.draw, ticket: ticket, renderer: renderer) {
+                    completed.append(SheetWriter.Completed(writer: entry.writer, sheet: sheet.sheet, canvas: sheet.canvas))
+                }
             }
+            try SheetWriter.write(completed, into: &writers, encoders: encoders)
         }
     }
 }
 
 /// Keeps the sprite-sheet canvases of a track while their tiles arrive (at most one per decode chunk is open at
-/// a time), and encodes and writes each sheet the moment its last tile is in; a sheet waits for the
-/// submissions drawing into it only when it is complete.
+/// a time); a sheet waits for the submissions drawing into it only when its last tile is in, and is then encoded
+/// and written at once (`write`).
 struct SheetWriter {
     let track: ThumbnailTrack
     let directory: String
@@ -276,7 +282,6 @@ struct SheetWriter {
     /// Also keep each tile as its own JPEG (the Apple I-frame sequence needs single images).
     let wantsTiles: Bool
     private var open: [Int: (canvas: PersistentCanvas, remaining: Int, inFlight: [RenderTicket])] = [:]
-    private let encoder: ImageEncoder
     private(set) var sheetBytes: [Int]
     private(set) var tiles: [Data]
     private(set) var frameTimes: [Double]
@@ -288,13 +293,18 @@ struct SheetWriter {
         var tiles: [(frame: DecodedFrame, rect: PixelRect)]
     }
 
-    init(track: ThumbnailTrack, directory: String, options: ThumbnailOptions, wantsTiles: Bool,
-         pngCompressor: PNGCompressor) {
+    /// A sheet of writer `writer` whose tiles are all drawn.
+    struct Completed {
+        var writer: Int
+        var sheet: ThumbnailTrack.Sheet
+        var canvas: PersistentCanvas
+    }
+
+    init(track: ThumbnailTrack, directory: String, options: ThumbnailOptions, wantsTiles: Bool) {
         self.track = track
         self.directory = directory
         self.options = options
         self.wantsTiles = wantsTiles
-        encoder = ImageEncoder(pngCompressor: pngCompressor)
         sheetBytes = [Int](repeating: 0, count: track.sheets.count)
         tiles = [Data](repeating: Data(), count: wantsTiles ? track.thumbnails.count : 0)
         frameTimes = [Double](repeating: 0, count: track.thumbnails.count)
@@ -318,34 +328,55 @@ struct SheetWriter {
         }
     }
 
-    /// Records that the submission of `ticket` draws `draw`; once a sheet's last tile is submitted, waits for
-    /// the submissions drawing into it and writes it.
-    mutating func submitted(_ draw: Draw, ticket: RenderTicket, renderer: Renderer) throws {
+    /// Records that the submission of `ticket` draws `draw`. Once a sheet's last tile is submitted, waits for the
+    /// submissions drawing into it, closes it and returns it, drawn, to be written.
+    mutating func submitted(_ draw: Draw, ticket: RenderTicket,
+                            renderer: Renderer) throws -> (sheet: ThumbnailTrack.Sheet, canvas: PersistentCanvas)? {
         let sheetIndex = draw.sheetIndex
         open[sheetIndex]!.inFlight.append(ticket)
         open[sheetIndex]!.remaining -= draw.tiles.count
-        guard open[sheetIndex]!.remaining == 0 else { return }
+        guard open[sheetIndex]!.remaining == 0 else { return nil }
         for ticket in open[sheetIndex]!.inFlight { try renderer.finish(ticket) }
-        try finish(sheet: track.sheets[sheetIndex], canvas: open[sheetIndex]!.canvas)
-        open[sheetIndex] = nil
+        defer { open[sheetIndex] = nil }
+        return (track.sheets[sheetIndex], open[sheetIndex]!.canvas)
     }
 
-    private mutating func finish(sheet: ThumbnailTrack.Sheet, canvas: PersistentCanvas) throws {
-        let size = sheet.size
-        let data = try canvas.withUnsafeBytes { pixels in
-            try encoder.encode(pixels, width: size.width, height: size.height, bytesPerRow: size.width * 4,
-                               format: options.format, quality: options.quality)
+    /// Encodes the `completed` sheets, and the tiles of those whose writer keeps them, over the cores with the
+    /// encoders of `encoders`, the largest images first (so a 640-px sheet is not left for last), writes each
+    /// sheet's file and records its size and the tiles in its writer. One thread encoding three widths' sheets
+    /// and their tiles in turn bounds a short track on a many-core GPU host (3840x3600 and 60 tiles for 640 px).
+    static func write(_ completed: [Completed], into writers: inout [SheetWriter], encoders: EncoderPool) throws {
+        guard !completed.isEmpty else { return }
+        /// One image to encode: a whole sheet (`tile` nil) or one tile of it.
+        struct Image { var sheet: Int; var tile: Int?; var rect: PixelRect }
+        var images: [Image] = []
+        for (sheet, entry) in completed.enumerated() {
+            images.append(Image(sheet: sheet, tile: nil, rect: PixelRect(x: 0, y: 0, width: entry.sheet.size.width,
+                                                                         height: entry.sheet.size.height)))
+            guard writers[entry.writer].wantsTiles else { continue }
+            let track = writers[entry.writer].track
+            images += entry.sheet.thumbnailRange.map { Image(sheet: sheet, tile: $0, rect: track.thumbnails[$0].tileRect) }
         }
-        try AtomicFile.write(data, to: directory + "/" + sheet.fileName)
-        sheetBytes[sheet.index] = data.count
-        guard wantsTiles else { return }
-        for index in sheet.thumbnailRange {
-            let rect = track.thumbnails[index].tileRect
-            tiles[index] = try canvas.withUnsafeBytes { pixels in
-                let offset = (rect.y * size.width + rect.x) * 4
-                return try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[offset...]), width: rect.width,
-                                          height: rect.height, bytesPerRow: size.width * 4, format: .jpeg,
-                                          quality: options.quality)
+        let ordered = images.sorted { $0.rect.width * $0.rect.height > $1.rect.width * $1.rect.height }
+        let sheets = completed.map { (canvas: $0.canvas, directory: writers[$0.writer].directory,
+                                      options: writers[$0.writer].options, fileName: $0.sheet.fileName) }
+        let encoded = try ParallelBatch.encode(count: ordered.count, with: encoders) { index, encoder in
+            let image = ordered[index], sheet = sheets[image.sheet], width = sheet.canvas.size.width
+            let data = try sheet.canvas.withUnsafeBytes { pixels in
+                try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[((image.rect.y * width + image.rect.x) * 4)...]),
+                                   width: image.rect.width, height: image.rect.height, bytesPerRow: width * 4,
+                                   format: image.tile == nil ? sheet.options.format : .jpeg,
+                                   quality: sheet.options.quality)
+            }
+            if image.tile == nil { try AtomicFile.write(data, to: sheet.directory + "/" + sheet.fileName) }
+            return data
+        }
+        for (image, data) in zip(ordered, encoded) {
+            let entry = completed[image.sheet]
+            if let tile = image.tile {
+                writers[entry.writer].tiles[tile] = data
+            } else {
+                writers[entry.writer].sheetBytes[entry.sheet.index] = data.count
             }
         }
     }

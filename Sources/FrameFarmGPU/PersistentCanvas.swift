@@ -5,8 +5,9 @@ import FrameFarmCore
 /// `width * 4` bytes, R first, in host-visible memory the device writes directly.
 ///
 /// Ownership: owns its buffer; a submission rendering into it keeps it alive until the fence signals.
-/// Thread-safety: none; read it only when no render into it is in flight.
-public final class PersistentCanvas {
+/// Thread-safety: read it only when no render into it is in flight; then any number of threads may read it at
+/// once (its pixels do not change and its buffer is kept), which is why it is Sendable unchecked.
+public final class PersistentCanvas: @unchecked Sendable {
     public let size: PixelSize
     public let background: RGBA8
     let buffer: GPUBuffer

@@ -144,6 +144,11 @@ import FrameFarmSamples
             #expect(cues.count == 12 && cues.allSatisfy { $0.rect.width == width && $0.rect.height == width * 9 / 16 })
             let codes = try Self.frameNumbers(cues, folder: folder + "\(width)/")
             #expect(codes == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) }, "\(width) px")
+            // Its I-frame track: every width's tiles, cut from its own sheet, each showing its entry's frame.
+            let entries = try Self.iframeEntries(folder: folder + "\(width)/")
+            #expect(entries.count == 12 && entries.allSatisfy { $0.image.width == width && $0.image.height == width * 9 / 16 },
+                    "\(width) px: \(entries.map { ($0.image.width, $0.image.height) })")
+            #expect(entries.map { $0.image.frameCode() } == entries.map { Optional($0.frame) }, "\(width) px")
         }
         let manifest = try #require(ManifestStore.read(out + "/sample/manifest.json")?.thumbnails)
         #expect(manifest.tileWidth == 160 && manifest.sheets == ["thumbnails/160/sheet-0001.jpg"])
@@ -257,16 +262,28 @@ import FrameFarmSamples
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) { $0.durationSeconds = 4 }
         let (_, folder, _) = try Self.track(path, out: directory.file("out")) { $0.spacing = .interval(0.6) }
+        let entries = try Self.iframeEntries(folder: folder)
+        #expect(entries.count == 7 && entries.map { $0.image.frameCode() } == entries.map { Optional($0.frame) },
+                "\(entries.map { ($0.image.frameCode(), $0.frame) })")
+        let reader = try FrameReader(path: folder + "iframes.m3u8")
+        var decoded = 0
+        while try reader.nextFrame() != nil { decoded += 1 }
+        #expect(decoded == entries.count)
+    }
+
+    /// Each entry of `folder`'s iframes.m3u8 (a 25-fps sample's track): the frame on screen at its time, and the
+    /// image in the mdat of the moof its byte range lands on.
+    static func iframeEntries(folder: String) throws -> [(frame: Int, image: RGBAImage)] {
         let playlist = try String(contentsOfFile: folder + "iframes.m3u8", encoding: .utf8)
         let file = try Data(contentsOf: URL(fileURLWithPath: folder + "iframes.mp4"))
         func range(_ text: Substring) -> Range<Int>? {
             let parts = text.split(separator: "@").compactMap { Int($0) }
             return parts.count == 2 ? parts[1]..<(parts[1] + parts[0]) : nil
         }
-        var time = 0.0, frames: [Int?] = [], expected: [Int] = []
+        var time = 0.0, frame = 0, entries: [(frame: Int, image: RGBAImage)] = []
         for line in playlist.split(separator: "\n") {
             if line.hasPrefix("#EXTINF:") {
-                expected.append(Int((time * 25 + 1e-6).rounded(.down)))
+                frame = Int((time * 25 + 1e-6).rounded(.down))
                 time += Double(line.dropFirst(8).split(separator: ",")[0]) ?? .nan
             } else if line.hasPrefix("#EXT-X-BYTERANGE:"), let bytes = range(line.dropFirst(17)) {
                 let fragment = file[bytes]
@@ -274,14 +291,10 @@ import FrameFarmSamples
                 let moofSize = fragment.prefix(4).reduce(0) { $0 << 8 | Int($1) }
                 let mdat = fragment.dropFirst(moofSize)
                 #expect(mdat.dropFirst(4).prefix(4) == Data("mdat".utf8) && mdat.count == fragment.count - moofSize)
-                frames.append(try ImageDecoder.decode(Data(mdat.dropFirst(8))).frameCode())
+                entries.append((frame, try ImageDecoder.decode(Data(mdat.dropFirst(8)))))
             }
         }
-        #expect(expected.count == 7 && frames == expected.map { Optional($0) }, "\(frames) vs \(expected)")
-        let reader = try FrameReader(path: folder + "iframes.m3u8")
-        var decoded = 0
-        while try reader.nextFrame() != nil { decoded += 1 }
-        #expect(decoded == expected.count)
+        return entries
     }
 
     @Test func keyframeSeekShowsTheKeyframeAtOrBefore() throws {
