@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import FrameFarmCore
+import FrameFarmGPU
 import FrameFarmMedia
 
 /// Runs independent per-input work on all cores and returns the results in input order.
@@ -28,6 +30,80 @@ public enum ParallelBatch {
             results.withLock { $0[index] = output }
         }
         return results.withLock { $0.map { $0! } }
+    }
+}
+
+/// One image to encode, read in place from a drawn canvas: `width` x `height` pixels in rows `bytesPerRow` apart.
+struct EncodeRequest: Sendable {
+    let width: Int, height: Int, bytesPerRow: Int
+    let format: ImageFormat, quality: Int
+    /// Calls its argument with the image's bytes from its first pixel on; they must not escape it.
+    let withPixels: @Sendable (_ body: (UnsafeRawBufferPointer) throws -> Data) throws -> Data
+
+    /// `rect` of a sprite-sheet canvas.
+    init(_ rect: PixelRect, of canvas: PersistentCanvas, format: ImageFormat, quality: Int) {
+        let canvasWidth = canvas.size.width
+        self.init(width: rect.width, height: rect.height, bytesPerRow: canvasWidth * 4, format: format,
+                  quality: quality) { body in
+            try canvas.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[((rect.y * canvasWidth + rect.x) * 4)...])) }
+        }
+    }
+
+    /// Canvas `index` of a rendered batch, whole.
+    init(canvas index: Int, of rendered: RenderedCanvases, format: ImageFormat, quality: Int) {
+        let size = rendered.size(of: index)
+        self.init(width: size.width, height: size.height, bytesPerRow: size.width * 4, format: format,
+                  quality: quality) { body in try rendered.withUnsafeBytes(canvas: index, body) }
+    }
+
+    init(width: Int, height: Int, bytesPerRow: Int, format: ImageFormat, quality: Int,
+         withPixels: @escaping @Sendable (_ body: (UnsafeRawBufferPointer) throws -> Data) throws -> Data) {
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.format = format
+        self.quality = quality
+        self.withPixels = withPixels
+    }
+}
+
+extension ParallelBatch {
+    /// The fewest pixels a JPEG strip is cut to: a few milliseconds of encoding, against microseconds to join.
+    static let minimumStripPixels = 1 << 19
+
+    /// Encodes `images` over the cores with `encoders` and returns their bytes in order. Each JPEG larger than
+    /// two strips is cut into as many strips as there are encoders (`JPEGStrips`), so that one large image (a
+    /// 640-px sprite sheet, a full-size poster) is not one thread's work while the others wait; every piece
+    /// starts largest first.
+    static func encode(_ images: [EncodeRequest], with encoders: EncoderPool) throws -> [Data] {
+        /// Rows `rows` of image `image` from `firstRow`: the whole image, or one of its strips.
+        struct Piece { var image: Int; var firstRow: Int; var rows: Int }
+        var pieces: [Piece] = [], stripRows: [Int?] = []
+        for (index, image) in images.enumerated() {
+            let rows = image.format == .jpeg ? JPEGStrips.rowsPerStrip(
+                width: image.width, height: image.height, count: encoders.count, minimumPixels: minimumStripPixels) : nil
+            stripRows.append(rows)
+            for first in stride(from: 0, to: image.height, by: rows ?? image.height) {
+                pieces.append(Piece(image: index, firstRow: first, rows: min(rows ?? image.height, image.height - first)))
+            }
+        }
+        pieces.sort { $0.rows * images[$0.image].width > $1.rows * images[$1.image].width }
+        let ordered = pieces
+        let encoded = try encode(count: ordered.count, with: encoders) { index, encoder in
+            let piece = ordered[index], image = images[piece.image]
+            return try image.withPixels { pixels in
+                try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[(piece.firstRow * image.bytesPerRow)...]),
+                                   width: image.width, height: piece.rows, bytesPerRow: image.bytesPerRow,
+                                   format: image.format, quality: image.quality)
+            }
+        }
+        var strips = [[(firstRow: Int, data: Data)]](repeating: [], count: images.count)
+        for (piece, data) in zip(ordered, encoded) { strips[piece.image].append((piece.firstRow, data)) }
+        return try images.indices.map { index in
+            let parts = strips[index].sorted { $0.firstRow < $1.firstRow }.map(\.data)
+            guard let rows = stripRows[index] else { return parts[0] }
+            return try JPEGStrips.join(parts, width: images[index].width, height: images[index].height, rowsPerStrip: rows)
+        }
     }
 }
 

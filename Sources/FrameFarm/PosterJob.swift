@@ -71,14 +71,10 @@ public struct PosterJob: BatchJob {
             let canvases = posters.map { CanvasSpec(size: PixelSize(width: $0.width, height: $0.height)) }
             let rendered = try renderer.render(RenderBatch(sources: [gpuFrame.source], canvases: canvases, jobs: jobs,
                                                            resampling: options.resampling))
-            try ParallelBatch.encode(count: posters.count, with: input.encoders) { index, encoder in
-                let file = posters[index]
-                let data = try rendered.withUnsafeBytes(canvas: index) {
-                    try encoder.encode($0, width: file.width, height: file.height, bytesPerRow: file.width * 4,
-                                       format: options.format, quality: options.quality)
-                }
-                try AtomicFile.write(data, to: folderPath + "/" + file.file)
-            }
+            let encoded = try ParallelBatch.encode(posters.indices.map {
+                EncodeRequest(canvas: $0, of: rendered, format: options.format, quality: options.quality)
+            }, with: input.encoders)
+            for (file, data) in zip(posters, encoded) { try AtomicFile.write(data, to: folderPath + "/" + file.file) }
         }
         input.progress.add(items: 1)
         let section = PosterSection(settings: SettingsRecord.record(options.settings), gpu: input.gpu.record,

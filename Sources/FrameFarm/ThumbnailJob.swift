@@ -341,41 +341,32 @@ struct SheetWriter {
         return (track.sheets[sheetIndex], open[sheetIndex]!.canvas)
     }
 
-    /// Encodes the `completed` sheets, and the tiles of those whose writer keeps them, over the cores with the
-    /// encoders of `encoders`, the largest images first (so a 640-px sheet is not left for last), writes each
-    /// sheet's file and records its size and the tiles in its writer. One thread encoding three widths' sheets
-    /// and their tiles in turn bounds a short track on a many-core GPU host (3840x3600 and 60 tiles for 640 px).
+    /// Encodes the `completed` sheets, and the tiles of those whose writer keeps them, all at once over the cores
+    /// (`ParallelBatch.encode`), writes each sheet's file and records its size and the tiles in its writer. One
+    /// thread encoding three widths' sheets and their tiles in turn bounds a short track on a many-core GPU host
+    /// (3840x3600 and 60 tiles for 640 px).
     static func write(_ completed: [Completed], into writers: inout [SheetWriter], encoders: EncoderPool) throws {
         guard !completed.isEmpty else { return }
-        /// One image to encode: a whole sheet (`tile` nil) or one tile of it.
-        struct Image { var sheet: Int; var tile: Int?; var rect: PixelRect }
-        var images: [Image] = []
+        /// What each image is: a whole sheet (`tile` nil) or one of its tiles.
+        var images: [(sheet: Int, tile: Int?)] = [], requests: [EncodeRequest] = []
         for (sheet, entry) in completed.enumerated() {
-            images.append(Image(sheet: sheet, tile: nil, rect: PixelRect(x: 0, y: 0, width: entry.sheet.size.width,
-                                                                         height: entry.sheet.size.height)))
-            guard writers[entry.writer].wantsTiles else { continue }
-            let track = writers[entry.writer].track
-            images += entry.sheet.thumbnailRange.map { Image(sheet: sheet, tile: $0, rect: track.thumbnails[$0].tileRect) }
-        }
-        let ordered = images.sorted { $0.rect.width * $0.rect.height > $1.rect.width * $1.rect.height }
-        let sheets = completed.map { (canvas: $0.canvas, directory: writers[$0.writer].directory,
-                                      options: writers[$0.writer].options, fileName: $0.sheet.fileName) }
-        let encoded = try ParallelBatch.encode(count: ordered.count, with: encoders) { index, encoder in
-            let image = ordered[index], sheet = sheets[image.sheet], width = sheet.canvas.size.width
-            let data = try sheet.canvas.withUnsafeBytes { pixels in
-                try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[((image.rect.y * width + image.rect.x) * 4)...]),
-                                   width: image.rect.width, height: image.rect.height, bytesPerRow: width * 4,
-                                   format: image.tile == nil ? sheet.options.format : .jpeg,
-                                   quality: sheet.options.quality)
+            let writer = writers[entry.writer], size = entry.sheet.size
+            images.append((sheet, nil))
+            requests.append(EncodeRequest(PixelRect(x: 0, y: 0, width: size.width, height: size.height), of: entry.canvas,
+                                          format: writer.options.format, quality: writer.options.quality))
+            guard writer.wantsTiles else { continue }
+            for tile in entry.sheet.thumbnailRange {
+                images.append((sheet, tile))
+                requests.append(EncodeRequest(writer.track.thumbnails[tile].tileRect, of: entry.canvas, format: .jpeg,
+                                              quality: writer.options.quality))
             }
-            if image.tile == nil { try AtomicFile.write(data, to: sheet.directory + "/" + sheet.fileName) }
-            return data
         }
-        for (image, data) in zip(ordered, encoded) {
+        for (image, data) in zip(images, try ParallelBatch.encode(requests, with: encoders)) {
             let entry = completed[image.sheet]
             if let tile = image.tile {
                 writers[entry.writer].tiles[tile] = data
             } else {
+                try AtomicFile.write(data, to: writers[entry.writer].directory + "/" + entry.sheet.fileName)
                 writers[entry.writer].sheetBytes[entry.sheet.index] = data.count
             }
         }
