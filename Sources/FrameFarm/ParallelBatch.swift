@@ -17,20 +17,6 @@ public enum ParallelBatch {
             return body(inputs[index])
         }
     }
-
-    /// Runs `body` for 0..<count over all cores, each image with an encoder of `encoders` taken for its encoding;
-    /// returns the results in index order, or rethrows the first error. Encodings that share a pool and run at
-    /// once together encode no more images at a time than the pool has encoders.
-    @discardableResult
-    static func encode<Output: Sendable>(count: Int, with encoders: EncoderPool = EncoderPool(),
-                                         _ body: @Sendable (Int, ImageEncoder) throws -> Output) throws -> [Output] {
-        let results = Locked([Output?](repeating: nil, count: count))
-        try Concurrent.forEach(count: count, width: encoders.count) { index in
-            let output = try encoders.withEncoder { try body(index, $0) }
-            results.withLock { $0[index] = output }
-        }
-        return results.withLock { $0.map { $0! } }
-    }
 }
 
 /// One image to encode, read in place from a drawn canvas: `width` x `height` pixels in rows `bytesPerRow` apart.
@@ -71,10 +57,11 @@ extension ParallelBatch {
     /// The fewest pixels a JPEG strip is cut to: a few milliseconds of encoding, against microseconds to join.
     static let minimumStripPixels = 1 << 19
 
-    /// Encodes `images` over the cores with `encoders` and returns their bytes in order. Each JPEG larger than
-    /// two strips is cut into as many strips as there are encoders (`JPEGStrips`), so that one large image (a
-    /// 640-px sprite sheet, a full-size poster) is not one thread's work while the others wait; every piece
-    /// starts largest first.
+    /// Encodes `images` over the cores, each piece with an encoder of `encoders` taken for its encoding, and
+    /// returns their bytes in order, or rethrows the first error. Each JPEG larger than two strips is cut into as
+    /// many strips as there are encoders (`JPEGStrips`), so that one large image (a 640-px sprite sheet, a
+    /// full-size poster) is not one thread's work while the others wait; the largest pieces start first.
+    /// Encodings that share a pool and run at once together encode no more pieces at a time than it has encoders.
     static func encode(_ images: [EncodeRequest], with encoders: EncoderPool) throws -> [Data] {
         /// Rows `rows` of image `image` from `firstRow`: the whole image, or one of its strips.
         struct Piece { var image: Int; var firstRow: Int; var rows: Int }
@@ -87,18 +74,21 @@ extension ParallelBatch {
                 pieces.append(Piece(image: index, firstRow: first, rows: min(rows ?? image.height, image.height - first)))
             }
         }
-        pieces.sort { $0.rows * images[$0.image].width > $1.rows * images[$1.image].width }
-        let ordered = pieces
-        let encoded = try encode(count: ordered.count, with: encoders) { index, encoder in
+        let ordered = pieces.sorted { $0.rows * images[$0.image].width > $1.rows * images[$1.image].width }
+        let encoded = Locked([Data?](repeating: nil, count: ordered.count))
+        try Concurrent.forEach(count: ordered.count, width: encoders.count) { index in
             let piece = ordered[index], image = images[piece.image]
-            return try image.withPixels { pixels in
-                try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[(piece.firstRow * image.bytesPerRow)...]),
-                                   width: image.width, height: piece.rows, bytesPerRow: image.bytesPerRow,
-                                   format: image.format, quality: image.quality)
+            let data = try encoders.withEncoder { encoder in
+                try image.withPixels { pixels in
+                    try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[(piece.firstRow * image.bytesPerRow)...]),
+                                       width: image.width, height: piece.rows, bytesPerRow: image.bytesPerRow,
+                                       format: image.format, quality: image.quality)
+                }
             }
+            encoded.withLock { $0[index] = data }
         }
         var strips = [[(firstRow: Int, data: Data)]](repeating: [], count: images.count)
-        for (piece, data) in zip(ordered, encoded) { strips[piece.image].append((piece.firstRow, data)) }
+        for (piece, data) in zip(ordered, encoded.withLock { $0 }) { strips[piece.image].append((piece.firstRow, data!)) }
         return try images.indices.map { index in
             let parts = strips[index].sorted { $0.firstRow < $1.firstRow }.map(\.data)
             guard let rows = stripRows[index] else { return parts[0] }

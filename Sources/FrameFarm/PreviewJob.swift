@@ -82,14 +82,11 @@ public struct PreviewJob: BatchJob {
                 let rendered = try renderer.wait(try renderer.submit(batch))
                 let options = options
                 encodings.append(BackgroundWork {
-                    try ParallelBatch.encode(count: group.count, with: input.encoders) { index, encoder in
-                        let size = rendered.size(of: index)
-                        let data = try rendered.withUnsafeBytes(canvas: index) {
-                            try encoder.encode($0, width: size.width, height: size.height,
-                                               bytesPerRow: size.width * 4, format: options.format,
-                                               quality: options.quality)
-                        }
-                        for plan in copies[group[index]] {
+                    let encoded = try ParallelBatch.encode(group.indices.map {
+                        EncodeRequest(canvas: $0, of: rendered, format: options.format, quality: options.quality)
+                    }, with: input.encoders)
+                    for (drawnPlan, data) in zip(group, encoded) {
+                        for plan in copies[drawnPlan] {
                             try AtomicFile.write(data, to: videoFolder + "/" + plans[plan].record.file)
                             input.progress.add(items: 1)
                         }

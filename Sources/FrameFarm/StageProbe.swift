@@ -87,6 +87,7 @@ import FrameFarmMedia
         var uploads: [Double] = [], computes: [Double] = [], encodes: [Double] = []
         var prefilters: [Double] = [], resamples: [Double] = []
         var prefilterOnHost = false
+        let encoders = EncoderPool()
         try gpu.withRenderer { renderer in
             let start = Date()
             var rounds = 0
@@ -94,13 +95,9 @@ import FrameFarmMedia
                 rounds += 1
                 let rendered = try renderer.render(batch)
                 let encodeStart = Date()
-                try ParallelBatch.encode(count: rendered.count) { index, encoder in
-                    let size = rendered.size(of: index)
-                    _ = try rendered.withUnsafeBytes(canvas: index) {
-                        try encoder.encode($0, width: size.width, height: size.height, bytesPerRow: size.width * 4,
-                                           format: work.format, quality: 85)
-                    }
-                }
+                _ = try ParallelBatch.encode((0..<rendered.count).map {
+                    EncodeRequest(canvas: $0, of: rendered, format: work.format, quality: 85)
+                }, with: encoders)
                 let timings = renderer.lastTimings
                 uploads.append(timings.uploadMilliseconds)
                 computes.append(timings.computeMilliseconds)
