@@ -17,6 +17,7 @@ public final class GPUService: @unchecked Sendable {
     private var retiredValidationMessages: [String] = []
     private var retiredPeakMemory = 0
     private var pendingFault: VulkanError?
+    private var sheetPixelLimitForTests: Int?
     private var firstRecord: GPURecord?
     /// Making the first context on a background thread (`starting(gpu:)`); nil when `init` made it.
     private var startup: BackgroundWork<Void>?
@@ -118,6 +119,17 @@ public final class GPUService: @unchecked Sendable {
             throw error
         }
     }
+
+    /// The most pixels a sprite sheet may hold on this device (`Renderer.persistentCanvasPixels`: 32 Mpx where
+    /// the device binds 128 MiB at once, as lavapipe does), or `sheetPixelLimitForTests` where lower. Waits for
+    /// the device.
+    func sheetPixelLimit() throws -> Int {
+        let limit = try withRenderer { $0.persistentCanvasPixels }
+        return min(limit, lock.withLock { sheetPixelLimitForTests } ?? .max)
+    }
+
+    /// Test hook: the sheet limit of a device that binds less at once.
+    func lowerSheetPixelLimit(to pixels: Int) { lock.withLock { sheetPixelLimitForTests = pixels } }
 
     /// Test hook: the next `withRenderer` body fails as if `call` had returned the VkResult `result`.
     func injectFault(call: String, result: Int32) {

@@ -10,9 +10,9 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
     case cutShort(atSeconds: Double, ofSeconds: Double, consequence: CutShortConsequence?)
     /// Damaged data was decoded for the outputs; `consequence` says where it may show.
     case damagedData(DamagedData, consequence: DamageConsequence?)
-    /// The track's sheets use a smaller grid than `asked`, so that no sheet is longer than its limit.
-    /// `width`: the track's, when there are several.
-    case sheetGridLowered(asked: SheetGrid, columns: Int, rows: Int, width: Int?)
+    /// The track's sheets use a smaller grid than `asked`, so that no sheet is longer than its limit, or, with
+    /// `byDevice`, so that each fits what the GPU draws into at once. `width`: the track's, when there are several.
+    case sheetGridLowered(asked: SheetGrid, columns: Int, rows: Int, width: Int?, byDevice: Bool)
 
     public enum CutShortConsequence: Sendable, Hashable {
         /// A preview or poster by time asked for a frame past the cut: the last one before it is shown.
@@ -35,9 +35,10 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
             ProbeReport.cutShortNote(atSeconds: cut, ofSeconds: duration) + (consequence.map { "; " + $0.text } ?? "")
         case .damagedData(let damage, let consequence):
             damage.description + (consequence.map { " " + $0.text } ?? "")
-        case .sheetGridLowered(let asked, let columns, let rows, let width):
-            (width.map { "\($0)-px track: " } ?? "") + "sheet grid lowered from \(asked.columns)x\(asked.rows) to \(columns)x\(rows) so that no sheet is longer "
-                + "than \(asked.maxSheetSide) px (--max-sheet-pixels)"
+        case .sheetGridLowered(let asked, let columns, let rows, let width, let byDevice):
+            (width.map { "\($0)-px track: " } ?? "") + "sheet grid lowered from \(asked.columns)x\(asked.rows) to \(columns)x\(rows) so that "
+                + (byDevice ? "each sheet fits what the GPU draws into at once"
+                            : "no sheet is longer than \(asked.maxSheetSide) px (--max-sheet-pixels)")
         }
     }
 

@@ -44,9 +44,10 @@ public struct ThumbnailJob: BatchJob {
             let geometry = stream.info.geometry
             let codedContent = facts.codedContent(options.removePadding)
             let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
+            let sheetPixels = try input.gpu.sheetPixelLimit()
             tracks = try options.widths.map { width in
                 let tileSize = ThumbnailOptions.tileSize(for: contentSize, width: width)
-                let grid = options.grid(for: tileSize)
+                let grid = options.grid(for: tileSize, maxPixels: sheetPixels)
                 return try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing, tileSize: tileSize,
                                           columns: grid.columns, rows: grid.rows, format: options.format)
             }
@@ -130,10 +131,12 @@ public struct ThumbnailJob: BatchJob {
     private func warnings(facts: MediaFacts, tracks: [ThumbnailTrack], corruptTimes: [Double]) -> [InputWarning] {
         var warnings: [InputWarning] = []
         for track in tracks where (track.columns, track.rows) != (options.columns, options.rows) {
+            let withinSide = options.grid(for: track.tileSize)
             warnings.append(.sheetGridLowered(asked: SheetGrid(columns: options.columns, rows: options.rows,
                                                                maxSheetSide: options.maxSheetSide),
                                               columns: track.columns, rows: track.rows,
-                                              width: tracks.count > 1 ? track.tileSize.width : nil))
+                                              width: tracks.count > 1 ? track.tileSize.width : nil,
+                                              byDevice: (track.columns, track.rows) != withinSide))
         }
         let track = tracks[0]
         if let cut = facts.cutShortAtSeconds {

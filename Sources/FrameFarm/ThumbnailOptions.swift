@@ -46,9 +46,17 @@ public struct ThumbnailOptions: Sendable {
     public static let defaultMaxSheetSide = 4096
 
     /// The grid for tiles of `tile` size: the one asked for, with fewer columns or rows where a sheet would be
-    /// longer than `maxSheetSide` (at least one of each).
-    func grid(for tile: PixelSize) -> (columns: Int, rows: Int) {
-        (min(columns, max(1, maxSheetSide / max(1, tile.width))), min(rows, max(1, maxSheetSide / max(1, tile.height))))
+    /// longer than `maxSheetSide`, then fewer rows (and, if one row is still too many pixels, fewer columns) where
+    /// it would hold more than `maxPixels`, what the GPU draws a sheet into at once (at least one of each).
+    func grid(for tile: PixelSize, maxPixels: Int = .max) -> (columns: Int, rows: Int) {
+        var columns = min(columns, max(1, maxSheetSide / max(1, tile.width)))
+        var rows = min(rows, max(1, maxSheetSide / max(1, tile.height)))
+        let tilePixels = max(1, tile.area)
+        if columns * rows * tilePixels > maxPixels {
+            rows = max(1, maxPixels / (columns * tilePixels))
+            if columns * tilePixels > maxPixels { columns = max(1, maxPixels / tilePixels) }
+        }
+        return (columns, rows)
     }
 
     /// Tile size for content of `content` size: `width` wide, height from the aspect ratio rounded to even.

@@ -55,6 +55,8 @@ public final class Renderer {
     /// Pixels one binding of a canvas may hold: a larger canvas is drawn in windows of rows (`BatchPlan.windows`).
     /// Tests lower it to make small canvases window.
     lazy var canvasWindowPixels = Int(context.limits.maxStorageBufferRange) / 4
+    /// The most pixels a persistent canvas (a sprite sheet) may hold: it is bound whole, never in windows.
+    public var persistentCanvasPixels: Int { Int(context.limits.maxStorageBufferRange) / 4 }
     private var pipelines: [PassVariant: PassPipelines] = [:]
     private let filterTables = FilterTableCache()
     private var submitTimes: [Int: UInt64] = [:]

@@ -114,6 +114,40 @@ import FrameFarmSamples
         #expect(codes == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
     }
 
+    /// A sheet is drawn into whole, so it may hold no more pixels than the GPU binds at once (lavapipe's 128 MiB:
+    /// 1280-px tiles in a 10x10 grid within 16384 px would be 368 MB). The grid loses rows, then columns, to fit;
+    /// the warning gives that reason; every tile still shows its frame. The limit is lowered here, as a device
+    /// that binds less would have it, so that the sample stays small.
+    @Test(arguments: [(160 * 90 * 30 + 5, 10, 3), (160 * 90 * 4, 4, 1)])
+    func sheetsFitWhatTheDeviceDrawsIntoAtOnce(limit: Int, columns: Int, rows: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 320, height: 180)
+            $0.durationSeconds = 4
+            $0.keyframeIntervalSeconds = 1
+        }
+        let gpu = try GPUService(configuration: testConfiguration.gpu)
+        gpu.lowerSheetPixelLimit(to: limit)
+        var options = ThumbnailOptions()
+        options.spacing = .interval(0.1)
+        let out = directory.file("out")
+        let summary = ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: gpu)
+        #expect(summary.failed == 0, "\(summary.failures)")
+        #expect(gpu.validationMessages.isEmpty, "\(gpu.validationMessages.prefix(3))")
+        #expect(summary.inputs[0].warnings.map(\.description) == [
+            "sheet grid lowered from 10x10 to \(columns)x\(rows) so that each sheet fits what the GPU draws into at once"])
+        let folder = out + "/sample/thumbnails/"
+        let cues = try Self.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        #expect(cues.count == 40 && Set(cues.map(\.file)).count == (40 + columns * rows - 1) / (columns * rows))
+        for file in Set(cues.map(\.file)) {
+            let sheet = try readImage(folder + file)
+            #expect(sheet.width * sheet.height <= limit && sheet.width == columns * 160, "\(file) is \(sheet.width)x\(sheet.height)")
+        }
+        let playlist = try String(contentsOfFile: folder + "thumbnails.m3u8", encoding: .utf8)
+        #expect(playlist.contains("LAYOUT=\(columns)x\(rows)"))
+        #expect(try Self.frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
+    }
+
     /// 6 s of 640x360 with a keyframe every second: 12 thumbnails at 0.5-s spacing, every width below its own.
     private static func severalWidthsSample(in directory: TemporaryDirectory) throws -> String {
         try makeSample(in: directory) {
