@@ -18,6 +18,7 @@ public final class GPUService: @unchecked Sendable {
     private var retiredPeakMemory = 0
     private var pendingFault: VulkanError?
     private var sheetPixelLimitForTests: Int?
+    private var faultSkips = 0
     private var firstRecord: GPURecord?
     /// Making the first context on a background thread (`starting(gpu:)`); nil when `init` made it.
     private var startup: BackgroundWork<Void>?
@@ -105,7 +106,14 @@ public final class GPUService: @unchecked Sendable {
     func withRenderer<Result>(_ body: (Renderer) throws -> Result) throws -> Result {
         let (renderer, rendererGeneration) = try checkOut()
         do {
-            if let fault = lock.withLock({ () -> VulkanError? in defer { pendingFault = nil }; return pendingFault }) {
+            if let fault = lock.withLock({ () -> VulkanError? in
+                guard pendingFault.map({ _ in faultSkips == 0 }) ?? false else {
+                    faultSkips = max(0, faultSkips - 1)
+                    return nil
+                }
+                defer { pendingFault = nil }
+                return pendingFault
+            }) {
                 throw fault
             }
             let result = try body(renderer)
@@ -131,9 +139,13 @@ public final class GPUService: @unchecked Sendable {
     /// Test hook: the sheet limit of a device that binds less at once.
     func lowerSheetPixelLimit(to pixels: Int) { lock.withLock { sheetPixelLimitForTests = pixels } }
 
-    /// Test hook: the next `withRenderer` body fails as if `call` had returned the VkResult `result`.
-    func injectFault(call: String, result: Int32) {
-        lock.withLock { pendingFault = VulkanError(call: call, result: .init(rawValue: result)) }
+    /// Test hook: the `withRenderer` body after the next `skipping` ones fails as if `call` had returned the
+    /// VkResult `result`.
+    func injectFault(call: String, result: Int32, skipping: Int = 0) {
+        lock.withLock {
+            pendingFault = VulkanError(call: call, result: .init(rawValue: result))
+            faultSkips = skipping
+        }
     }
 
     static func needsNewContext(_ error: VulkanError) -> Bool {

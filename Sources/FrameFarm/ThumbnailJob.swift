@@ -32,7 +32,10 @@ public struct ThumbnailJob: BatchJob {
         // Stage 2: decoding starts at once (the target times need only the duration; the frames wait in the
         // feeder's queue), and the padding is found meanwhile, from the feeder's own frames where it can be.
         let (feeder, paddingSources) = try startFeeder(stream, input: input)
-        let facts: MediaFacts, tracks: [ThumbnailTrack], sheetWriters: [SheetWriter], folder: String, directories: [String]
+        let facts: MediaFacts, tracks: [ThumbnailTrack], sheetWriters: [SheetWriter], directories: [String]
+        // The track is written into a staging folder that replaces thumbnails/ once all of it is written (see
+        // `AtomicFile.makeTemporaryFolder`), and is removed if the job fails.
+        var staging: String?
         do {
             // Frames the padding search took from the feeder, rendered first.
             var heldFrames: [ThumbnailFrameFeeder.Item] = []
@@ -51,7 +54,8 @@ public struct ThumbnailJob: BatchJob {
                 return try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing, tileSize: tileSize,
                                           columns: grid.columns, rows: grid.rows, format: options.format)
             }
-            folder = try input.makeOutputFolder("thumbnails")
+            let folder = try AtomicFile.makeTemporaryFolder(for: try input.makeOutputFolder() + "/thumbnails")
+            staging = folder
             directories = try options.widths.count == 1 ? [folder] : options.widths.map { width in
                 let directory = folder + "/\(width)"
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -62,9 +66,26 @@ public struct ThumbnailJob: BatchJob {
                                             directories: directories, input: input)
         } catch {
             feeder.cancel()
+            if let staging { AtomicFile.discardFolder(staging) }
             throw error
         }
-        let warnings = warnings(facts: facts, tracks: tracks, corruptTimes: feeder.corruptTimes)
+        guard let staging else { preconditionFailure("the staging folder is made before the tracks are drawn") }
+        do {
+            return try writeManifests(tracks: tracks, sheetWriters: sheetWriters, facts: facts,
+                                      corruptTimes: feeder.corruptTimes, folder: staging, directories: directories,
+                                      input: input)
+        } catch {
+            AtomicFile.discardFolder(staging)
+            throw error
+        }
+    }
+
+    /// Writes every width's manifests, and with several widths the index of them all, into the staging `folder`,
+    /// then puts it in place as thumbnails/.
+    private func writeManifests(tracks: [ThumbnailTrack], sheetWriters: [SheetWriter], facts: MediaFacts,
+                                corruptTimes: [Double], folder: String, directories: [String],
+                                input: InputContext) throws -> InputResult {
+        let warnings = warnings(facts: facts, tracks: tracks, corruptTimes: corruptTimes)
         // Files as the manifest lists them: relative to the video's folder.
         let prefixes = options.widths.count == 1 ? ["thumbnails/"] : options.widths.map { "thumbnails/\($0)/" }
         let written = try zip(tracks, zip(sheetWriters, directories)).map { track, writerAndDirectory in
@@ -87,6 +108,7 @@ public struct ThumbnailJob: BatchJob {
                                         manifests: written[index].files.map { prefixes[index] + $0 })
             }
         }
+        try AtomicFile.replaceFolder(at: input.folderPath + "/thumbnails", with: folder)
         return InputResult(facts: facts, files: section.files, warnings: warnings) { [section] in
             $0.thumbnails = section
         }

@@ -9,7 +9,7 @@ public enum AtomicFile {
     /// Deletes the temporary files of writes not yet renamed (called when the process must quit at once).
     public static func removeTemporariesInProgress() {
         let paths = lock.withLock { inProgress }
-        for path in paths { unlink(path) }
+        for path in paths { removeFileOrFolder(path) }
     }
 
     /// Deletes temporary files in `folder` (not its subfolders) left by a process that no longer runs: one killed
@@ -24,7 +24,7 @@ public enum AtomicFile {
             guard let writer = writer(ofTemporaryName: name), writer.pid != getpid() || writer.host != hostTag else { continue }
             let stale = writer.host == nil || writer.host == hostTag ? !isRunning(writer.pid)
                 : modifiedSecondsAgo(folder + "/" + name) > 24 * 3600
-            if stale, unlink(folder + "/" + name) == 0 { removed += 1 }
+            if stale, removeFileOrFolder(folder + "/" + name) { removed += 1 }
         }
         return removed
     }
@@ -88,6 +88,61 @@ public enum AtomicFile {
             lock.withLock { _ = inProgress.remove(temporary) }
             throw error
         }
+    }
+
+    /// A new hidden folder next to `path`, named as `temporaryPath` names files, for a set of files (a thumbnail
+    /// track) written into it and put in place at once by `replaceFolder`: a job that fails, or a process killed,
+    /// midway never leaves part of a set under the final name, nor a mix of an earlier set and a new one. Like a
+    /// temporary file, it is removed when the process must quit at once, or by the next run's sweep of stale ones.
+    public static func makeTemporaryFolder(for path: String) throws -> String {
+        let temporary = temporaryPath(for: path)
+        guard mkdir(temporary, 0o777) == 0 else {
+            let error = failure(temporary)
+            lock.withLock { _ = inProgress.remove(temporary) }
+            throw error
+        }
+        return temporary
+    }
+
+    /// Puts the folder `temporary` (from `makeTemporaryFolder`) in place of the folder `path`, then removes what
+    /// `path` held. The two are swapped in one step where the file system can (renameat2's RENAME_EXCHANGE), so
+    /// `path` always holds a whole set; elsewhere (NFS) the old folder is moved aside first.
+    public static func replaceFolder(at path: String, with temporary: String) throws {
+        defer { lock.withLock { _ = inProgress.remove(temporary) } }
+        if let exchange = renameExchange, exchange(AT_FDCWD, temporary, AT_FDCWD, path, 1 << 1) == 0 {  // RENAME_EXCHANGE
+            removeFileOrFolder(temporary)  // now the old set
+            return
+        }
+        if errno == ENOENT, rename(temporary, path) == 0 { return }
+        // No exchange on this file system: the old set aside under a temporary name, the new one in.
+        let aside = temporaryPath(for: path)
+        defer { lock.withLock { _ = inProgress.remove(aside) } }
+        guard rename(path, aside) == 0 || errno == ENOENT else { throw failure(path) }
+        guard rename(temporary, path) == 0 else {
+            let error = failure(path)
+            _ = rename(aside, path)
+            throw error
+        }
+        removeFileOrFolder(aside)
+    }
+
+    /// glibc's renameat2 (2.28 on), looked up at run time: its header declares it only under _GNU_SOURCE, which
+    /// Swift's Glibc module does not define.
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private static let renameExchange: RenameAt2? = dlsym(nil, "renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }
+
+    /// Removes a folder from `makeTemporaryFolder` whose set is not to be used.
+    public static func discardFolder(_ temporary: String) {
+        removeFileOrFolder(temporary)
+        lock.withLock { _ = inProgress.remove(temporary) }
+    }
+
+    /// Removes a file, or a folder and everything in it; whether it is gone.
+    @discardableResult
+    private static func removeFileOrFolder(_ path: String) -> Bool {
+        if unlink(path) == 0 { return true }
+        guard errno == EISDIR else { return false }
+        return (try? FileManager.default.removeItem(atPath: path)) != nil
     }
 
     /// fsyncs `temporary` and renames it to `path`.

@@ -165,4 +165,28 @@ import FrameFarmMedia
         #expect(FileManager.default.fileExists(atPath: mine), "a write in progress in this process is kept")
         #expect(FileManager.default.fileExists(atPath: other), "a file not named by AtomicFile is kept")
     }
+
+    /// A staging folder (a thumbnail track being written) of a killed run goes with everything in it; one of
+    /// this process's stays.
+    @Test func stagingFoldersOfDeadProcessesAreRemovedWhole() throws {
+        let directory = TemporaryDirectory()
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let manager = FileManager.default
+        let dead = directory.file(".thumbnails.\(finished.processIdentifier).5.tmp")
+        try manager.createDirectory(atPath: dead + "/160", withIntermediateDirectories: true)
+        try Data([1]).write(to: URL(fileURLWithPath: dead + "/160/sheet-0001.jpg"))
+        let mine = try AtomicFile.makeTemporaryFolder(for: directory.file("thumbnails"))
+        try Data([1]).write(to: URL(fileURLWithPath: mine + "/sheet-0001.jpg"))
+        #expect(AtomicFile.removeStaleTemporaries(inFolder: directory.path) == 1)
+        #expect(!manager.fileExists(atPath: dead))
+        #expect(manager.fileExists(atPath: mine + "/sheet-0001.jpg"))
+        // Put in place over an earlier folder, it takes that folder's name and the earlier contents are gone.
+        try manager.createDirectory(atPath: directory.file("thumbnails/320"), withIntermediateDirectories: true)
+        try AtomicFile.replaceFolder(at: directory.file("thumbnails"), with: mine)
+        #expect(try manager.contentsOfDirectory(atPath: directory.file("thumbnails")) == ["sheet-0001.jpg"])
+        #expect(try manager.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
 }

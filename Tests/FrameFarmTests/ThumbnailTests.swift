@@ -148,6 +148,56 @@ import FrameFarmSamples
         #expect(try Self.frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
     }
 
+    /// A track is written into a staging folder that replaces thumbnails/ whole once all of it is written: a
+    /// re-run with other settings leaves none of the earlier run's files (a second sheet, the other widths'
+    /// folders), and a run that fails while drawing leaves the earlier track as it was and no staging folder.
+    @Test func aTrackReplacesTheLastOneWholeOrNotAtAll() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 320, height: 180)
+            $0.durationSeconds = 6
+            $0.keyframeIntervalSeconds = 1
+        }
+        let out = directory.file("out"), folder = out + "/sample/thumbnails"
+        let gpu = try GPUService(configuration: testConfiguration.gpu)
+        func run(widths: [Int], interval: Double) -> BatchSummary {
+            var options = ThumbnailOptions()
+            options.widths = widths
+            options.spacing = .interval(interval)
+            return ThumbnailJob.run(inputs: [path], outputRoot: out, options: options, gpu: gpu)
+        }
+        func files() throws -> [String: Data] {
+            let manager = FileManager.default
+            return try Dictionary(uniqueKeysWithValues: manager.subpathsOfDirectory(atPath: folder).compactMap { name in
+                var isFolder: ObjCBool = false
+                _ = manager.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder)
+                return isFolder.boolValue ? nil : (name, try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+            })
+        }
+        func hidden() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: out + "/sample").filter { $0.hasPrefix(".") }
+        }
+
+        #expect(run(widths: [160, 320], interval: 0.05).failed == 0)
+        #expect(try files().keys.contains("320/sheet-0002.jpg"))
+        #expect(run(widths: [160], interval: 1).failed == 0)
+        let single = try files()
+        #expect(single.keys.sorted() == ["iframes-stream-inf.txt", "iframes.m3u8", "iframes.mp4", "sheet-0001.jpg",
+                                         "thumbnails-stream-inf.txt", "thumbnails.m3u8", "thumbnails.mpd",
+                                         "thumbnails.vtt"])
+
+        // The device is lost at the first submission, after the staging folder is made.
+        gpu.injectFault(call: "vkQueueSubmit", result: -4, skipping: 1)
+        let failed = run(widths: [160], interval: 0.5)
+        #expect(failed.failed == 1 && failed.failures.first?.reason.contains("device was lost") == true,
+                "\(failed.failures)")
+        #expect(try files() == single)
+        #expect(try hidden().isEmpty)
+        #expect(run(widths: [160], interval: 0.5).failed == 0)
+        #expect(try hidden().isEmpty && (try files()).keys.contains("sheet-0001.jpg") && (try files()) != single)
+        #expect(gpu.validationMessages.isEmpty, "\(gpu.validationMessages.prefix(3))")
+    }
+
     /// 6 s of 640x360 with a keyframe every second: 12 thumbnails at 0.5-s spacing, every width below its own.
     private static func severalWidthsSample(in directory: TemporaryDirectory) throws -> String {
         try makeSample(in: directory) {
