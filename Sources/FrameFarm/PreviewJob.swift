@@ -36,8 +36,16 @@ public struct PreviewJob: BatchJob {
         let frame = decoded.frame
         let plans = PreviewPlan.renders(options: options, policy: input.policy, geometry: facts.info.geometry,
                                         codedContent: codedContent)
-        _ = try input.makeOutputFolder("preview")
-        try draw(plans, from: frame, into: input.folderPath, input: input)
+        // Drawn into a staging folder that replaces preview/ once every render is in (as a thumbnail track is):
+        // a preview failing midway leaves the earlier one as it was, and one for fewer devices leaves no others.
+        let staging = try AtomicFile.makeTemporaryFolder(for: try input.makeOutputFolder() + "/preview")
+        do {
+            try draw(plans, from: frame, into: staging, input: input)
+            try AtomicFile.replaceFolder(at: input.folderPath + "/preview", with: staging)
+        } catch {
+            AtomicFile.discardFolder(staging)
+            throw error
+        }
         let paddingDetected = facts.codedContentRect.size != facts.info.geometry.codedSize
         let section = PreviewSection(
             settings: SettingsRecord.record(settings(policy: input.policy)), gpu: input.gpu.record, frameTimeSeconds: frame.timeSeconds,
@@ -49,9 +57,10 @@ public struct PreviewJob: BatchJob {
                            warnings: options.frame.warnings(facts: facts, decoded: decoded)) { $0.preview = section }
     }
 
-    /// Draws and encodes every planned render. Renders that would come out identical (fit and fill on a screen of
-    /// the picture's own shape) are drawn and encoded once and written under each name.
-    private func draw(_ plans: [PlannedRender], from frame: DecodedFrame, into videoFolder: String,
+    /// Draws and encodes every planned render into `folder` (under the names of their files in preview/).
+    /// Renders that would come out identical (fit and fill on a screen of the picture's own shape) are drawn and
+    /// encoded once and written under each name.
+    private func draw(_ plans: [PlannedRender], from frame: DecodedFrame, into folder: String,
                       input: InputContext) throws {
         // Largest first, so each slot's buffers grow on its first submission only.
         let copies = Self.identicalRenders(plans).sorted { plans[$0[0]].canvas.size.area > plans[$1[0]].canvas.size.area }
@@ -87,7 +96,8 @@ public struct PreviewJob: BatchJob {
                     }, with: input.encoders)
                     for (drawnPlan, data) in zip(group, encoded) {
                         for plan in copies[drawnPlan] {
-                            try AtomicFile.write(data, to: videoFolder + "/" + plans[plan].record.file)
+                            let name = URL(fileURLWithPath: plans[plan].record.file).lastPathComponent
+                            try AtomicFile.write(data, to: folder + "/" + name)
                             input.progress.add(items: 1)
                         }
                     }

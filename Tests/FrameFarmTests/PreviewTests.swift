@@ -15,6 +15,43 @@ import Testing
         return try #require(ManifestStore.read(out + "/" + summary.inputs[0].folder! + "/manifest.json"))
     }
 
+    /// The renders are drawn into a staging folder that replaces preview/ whole: a preview for fewer devices
+    /// leaves none of the others' renders, and one that fails while drawing leaves the earlier preview as it was
+    /// and no staging folder.
+    @Test func aPreviewReplacesTheLastOneWholeOrNotAtAll() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.size = PixelSize(width: 320, height: 180) }
+        let out = directory.file("out"), folder = out + "/sample/preview"
+        let gpu = try GPUService(configuration: testConfiguration.gpu)
+        func run(_ ids: [String]) -> BatchSummary {
+            var options = PreviewOptions()
+            options.devices = ids.map { DeviceCatalog.builtIn.device(id: $0)! }
+            options.frame = .seconds(1)
+            return PreviewJob.run(inputs: [path], outputRoot: out, options: options, gpu: gpu)
+        }
+        func files() throws -> [String: Data] {
+            try Dictionary(uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: folder).map {
+                ($0, try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)))
+            })
+        }
+        func hidden() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: out + "/sample").filter { $0.hasPrefix(".") }
+        }
+        #expect(run(["iphone-16-pro", "pip-iphone"]).failed == 0)
+        #expect(try files().keys.contains { $0.hasPrefix("iphone-16-pro-") })
+        #expect(run(["pip-iphone"]).failed == 0)
+        let one = try files()
+        #expect(!one.isEmpty && one.keys.allSatisfy { $0.hasPrefix("pip-iphone-") }, "\(one.keys.sorted())")
+
+        gpu.injectFault(call: "vkQueueSubmit", result: -4)  // the device lost at the first render
+        let failed = run(["iphone-16-pro"])
+        #expect(failed.failed == 1 && failed.failures.first?.reason.contains("device was lost") == true,
+                "\(failed.failures)")
+        #expect(try files() == one)
+        #expect(try hidden().isEmpty)
+        #expect(gpu.validationMessages.isEmpty, "\(gpu.validationMessages.prefix(3))")
+    }
+
     @Test func barsAndCropsLandWhereTheManifestSaysWithPaddingRemovedAndKept() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) {
