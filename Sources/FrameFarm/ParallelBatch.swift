@@ -25,7 +25,9 @@ struct EncodeRequest: Sendable {
     let format: ImageFormat, quality: Int
     /// Calls its argument with the image's bytes from its first pixel on; they must not escape it.
     let withPixels: @Sendable (_ body: (UnsafeRawBufferPointer) throws -> Data) throws -> Data
+}
 
+extension EncodeRequest {
     /// `rect` of a sprite-sheet canvas.
     init(_ rect: PixelRect, of canvas: PersistentCanvas, format: ImageFormat, quality: Int) {
         let canvasWidth = canvas.size.width
@@ -40,16 +42,6 @@ struct EncodeRequest: Sendable {
         let size = rendered.size(of: index)
         self.init(width: size.width, height: size.height, bytesPerRow: size.width * 4, format: format,
                   quality: quality) { body in try rendered.withUnsafeBytes(canvas: index, body) }
-    }
-
-    init(width: Int, height: Int, bytesPerRow: Int, format: ImageFormat, quality: Int,
-         withPixels: @escaping @Sendable (_ body: (UnsafeRawBufferPointer) throws -> Data) throws -> Data) {
-        self.width = width
-        self.height = height
-        self.bytesPerRow = bytesPerRow
-        self.format = format
-        self.quality = quality
-        self.withPixels = withPixels
     }
 }
 
