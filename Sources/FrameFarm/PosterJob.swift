@@ -45,6 +45,19 @@ public struct PosterJob: BatchJob {
 
     public func recordedSettings(in manifest: VideoManifest) -> [String: String]? { manifest.poster?.settings }
 
+    /// Removes the posters an earlier run wrote and this one did not (another width, another format), so that the
+    /// folder holds the posters its manifest lists: `poster.EXT` and `poster-WIDTH.EXT` for FrameFarm's formats.
+    static func removeEarlierPosters(in folder: String, keeping written: Set<String>) {
+        let extensions = Set(ImageFormat.allCases.map(\.fileExtension))
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !written.contains(name) {
+            let url = URL(fileURLWithPath: name)
+            let stem = url.deletingPathExtension().lastPathComponent
+            guard extensions.contains(url.pathExtension),
+                  stem == "poster" || stem.hasPrefix("poster-") && Int(stem.dropFirst("poster-".count)) != nil else { continue }
+            unlink(folder + "/" + name)
+        }
+    }
+
     public func process(_ input: InputContext) throws -> InputResult {
         let (facts, decoded) = try options.frame.decodeFindingPadding(try input.stream(), path: input.path,
                                                                             maxPixels: input.maxPixels)
@@ -75,6 +88,7 @@ public struct PosterJob: BatchJob {
                 EncodeRequest(canvas: $0, of: rendered, format: options.format, quality: options.quality)
             }, with: input.encoders)
             for (file, data) in zip(posters, encoded) { try AtomicFile.write(data, to: folderPath + "/" + file.file) }
+            Self.removeEarlierPosters(in: folderPath, keeping: Set(posters.map(\.file)))
         }
         input.progress.add(items: 1)
         let section = PosterSection(settings: SettingsRecord.record(options.settings), gpu: input.gpu.record,

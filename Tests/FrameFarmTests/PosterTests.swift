@@ -40,6 +40,28 @@ import FrameFarmSamples
         }
     }
 
+    /// A re-run with other widths and another format leaves only the posters its manifest lists: the earlier
+    /// run's other widths and formats go, and files that are not FrameFarm's posters stay.
+    @Test func aReRunLeavesOnlyThePostersItWrote() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.durationSeconds = 2 }
+        let out = directory.file("out"), folder = out + "/sample"
+        func run(widths: [Int], format: ImageFormat) -> [String] {
+            var options = PosterOptions()
+            options.widths = widths
+            options.format = format
+            let summary = PosterJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service)
+            #expect(summary.failed == 0, "\(summary.failures)")
+            return (try? FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("poster") }.sorted()) ?? []
+        }
+        #expect(run(widths: [160, 240], format: .jpeg) == ["poster-160.jpg", "poster-240.jpg", "poster.jpg"])
+        try Data([1]).write(to: URL(fileURLWithPath: folder + "/poster-notes.txt"))
+        try Data([1]).write(to: URL(fileURLWithPath: folder + "/poster-old.jpg"))
+        #expect(run(widths: [120], format: .png) == ["poster-120.png", "poster-notes.txt", "poster-old.jpg", "poster.png"])
+        let manifest = try #require(ManifestStore.read(folder + "/manifest.json"))
+        #expect(manifest.poster?.files.map(\.file) == ["poster.png", "poster-120.png"])
+    }
+
     @Test func autoPosterSkipsTheBlackOpeningFadeAndBlurAndWritesEveryWidth() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) {
