@@ -106,16 +106,7 @@ public final class GPUService: @unchecked Sendable {
     func withRenderer<Result>(_ body: (Renderer) throws -> Result) throws -> Result {
         let (renderer, rendererGeneration) = try checkOut()
         do {
-            if let fault = lock.withLock({ () -> VulkanError? in
-                guard pendingFault.map({ _ in faultSkips == 0 }) ?? false else {
-                    faultSkips = max(0, faultSkips - 1)
-                    return nil
-                }
-                defer { pendingFault = nil }
-                return pendingFault
-            }) {
-                throw fault
-            }
+            if let fault = takeInjectedFault() { throw fault }
             let result = try body(renderer)
             checkIn(renderer, generation: rendererGeneration)
             return result
@@ -145,6 +136,19 @@ public final class GPUService: @unchecked Sendable {
         lock.withLock {
             pendingFault = VulkanError(call: call, result: .init(rawValue: result))
             faultSkips = skipping
+        }
+    }
+
+    /// The fault `injectFault` set, once its renders to skip are skipped.
+    private func takeInjectedFault() -> VulkanError? {
+        lock.withLock {
+            guard let fault = pendingFault else { return nil }
+            if faultSkips > 0 {
+                faultSkips -= 1
+                return nil
+            }
+            pendingFault = nil
+            return fault
         }
     }
 

@@ -38,13 +38,8 @@ public struct PreviewJob: BatchJob {
                                         codedContent: codedContent)
         // Drawn into a staging folder that replaces preview/ once every render is in (as a thumbnail track is):
         // a preview failing midway leaves the earlier one as it was, and one for fewer devices leaves no others.
-        let staging = try AtomicFile.makeTemporaryFolder(for: try input.makeOutputFolder() + "/preview")
-        do {
+        try AtomicFile.replacingFolder(at: try input.makeOutputFolder() + "/preview") { staging in
             try draw(plans, from: frame, into: staging, input: input)
-            try AtomicFile.replaceFolder(at: input.folderPath + "/preview", with: staging)
-        } catch {
-            AtomicFile.discardFolder(staging)
-            throw error
         }
         let paddingDetected = facts.codedContentRect.size != facts.info.geometry.codedSize
         let section = PreviewSection(

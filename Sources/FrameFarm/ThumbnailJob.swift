@@ -32,56 +32,47 @@ public struct ThumbnailJob: BatchJob {
         // Stage 2: decoding starts at once (the target times need only the duration; the frames wait in the
         // feeder's queue), and the padding is found meanwhile, from the feeder's own frames where it can be.
         let (feeder, paddingSources) = try startFeeder(stream, input: input)
-        let facts: MediaFacts, tracks: [ThumbnailTrack], sheetWriters: [SheetWriter], directories: [String]
-        // The track is written into a staging folder that replaces thumbnails/ once all of it is written (see
-        // `AtomicFile.makeTemporaryFolder`), and is removed if the job fails.
-        var staging: String?
         do {
             // Frames the padding search took from the feeder, rendered first.
             var heldFrames: [ThumbnailFrameFeeder.Item] = []
             let padding = try paddingSources.map {
                 try Self.findPadding(in: feeder, sources: $0, stream: stream, input: input, held: &heldFrames)
             } ?? PaddingDetector.detect(stream, path: input.path, maxPixels: input.maxPixels)
-            facts = MediaFacts(stream: stream, padding: padding)
+            let facts = MediaFacts(stream: stream, padding: padding)
             // Stage 3: each width's track layout, then render and encode them all from the same frames.
             let geometry = stream.info.geometry
             let codedContent = facts.codedContent(options.removePadding)
             let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
             let sheetPixels = try input.gpu.sheetPixelLimit()
-            tracks = try options.widths.map { width in
+            let tracks = try options.widths.map { width in
                 let tileSize = ThumbnailOptions.tileSize(for: contentSize, width: width)
                 let grid = options.grid(for: tileSize, maxPixels: sheetPixels)
                 return try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing, tileSize: tileSize,
                                           columns: grid.columns, rows: grid.rows, format: options.format)
             }
-            let folder = try AtomicFile.makeTemporaryFolder(for: try input.makeOutputFolder() + "/thumbnails")
-            staging = folder
-            directories = try options.widths.count == 1 ? [folder] : options.widths.map { width in
-                let directory = folder + "/\(width)"
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                return directory
+            // The track is written into a staging folder that replaces thumbnails/ once all of it is written, and
+            // is removed if the job fails.
+            return try AtomicFile.replacingFolder(at: try input.makeOutputFolder() + "/thumbnails") { folder in
+                let directories = try options.widths.count == 1 ? [folder] : options.widths.map { width in
+                    let directory = folder + "/\(width)"
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    return directory
+                }
+                let sheetWriters = try renderTracks(tracks, from: feeder, held: heldFrames, geometry: geometry,
+                                                    codedContent: codedContent, start: stream.info.startSeconds,
+                                                    directories: directories, input: input)
+                return try writeManifests(tracks: tracks, sheetWriters: sheetWriters, facts: facts,
+                                          corruptTimes: feeder.corruptTimes, folder: folder, directories: directories,
+                                          input: input)
             }
-            sheetWriters = try renderTracks(tracks, from: feeder, held: heldFrames, geometry: geometry,
-                                            codedContent: codedContent, start: stream.info.startSeconds,
-                                            directories: directories, input: input)
         } catch {
             feeder.cancel()
-            if let staging { AtomicFile.discardFolder(staging) }
-            throw error
-        }
-        guard let staging else { preconditionFailure("the staging folder is made before the tracks are drawn") }
-        do {
-            return try writeManifests(tracks: tracks, sheetWriters: sheetWriters, facts: facts,
-                                      corruptTimes: feeder.corruptTimes, folder: staging, directories: directories,
-                                      input: input)
-        } catch {
-            AtomicFile.discardFolder(staging)
             throw error
         }
     }
 
-    /// Writes every width's manifests, and with several widths the index of them all, into the staging `folder`,
-    /// then puts it in place as thumbnails/.
+    /// Writes every width's manifests, and with several widths the index of them all, into `folder` (the track's
+    /// staging folder), and says what the track is.
     private func writeManifests(tracks: [ThumbnailTrack], sheetWriters: [SheetWriter], facts: MediaFacts,
                                 corruptTimes: [Double], folder: String, directories: [String],
                                 input: InputContext) throws -> InputResult {
@@ -108,7 +99,6 @@ public struct ThumbnailJob: BatchJob {
                                         manifests: written[index].files.map { prefixes[index] + $0 })
             }
         }
-        try AtomicFile.replaceFolder(at: input.folderPath + "/thumbnails", with: folder)
         return InputResult(facts: facts, files: section.files, warnings: warnings) { [section] in
             $0.thumbnails = section
         }

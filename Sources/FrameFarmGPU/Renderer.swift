@@ -238,7 +238,8 @@ public final class Renderer {
             defer { clock = now }
             return Double(now - clock) / 1e6
         }
-        // A persistent canvas is bound whole, from the start of its own buffer (sprite sheets: 64 MiB at most).
+        // A persistent canvas is bound whole, from the start of its own buffer (sprite sheets are kept within
+        // `persistentCanvasPixels`).
         var plan = try BatchPlan(batch: batch, intermediateBudget: intermediateBudget,
                                  canvasAlignment: Int(context.limits.minStorageBufferOffsetAlignment),
                                  windowPixels: targets.isEmpty ? canvasWindowPixels : .max, filterTables: filterTables)

@@ -126,6 +126,21 @@ public enum AtomicFile {
         removeFileOrFolder(aside)
     }
 
+    /// Runs `body` with a new temporary folder (`makeTemporaryFolder`) and, once it returns, puts that folder in
+    /// place of `path` (`replaceFolder`); if `body` or the replacement throws, the folder is discarded and `path`
+    /// keeps what it held.
+    public static func replacingFolder<Result>(at path: String, _ body: (_ folder: String) throws -> Result) throws -> Result {
+        let temporary = try makeTemporaryFolder(for: path)
+        do {
+            let result = try body(temporary)
+            try replaceFolder(at: path, with: temporary)
+            return result
+        } catch {
+            discardFolder(temporary)
+            throw error
+        }
+    }
+
     /// glibc's renameat2 (2.28 on), looked up at run time: its header declares it only under _GNU_SOURCE, which
     /// Swift's Glibc module does not define.
     private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
