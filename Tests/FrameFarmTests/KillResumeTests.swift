@@ -139,22 +139,28 @@ import FrameFarmMedia
 }
 
 @Suite struct StaleTemporaryTests {
-    @Test func onlyTemporariesOfDeadProcessesAreRemoved() throws {
-        let directory = TemporaryDirectory()
+    /// The id of a process that has exited: a writer that no longer runs.
+    static func finishedProcessID() throws -> Int32 {
         let finished = Process()
         finished.executableURL = URL(fileURLWithPath: "/bin/true")
         try finished.run()
         finished.waitUntilExit()
-        let dead = directory.write(".sheet-0001.jpg.\(finished.processIdentifier).42.tmp", Data([1]))
+        return finished.processIdentifier
+    }
+
+    @Test func onlyTemporariesOfDeadProcessesAreRemoved() throws {
+        let directory = TemporaryDirectory()
+        let deadPID = try Self.finishedProcessID()
+        let dead = directory.write(".sheet-0001.jpg.\(deadPID).42.tmp", Data([1]))
         let mine = directory.write(".poster.jpg.\(getpid()).7.tmp", Data([1]))
         let other = directory.write(".notes.1.tmp", Data([1]))
         // Names as this version writes them carry the host: this host's dead writer is known dead; on another
         // host (shared storage) the same process id says nothing, so only a day-old temporary goes.
         let tag = (URL(fileURLWithPath: AtomicFile.temporaryPath(for: directory.file("x.jpg"))).lastPathComponent
             .split(separator: ".").dropLast(2).last ?? "").split(separator: "-")[0]
-        let deadHere = directory.write(".a.jpg.\(tag)-\(finished.processIdentifier).1.tmp", Data([1]))
-        let elsewhere = directory.write(".b.jpg.0badc0de-\(finished.processIdentifier).2.tmp", Data([1]))
-        let oldElsewhere = directory.write(".c.jpg.0badc0de-\(finished.processIdentifier).3.tmp", Data([1]))
+        let deadHere = directory.write(".a.jpg.\(tag)-\(deadPID).1.tmp", Data([1]))
+        let elsewhere = directory.write(".b.jpg.0badc0de-\(deadPID).2.tmp", Data([1]))
+        let oldElsewhere = directory.write(".c.jpg.0badc0de-\(deadPID).3.tmp", Data([1]))
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)],
                                               ofItemAtPath: oldElsewhere)
         let removed = AtomicFile.removeStaleTemporaries(inFolder: directory.path)
@@ -170,12 +176,9 @@ import FrameFarmMedia
     /// this process's stays.
     @Test func stagingFoldersOfDeadProcessesAreRemovedWhole() throws {
         let directory = TemporaryDirectory()
-        let finished = Process()
-        finished.executableURL = URL(fileURLWithPath: "/bin/true")
-        try finished.run()
-        finished.waitUntilExit()
+        let deadPID = try Self.finishedProcessID()
         let manager = FileManager.default
-        let dead = directory.file(".thumbnails.\(finished.processIdentifier).5.tmp")
+        let dead = directory.file(".thumbnails.\(deadPID).5.tmp")
         try manager.createDirectory(atPath: dead + "/160", withIntermediateDirectories: true)
         try Data([1]).write(to: URL(fileURLWithPath: dead + "/160/sheet-0001.jpg"))
         let mine = try AtomicFile.makeTemporaryFolder(for: directory.file("thumbnails"))
