@@ -46,45 +46,64 @@ extension EncodeRequest {
 }
 
 extension ParallelBatch {
-    /// The fewest pixels a JPEG strip is cut to: a few milliseconds of encoding, against microseconds to join.
+    /// The fewest pixels a strip is cut to: a few milliseconds of encoding, against microseconds to join.
     static let minimumStripPixels = 1 << 19
 
     /// Encodes `images` over the cores, each piece with an encoder of `encoders` taken for its encoding, and
-    /// returns their bytes in order, or rethrows the first error. Each JPEG larger than two strips is cut into as
-    /// many strips as there are encoders (`JPEGStrips`), so that one large image (a 640-px sprite sheet, a
-    /// full-size poster) is not one thread's work while the others wait; the largest pieces start first.
-    /// Encodings that share a pool and run at once together encode no more pieces at a time than it has encoders.
+    /// returns their bytes in order, or rethrows the first error. Each JPEG or PNG larger than two strips is cut
+    /// into as many strips as there are encoders (`JPEGStrips`, `PNGStrips`), so that one large image (a 640-px
+    /// sprite sheet, a full-size poster, a 5K preview render) is not one thread's work while the others wait;
+    /// the largest pieces start first. Encodings that share a pool and run at once together encode no more
+    /// pieces at a time than it has encoders.
     static func encode(_ images: [EncodeRequest], with encoders: EncoderPool) throws -> [Data] {
-        /// Rows `rows` of image `image` from `firstRow`: the whole image, or one of its strips.
-        struct Piece { var image: Int; var firstRow: Int; var rows: Int }
-        var pieces: [Piece] = [], stripRows: [Int?] = []
-        for (index, image) in images.enumerated() {
-            let rows = image.format == .jpeg ? JPEGStrips.rowsPerStrip(
-                width: image.width, height: image.height, count: encoders.count, minimumPixels: minimumStripPixels) : nil
-            stripRows.append(rows)
+        /// Rows `rows` of image `image`: the whole image, or one of its strips.
+        struct Piece { var image: Int; var rows: Range<Int> }
+        let stripRows = images.map { rowsPerStrip(of: $0, encoders: encoders) }
+        var pieces: [Piece] = []
+        for (index, (image, rows)) in zip(images, stripRows).enumerated() {
             for first in stride(from: 0, to: image.height, by: rows ?? image.height) {
-                pieces.append(Piece(image: index, firstRow: first, rows: min(rows ?? image.height, image.height - first)))
+                pieces.append(Piece(image: index, rows: first..<min(first + (rows ?? image.height), image.height)))
             }
         }
-        let ordered = pieces.sorted { $0.rows * images[$0.image].width > $1.rows * images[$1.image].width }
+        let ordered = pieces.sorted { $0.rows.count * images[$0.image].width > $1.rows.count * images[$1.image].width }
         let encoded = Locked([Data?](repeating: nil, count: ordered.count))
         try Concurrent.forEach(count: ordered.count, width: encoders.count) { index in
             let piece = ordered[index], image = images[piece.image]
+            let whole = stripRows[piece.image] == nil
             let data = try encoders.withEncoder { encoder in
                 try image.withPixels { pixels in
-                    try encoder.encode(UnsafeRawBufferPointer(rebasing: pixels[(piece.firstRow * image.bytesPerRow)...]),
-                                       width: image.width, height: piece.rows, bytesPerRow: image.bytesPerRow,
-                                       format: image.format, quality: image.quality)
+                    whole ? try encoder.encode(pixels, width: image.width, height: image.height, bytesPerRow: image.bytesPerRow,
+                                               format: image.format, quality: image.quality)
+                          : try encoder.encodeStrip(pixels, width: image.width, height: image.height,
+                                                    bytesPerRow: image.bytesPerRow, rows: piece.rows,
+                                                    format: image.format, quality: image.quality)
                 }
             }
             encoded.withLock { $0[index] = data }
         }
         var strips = [[(firstRow: Int, data: Data)]](repeating: [], count: images.count)
-        for (piece, data) in zip(ordered, encoded.withLock { $0 }) { strips[piece.image].append((piece.firstRow, data!)) }
+        for (piece, data) in zip(ordered, encoded.withLock { $0 }) { strips[piece.image].append((piece.rows.lowerBound, data!)) }
         return try images.indices.map { index in
-            let parts = strips[index].sorted { $0.firstRow < $1.firstRow }.map(\.data)
+            let parts = strips[index].sorted { $0.firstRow < $1.firstRow }.map(\.data), image = images[index]
             guard let rows = stripRows[index] else { return parts[0] }
-            return try JPEGStrips.join(parts, width: images[index].width, height: images[index].height, rowsPerStrip: rows)
+            return image.format == .png
+                ? try PNGStrips.join(parts, width: image.width, height: image.height, rowsPerStrip: rows)
+                : try JPEGStrips.join(parts, width: image.width, height: image.height, rowsPerStrip: rows)
+        }
+    }
+
+    /// Rows per strip `image` is cut into, or nil to encode it whole: WebP, and PNG by the reference deflater,
+    /// have no strips.
+    private static func rowsPerStrip(of image: EncodeRequest, encoders: EncoderPool) -> Int? {
+        switch image.format {
+        case .jpeg:
+            JPEGStrips.rowsPerStrip(width: image.width, height: image.height, count: encoders.count,
+                                    minimumPixels: minimumStripPixels)
+        case .png where encoders.pngCompressor == .framefarm:
+            PNGStrips.rowsPerStrip(width: image.width, height: image.height, count: encoders.count,
+                                   minimumPixels: minimumStripPixels)
+        case .png, .webp:
+            nil
         }
     }
 }

@@ -89,35 +89,65 @@ public final class ImageEncoder {
         return Data(bytes: output, count: Int(size))
     }
 
+    /// Rows `rows` of the image, as `JPEGStrips.join` (for JPEG) or `PNGStrips.join` (for PNG, by `PNGDeflater`)
+    /// takes them to make one image of several strips encoded at once: a JPEG of those rows, or those rows'
+    /// filtered bytes as a piece of the image's zlib stream (`PNGDeflater.Part`), then their Adler-32, 4 bytes
+    /// big-endian. `pixels` is the whole image, since a PNG strip's first row is filtered against the row above.
+    public func encodeStrip(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
+                            rows: Range<Int>, format: ImageFormat, quality: Int = 85) throws -> Data {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height && !rows.isEmpty, "strip rows outside the image")
+        switch format {
+        case .png:
+            precondition(pngCompressor == .framefarm, "only PNGDeflater writes a PNG in strips")
+            reserve(width: width, height: rows.count, format: .png)
+            let filtered = FilteredRows(source: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), width: width,
+                                        bytesPerRow: bytesPerRow, rows: rows)
+            var strip = Data(UnsafeRawBufferPointer(rebasing: compressed[..<deflateInBlocks(
+                filtered, part: rows.upperBound == height ? .lastPiece : .piece)]))
+            withUnsafeBytes(of: deflater.checksum.bigEndian) { strip.append(contentsOf: $0) }
+            return strip
+        case .jpeg, .webp:
+            return try encode(UnsafeRawBufferPointer(rebasing: pixels[(rows.lowerBound * bytesPerRow)...]), width: width,
+                              height: rows.count, bytesPerRow: bytesPerRow, format: format, quality: quality)
+        }
+    }
+
     /// PNG: 8-bit RGB, every row Up-filtered (the difference from the row above), the rows deflated into one
     /// IDAT by `pngCompressor`. The Up filter turns smooth pictures and letterbox bars into runs of small
     /// differences and zeros, which `PNGDeflater` codes as pixel repeats and short codes.
     private func encodePNG(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int) throws -> Data {
         reserve(width: width, height: height, format: .png)
         let rows = FilteredRows(source: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), width: width,
-                                height: height, bytesPerRow: bytesPerRow)
+                                bytesPerRow: bytesPerRow, rows: 0..<height)
         let compressedCount = switch pngCompressor {
-        case .framefarm: deflateInBlocks(rows)
+        case .framefarm: deflateInBlocks(rows, part: .whole)
         case .libdeflate: try deflateWithLibdeflate(rows)
         }
+        return Self.pngFile(width: width, height: height,
+                            zlibStream: UnsafeRawBufferPointer(rebasing: compressed[..<compressedCount]))
+    }
+
+    /// The PNG file of an RGB image whose filtered rows `zlibStream` holds: signature, IHDR, one IDAT, IEND.
+    static func pngFile(width: Int, height: Int, zlibStream: UnsafeRawBufferPointer) -> Data {
         var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        png.reserveCapacity(compressedCount + 64)
+        png.reserveCapacity(zlibStream.count + 64)
         var header = [UInt8]()
         for value in [UInt32(width), UInt32(height)] { withUnsafeBytes(of: value.bigEndian) { header += $0 } }
         header += [8, 2, 0, 0, 0]  // 8-bit, truecolour (RGB), deflate, adaptive filtering, no interlace
-        header.withUnsafeBytes { Self.appendChunk("IHDR", $0, to: &png) }
-        Self.appendChunk("IDAT", UnsafeRawBufferPointer(rebasing: compressed[..<compressedCount]), to: &png)
-        Self.appendChunk("IEND", UnsafeRawBufferPointer(start: nil, count: 0), to: &png)
+        header.withUnsafeBytes { appendChunk("IHDR", $0, to: &png) }
+        appendChunk("IDAT", zlibStream, to: &png)
+        appendChunk("IEND", UnsafeRawBufferPointer(start: nil, count: 0), to: &png)
         return png
     }
 
-    /// The picture's rows and how filtered rows are laid out.
+    /// Rows `rows` of the picture and how filtered rows are laid out.
     private struct FilteredRows {
         let source: UnsafePointer<UInt8>
-        let width: Int, height: Int, bytesPerRow: Int
+        let width: Int, bytesPerRow: Int
+        let rows: Range<Int>
         var rowBytes: Int { 1 + width * 3 }
 
-        /// Filters `row` into `target`.
+        /// Filters `row` (of the picture) into `target`.
         func filter(_ row: Int, into target: UnsafeMutablePointer<UInt8>) {
             ImageEncoder.upFilter(source + row * bytesPerRow, above: row == 0 ? nil : source + (row - 1) * bytesPerRow,
                                   width: width, into: target)
@@ -126,18 +156,18 @@ public final class ImageEncoder {
 
     /// `PNGDeflater`, a deflate block of rows at a time: the rows are filtered into scratch that stays in cache,
     /// rather than all before deflating. Returns the compressed byte count.
-    private func deflateInBlocks(_ rows: FilteredRows) -> Int {
+    private func deflateInBlocks(_ rows: FilteredRows, part: PNGDeflater.Part) -> Int {
         let rowBytes = rows.rowBytes, rowsPerBlock = Self.rowsPerBlock(rowBytes: rowBytes)
         // The block's rows follow the last bytes of the block before, which runs may repeat.
         let history = PNGDeflater.runDistance
         let scratch = filteredRows.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        deflater.begin(into: compressed, inputCount: rowBytes * rows.height)
-        var y = 0
-        while y < rows.height {
-            let count = min(rowsPerBlock, rows.height - y)
+        deflater.begin(into: compressed, inputCount: rowBytes * rows.rows.count, part: part)
+        var y = rows.rows.lowerBound
+        while y < rows.rows.upperBound {
+            let count = min(rowsPerBlock, rows.rows.upperBound - y)
             for row in y..<(y + count) { rows.filter(row, into: scratch + history + (row - y) * rowBytes) }
             deflater.append(UnsafeRawBufferPointer(start: scratch + history, count: count * rowBytes),
-                            isLast: y + count == rows.height)
+                            isLast: y + count == rows.rows.upperBound)
             scratch.update(from: scratch + count * rowBytes, count: history)
             y += count
         }
@@ -147,8 +177,8 @@ public final class ImageEncoder {
     /// libdeflate's fastest level over all the filtered rows at once (it takes one buffer).
     private func deflateWithLibdeflate(_ rows: FilteredRows) throws -> Int {
         let scratch = filteredRows.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        for row in 0..<rows.height { rows.filter(row, into: scratch + row * rows.rowBytes) }
-        let count = libdeflate_zlib_compress(libdeflate, scratch, rows.rowBytes * rows.height,
+        for row in rows.rows { rows.filter(row, into: scratch + (row - rows.rows.lowerBound) * rows.rowBytes) }
+        let count = libdeflate_zlib_compress(libdeflate, scratch, rows.rowBytes * rows.rows.count,
                                              compressed.baseAddress, compressed.count)
         guard count > 0 else { throw MediaError(call: "libdeflate_zlib_compress", message: "output did not fit") }
         return count

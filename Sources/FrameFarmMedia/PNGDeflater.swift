@@ -36,9 +36,23 @@ final class PNGDeflater {
     private let tokenCodes = UnsafeMutablePointer<UInt32>.allocate(capacity: tokenValues)
     private let tokenBitCounts = UnsafeMutablePointer<UInt8>.allocate(capacity: tokenValues)
 
+    /// What `begin` writes: a whole zlib stream, or one piece of a stream whose pieces are deflated apart.
+    enum Part {
+        /// A zlib stream (RFC 1950): header, deflate data ending in the final block, Adler-32 of the input.
+        case whole
+        /// Raw deflate data without a final block, ended on a byte boundary by an empty stored block (what zlib
+        /// calls a sync flush), so that the next piece's data may follow it byte for byte. Runs never look back
+        /// before the piece's start, so it decodes the same after any bytes.
+        case piece
+        /// Raw deflate data ending in the final block, on a byte boundary.
+        case lastPiece
+    }
+
     /// The stream being written, between `begin` and `end`.
     private var writer: BitWriter?
-    private var checksum: UInt32 = 1
+    private var part = Part.whole
+    /// Adler-32 of the bytes appended since `begin`: a piece's, for `combinedChecksum`.
+    private(set) var checksum: UInt32 = 1
     private var bytesIn = 0
     private var wroteFinalBlock = false
 
@@ -70,14 +84,14 @@ final class PNGDeflater {
         return end()
     }
 
-    /// Starts a stream into `output`, which must hold `bound(inputCount)` bytes and outlive the stream: the
-    /// stream's input may then be appended in pieces, so it never needs to be in memory at once.
-    func begin(into output: UnsafeMutableRawBufferPointer, inputCount: Int) {
+    /// Starts a stream (or `part` of one) into `output`, which must hold `bound(inputCount)` bytes and outlive the
+    /// stream: the stream's input may then be appended in pieces, so it never needs to be in memory at once.
+    func begin(into output: UnsafeMutableRawBufferPointer, inputCount: Int, part: Part = .whole) {
         precondition(output.count >= Self.bound(inputCount), "output buffer below PNGDeflater.bound")
         var writer = BitWriter(output.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        writer.put(0x78, 8)  // deflate, 32 KiB window
-        writer.put(0x01, 8)  // fastest-compression hint, no dictionary; (0x7801) % 31 == 0
+        if part == .whole { for byte in Self.zlibHeader { writer.put(UInt32(byte), 8) } }
         self.writer = writer
+        self.part = part
         checksum = 1
         bytesIn = 0
         wroteFinalBlock = false
@@ -93,7 +107,7 @@ final class PNGDeflater {
         repeat {
             let end = min(start + Self.blockBytes, bytes.count)
             writeBlock(source + start, count: end - start, history: min(bytesIn + start, Self.runDistance),
-                       isFinal: isLast && end == bytes.count, to: &writer)
+                       isFinal: isLast && part != .piece && end == bytes.count, to: &writer)
             start = end
         } while start < bytes.count
         // Never with no bytes: given no buffer, libdeflate (like zlib) returns the initial checksum instead.
@@ -104,14 +118,37 @@ final class PNGDeflater {
     }
 
     /// Ends the stream and returns its length in bytes. A stream whose last `append` did not say `isLast` (or
-    /// that had none) gets an empty final block, so it is still a whole stream.
+    /// that had none) gets an empty final block, so it is still a whole stream; a `piece` gets its sync flush.
     func end() -> Int {
-        if !wroteFinalBlock { append(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
+        if part != .piece && !wroteFinalBlock { append(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
         guard var writer else { preconditionFailure("PNGDeflater.end before begin") }
+        if part == .piece {
+            writer.put(0, 3)  // not final, stored
+            writer.alignToByte()
+            writer.put(0, 16)  // no bytes
+            writer.put(0xFFFF, 16)
+        }
         writer.alignToByte()
-        for shift in [24, 16, 8, 0] { writer.put(checksum >> UInt32(shift) & 0xFF, 8) }
+        if part == .whole { for shift in [24, 16, 8, 0] { writer.put(checksum >> UInt32(shift) & 0xFF, 8) } }
         self.writer = nil
         return writer.finish()
+    }
+
+    /// The zlib header of every stream: deflate with a 32 KiB window, the fastest-compression hint, no
+    /// dictionary; (0x7801) % 31 == 0 (RFC 1950, 2.2).
+    static let zlibHeader: [UInt8] = [0x78, 0x01]
+
+    /// The Adler-32 of two byte sequences laid end to end, from each one's own and the second's length (RFC 1950,
+    /// 8.2): A sums the bytes from 1 and B sums A after each byte. The second sequence's bytes all come after the
+    /// first's, so its A gains the first's A less the starting 1, and its B gains that once per byte.
+    static func combinedChecksum(_ first: UInt32, _ second: UInt32, secondCount: Int) -> UInt32 {
+        let modulus: UInt64 = 65521
+        let firstA = UInt64(first & 0xFFFF), firstB = UInt64(first >> 16)
+        let secondA = UInt64(second & 0xFFFF), secondB = UInt64(second >> 16)
+        let count = UInt64(secondCount) % modulus
+        let a = (firstA + secondA + modulus - 1) % modulus
+        let b = (firstB + secondB + count * ((firstA + modulus - 1) % modulus)) % modulus
+        return UInt32(b << 16 | a)
     }
 
     /// One block of `count` bytes from `source`, after `history` bytes that runs may repeat.

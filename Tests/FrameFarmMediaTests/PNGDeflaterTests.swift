@@ -85,6 +85,49 @@ import Testing
         #expect(inflate(Array(output.prefix(count)), expecting: bytes.count) == bytes)
     }
 
+    /// `combinedChecksum` against libdeflate's Adler-32 of the two sequences laid end to end, at lengths around
+    /// the modulus (65521) and with one side empty.
+    @Test func checksumsCombineAsTheirConcatenations() {
+        let bytes = noise(400_000, seed: 7).map { $0 | 0x80 }  // high bytes, so that sums pass the modulus quickly
+        func adler(_ slice: ArraySlice<UInt8>) -> UInt32 {
+            slice.isEmpty ? 1 : slice.withUnsafeBytes { libdeflate_adler32(1, $0.baseAddress, $0.count) }
+        }
+        for (firstCount, secondCount) in [(0, 0), (0, 10), (10, 0), (1, 1), (65520, 1), (65521, 65521), (5552, 394_448),
+                                          (300_000, 100_000)] {
+            let first = bytes[..<firstCount], second = bytes[firstCount..<(firstCount + secondCount)]
+            #expect(PNGDeflater.combinedChecksum(adler(first), adler(second), secondCount: secondCount)
+                    == adler(bytes[..<(firstCount + secondCount)]), "\(firstCount) + \(secondCount) bytes")
+        }
+    }
+
+    /// Pieces deflated by different deflaters (a run at each one's start, which must not look back into the
+    /// piece before; an empty piece; a piece over several blocks), laid end to end between the zlib header and
+    /// the combined checksum, are one stream that libdeflate, checking the checksum, inflates to the input.
+    @Test func piecesDeflatedApartMakeOneStream() {
+        let bytes = noise(700_000, seed: 3).enumerated().map { $0.offset % 11 < 6 ? 4 : $0.element % 3 }
+        let cuts = [0, 5, 5, 1000, 600_000, bytes.count]
+        var stream = PNGDeflater.zlibHeader, checksum: UInt32 = 1
+        for (index, (start, end)) in zip(cuts, cuts.dropFirst()).enumerated() {
+            let piece = Array(bytes[start..<end])
+            var output = [UInt8](repeating: 0, count: PNGDeflater.bound(piece.count))
+            let deflater = PNGDeflater()
+            let count = piece.withUnsafeBytes { input in
+                output.withUnsafeMutableBytes { output in
+                    deflater.begin(into: output, inputCount: input.count,
+                                   part: end == bytes.count ? .lastPiece : .piece)
+                    deflater.append(input, isLast: true)
+                    return deflater.end()
+                }
+            }
+            stream += output.prefix(count)
+            checksum = PNGDeflater.combinedChecksum(checksum, deflater.checksum, secondCount: piece.count)
+            #expect(index == cuts.count - 2 || output.prefix(count).suffix(4) == [0, 0, 0xFF, 0xFF],
+                    "piece \(index) ends in a sync flush")
+        }
+        stream += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: checksum >> $0) }
+        #expect(inflate(stream, expecting: bytes.count) == bytes)
+    }
+
     /// Streams built from random pieces (runs of every length at several distances, noise, small differences),
     /// each of random size up to several blocks, from fixed seeds: every one must inflate to its input.
     @Test func randomStreamsInflateBackToTheirInput() {
