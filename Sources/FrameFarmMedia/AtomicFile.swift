@@ -114,7 +114,12 @@ public enum AtomicFile {
             return
         }
         if errno == ENOENT, rename(temporary, path) == 0 { return }
-        // No exchange on this file system: the old set aside under a temporary name, the new one in.
+        try replaceFolderMovingAside(at: path, with: temporary)
+    }
+
+    /// `replaceFolder` where the file system has no exchange (NFS): the old set is moved aside under a temporary
+    /// name, the new one put in, and the old one removed; if the new one cannot be put in, the old one goes back.
+    static func replaceFolderMovingAside(at path: String, with temporary: String) throws {
         let aside = temporaryPath(for: path)
         defer { lock.withLock { _ = inProgress.remove(aside) } }
         guard rename(path, aside) == 0 || errno == ENOENT else { throw failure(path) }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import FrameFarm
-import FrameFarmMedia
+@testable import FrameFarmMedia
 
 /// Issue 7, item 3: a batch killed with SIGKILL at any point, then re-run, ends with exactly the outputs of an
 /// uninterrupted run and no temporary files. Runs the real `framefarm` binary on tiny inputs.
@@ -191,5 +191,33 @@ import FrameFarmMedia
         try AtomicFile.replaceFolder(at: directory.file("thumbnails"), with: mine)
         #expect(try manager.contentsOfDirectory(atPath: directory.file("thumbnails")) == ["sheet-0001.jpg"])
         #expect(try manager.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    /// Where the file system cannot exchange two folders (NFS), the old set is moved aside: the new set takes its
+    /// place whole, with or without an old one there, and a new set that cannot be put in leaves the old one
+    /// where it was. Nothing hidden is left either way.
+    @Test func aFolderIsReplacedWholeWithoutTheExchange() throws {
+        let directory = TemporaryDirectory()
+        let manager = FileManager.default
+        let target = directory.file("thumbnails")
+        func stage(_ names: [String]) throws -> String {
+            let folder = try AtomicFile.makeTemporaryFolder(for: target)
+            for name in names { try Data(name.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+            return folder
+        }
+        func contents() throws -> [String] { try manager.contentsOfDirectory(atPath: target).sorted() }
+        func hidden() throws -> [String] { try manager.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") } }
+
+        try AtomicFile.replaceFolderMovingAside(at: target, with: try stage(["a.jpg", "b.jpg"]))
+        #expect(try contents() == ["a.jpg", "b.jpg"], "no earlier folder")
+        try AtomicFile.replaceFolderMovingAside(at: target, with: try stage(["c.jpg"]))
+        #expect(try contents() == ["c.jpg"], "the earlier folder's files are gone")
+        #expect(try hidden().isEmpty)
+
+        let missing = try stage([])
+        try manager.removeItem(atPath: missing)
+        #expect(throws: (any Error).self) { try AtomicFile.replaceFolderMovingAside(at: target, with: missing) }
+        #expect(try contents() == ["c.jpg"], "a failed replacement leaves the last set in place")
+        #expect(try hidden().isEmpty)
     }
 }
