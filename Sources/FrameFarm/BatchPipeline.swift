@@ -12,8 +12,8 @@ public struct BatchSettings: Sendable, Hashable {
     /// default renders). nil: the policy the video's manifest already records, else `.hig`; so commands run
     /// without `--policy`, in any order, leave a video's `probe` section as its last explicit choice made it.
     public var policy: ModePolicy?
-    /// Inputs processed at once (each already uses every core for decoding or encoding).
-    public var inFlight = 2
+    /// Inputs processed at once (`--jobs`; each already uses every core for decoding or encoding).
+    public var inFlight = BatchSettings.defaultInFlight
     /// How PNGs are deflated (`FRAMEFARM_PNG_COMPRESSOR`): the same pixels either way.
     public var pngCompressor = PNGCompressor.framefarm
     /// How each input's folder under the output root is named (`--layout`).
@@ -28,6 +28,9 @@ public struct BatchSettings: Sendable, Hashable {
 
     /// 8192x8192.
     public static let defaultMaxPixels = MediaFile.defaultMaxPixels
+    public static let defaultInFlight = 2
+    /// The most inputs `--jobs` puts in flight: each holds decoders with their threads and a renderer.
+    public static let mostInFlight = 64
 
     public init(outputRoot: String) { self.outputRoot = outputRoot }
 }
@@ -278,7 +281,7 @@ public struct BatchPipeline: Sendable {
 }
 
 extension BatchJob {
-    /// The job over `inputs` with the batch defaults but for the output root, `force` and `inFlight` (default 2).
+    /// The job over `inputs` with the batch defaults but for the output root, `force` and `inFlight`.
     public static func run(inputs: [String], outputRoot: String, options: Options, gpu: GPUService,
                            force: Bool = false, inFlight: Int? = nil,
                            progress: (@Sendable (BatchProgress) -> Void)? = nil) -> BatchSummary {

@@ -22,6 +22,8 @@ public struct RunRecord: Codable, Sendable {
     public var inputsRoot: String?
     public var host: String
     public var processID: Int32
+    /// Inputs processed at once (`--jobs`); nil in records written before it was recorded.
+    public var jobs: Int?
     /// Seconds since 1970.
     public var startedSeconds: Double
     public var finishedSeconds: Double
@@ -73,6 +75,7 @@ public struct RunRecord: Codable, Sendable {
         }
         host = ProcessInfo.processInfo.hostName
         processID = getpid()
+        jobs = settings.inFlight
         self.startedSeconds = startedSeconds
         finishedSeconds = Date().timeIntervalSince1970
         interrupted = summary.inputs.contains { $0.status == .notStarted }

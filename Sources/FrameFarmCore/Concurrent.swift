@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 
 /// The one way FrameFarm spreads work over threads: indices 0..<count handed out, one at a time, to at most
-/// `width` workers on Dispatch's pool. The caller waits until every index is done. Thread-safe.
+/// `width` workers, on Dispatch's pool up to one per core and on threads of their own past that (work that waits
+/// on a GPU or a server, such as inputs in flight, may want more workers than cores; the pool never runs more).
+/// The caller waits until every index is done. Thread-safe.
 public enum Concurrent {
     public static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
@@ -14,7 +16,7 @@ public enum Concurrent {
         precondition(startOrder.map { $0.count == count } ?? true, "startOrder must list every index once")
         let results = Slots<Output>(count: count)
         let next = Counter()
-        DispatchQueue.concurrentPerform(iterations: max(1, min(width, count))) { _ in
+        run(workers: min(width, count)) {
             while case let started = next.take(), started < count {
                 let index = startOrder?[started] ?? started
                 results[index] = body(index)
@@ -27,7 +29,7 @@ public enum Concurrent {
     public static func forEach(count: Int, width: Int = cores, _ body: @Sendable (Int) throws -> Void) throws {
         let firstError = Slots<any Error>(count: 1)
         let next = Counter()
-        DispatchQueue.concurrentPerform(iterations: max(1, min(width, count))) { _ in
+        run(workers: min(width, count)) {
             while case let index = next.take(), index < count, firstError[0] == nil {
                 do {
                     try body(index)
@@ -37,6 +39,28 @@ public enum Concurrent {
             }
         }
         if let error = firstError[0] { throw error }
+    }
+
+    /// Runs `worker` on `workers` threads at once (one at least, the caller's among them) and returns when every
+    /// one has returned.
+    private static func run(workers: Int, _ worker: @Sendable () -> Void) {
+        guard workers > cores else {
+            DispatchQueue.concurrentPerform(iterations: max(1, workers)) { _ in worker() }
+            return
+        }
+        // Threads of their own, waited for before `worker` goes out of scope.
+        withoutActuallyEscaping(worker) { worker in
+            let done = DispatchGroup()
+            for _ in 1..<workers {
+                done.enter()
+                Thread.detachNewThread {
+                    worker()
+                    done.leave()
+                }
+            }
+            worker()
+            done.wait()
+        }
     }
 
     /// Hands out 0, 1, 2 ... to concurrent workers.

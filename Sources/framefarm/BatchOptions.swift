@@ -148,11 +148,17 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "Redo inputs whose outputs are complete and current (by default a re-run skips them).")
     var force = false
 
+    @Option(help: ArgumentHelp("Inputs processed at once (default \(BatchSettings.defaultInFlight): each already decodes and encodes on every core). More keeps a many-core host busy on a library of short clips, whose decoding takes one or two threads each; each input in flight holds its own decoders and GPU canvases.", valueName: "count"))
+    var jobs = BatchSettings.defaultInFlight
+
     @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to read. auto (the smallest picture wide enough for the outputs: twice the thumbnail width; the largest screen for previews; full size for posters), highest, lowest, WIDTHxHEIGHT, or its index from 0.", valueName: "rendition"),
             transform: { try RenditionChoice(parsing: $0) })
     var rendition = RenditionChoice.auto
 
     func validate() throws {
+        guard (1...BatchSettings.mostInFlight).contains(jobs) else {
+            throw ValidationError("--jobs must be a whole number from 1 to \(BatchSettings.mostInFlight)")
+        }
         switch (layout, inputsRoot) {
         case (.mirror, nil): throw ValidationError("--layout mirror needs --inputs-root DIR")
         case (.stem, _?), (.hashed, _?): throw ValidationError("--inputs-root is for --layout mirror")
@@ -169,6 +175,7 @@ struct BatchOptions: ParsableArguments {
         settings.layout = folderLayout
         settings.writesContactSheet = shard == nil
         settings.force = force
+        settings.inFlight = jobs
         settings.maxPixels = maxPixels
         settings.policy = policy
         settings.rendition = rendition

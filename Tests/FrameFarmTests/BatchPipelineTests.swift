@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FrameFarm
+import FrameFarmMedia
 
 /// What the pipeline does for every job: one `probe` section per input under the batch's policy, and outcomes
 /// that say what became of each input.
@@ -42,6 +43,45 @@ import Testing
         }
         #expect(started.withLock { $0 } == order)
         #expect(results == [0, 10, 20, 30, 40, 50])
+    }
+
+    /// Records how many inputs it holds at once: each stays a while, so that inputs the pipeline lets overlap do.
+    private struct OverlapProbeJob: BatchJob {
+        static let command = "overlap-probe"
+        struct Settings: Codable, Hashable, Sendable {}
+        let options: Locked<(now: Int, most: Int)>
+        init(options: Locked<(now: Int, most: Int)>) { self.options = options }
+        func settings(policy: ModePolicy) -> Settings { Settings() }
+        func recordedSettings(in manifest: VideoManifest) -> [String: String]? { nil }
+        func process(_ input: InputContext) throws -> InputResult {
+            let stream = try input.stream()
+            _ = try input.makeOutputFolder()
+            options.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            Thread.sleep(forTimeInterval: 0.3)
+            options.withLock { $0.now -= 1 }
+            return InputResult(facts: MediaFacts(stream: stream, padding: .none(stream.info.geometry.codedSize, usableSamples: 0)),
+                               files: [], warnings: [], record: { _ in })
+        }
+    }
+
+    /// `inFlight` (`--jobs`) is how many inputs are processed at once: never more, and as many where there are
+    /// inputs enough, more than there are cores too.
+    @Test(arguments: [1, Concurrent.cores + 1]) func inputsInFlightAreAsManyAsAsked(inFlight: Int) throws {
+        let directory = TemporaryDirectory()
+        let sample = try makeSample(in: directory)
+        let inputs = try (0..<(2 * inFlight)).map { index in
+            let link = directory.file("clip-\(index).mp4")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sample)
+            return link
+        }
+        var settings = BatchSettings(outputRoot: directory.file("out"))
+        settings.inFlight = inFlight
+        let overlap = Locked((now: 0, most: 0))
+        let summary = BatchPipeline(settings: settings, gpu: SharedGPU.service).run(OverlapProbeJob(options: overlap),
+                                                                                      inputs: inputs)
+        #expect(summary.failed == 0, "\(summary.inputs.compactMap(\.error))")
+        #expect(overlap.withLock { $0.most } == inFlight)
+        #expect(RunRecord.all(outputRoot: directory.file("out")).map(\.jobs) == [inFlight])
     }
 
     /// The `probe` section once depended on which command ran last: thumbnails and poster wrote it under the hig

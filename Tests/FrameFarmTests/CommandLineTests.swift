@@ -130,6 +130,27 @@ import Testing
         }
     }
 
+    /// `--jobs N` runs the batch with N inputs in flight, as its run record says; a count out of range is a usage
+    /// error that names the range.
+    @Test func jobsSetsTheInputsInFlight() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        let inputs = try (0..<3).map { index in
+            let link = directory.file("clip-\(index).mp4")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: good)
+            return link
+        }
+        let out = directory.file("out")
+        let run = try Self.run(["poster"] + inputs + ["--out", out, "--jobs", "3", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(RunRecord.all(outputRoot: out).map(\.jobs) == [3])
+        #expect((0..<3).allSatisfy { OutputLayout.isNonEmptyFile(out + "/clip-\($0)/poster.jpg") })
+        for count in ["0", "65", "two"] {
+            let bad = try Self.run(["poster", good, "--out", out, "--jobs", count])
+            #expect(bad.status == 2 && bad.stderr.contains("--jobs"), "--jobs \(count): \(bad.stderr)")
+        }
+    }
+
     /// The loader is opened at run time: without it the binary still starts, and says what to install, once
     /// however many inputs there are (the context starts in the background while they are probed).
     @Test func aMissingVulkanLoaderIsOneClearError() throws {
