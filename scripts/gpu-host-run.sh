@@ -2,7 +2,8 @@
 # Runs FrameFarm on a GPU host from the bundle that scripts/gpu-host-bundle.sh made (DIR, default .gpu-host),
 # from the repository root. Steps, in the order given:
 #   env       the host: OS, cores, GPUs, Vulkan drivers, libraries the tools cannot find
-#   smoke     sample, preview, thumbnails and poster of a 30-s 1080p clip, timed, with per-submission GPU timing
+#   smoke     sample, preview, thumbnails and poster of a 30-s 1080p clip, timed, with per-submission GPU timing;
+#             then each over 21 one-second clips with --jobs 2 and 8
 #   tests     the whole test suite with the validation layer on (log: $OUT/tests.log)
 #   inputs    start making the bench's inputs in the background (they outlive this command while the host stays)
 #   wait      wait for those inputs
@@ -42,6 +43,15 @@ for step in "$@"; do
         FRAMEFARM_GPU_TIMING=1 /usr/bin/time -f "preview %e s, %M KB" framefarm preview /tmp/smoke/s.mp4 --out /tmp/smoke/o
         /usr/bin/time -f "thumbnails %e s" framefarm thumbnails /tmp/smoke/s.mp4 --out /tmp/smoke/o --interval 2
         /usr/bin/time -f "poster %e s" framefarm poster /tmp/smoke/s.mp4 --out /tmp/smoke/o
+        # 21 one-second clips (links to one), 2 and 8 inputs in flight: what --jobs gives short clips on many cores.
+        framefarm sample --out /tmp/smoke/short.mp4 --duration 1 --size 1280x720 --keyframe-interval 1
+        for i in $(seq -w 0 20); do ln -sf short.mp4 /tmp/smoke/c$i.mp4; done
+        for jobs in 2 8; do
+            for command in poster thumbnails "preview --devices iphone-16-pro"; do
+                /usr/bin/time -f "$command --jobs $jobs, 21 clips: %e s" \
+                    framefarm $command /tmp/smoke/c*.mp4 --out /tmp/smoke/jobs$jobs --quiet --jobs $jobs
+            done
+        done
         ;;
     tests)
         FRAMEFARM_VALIDATION=1 $ROOT/tests/FrameFarmPackageTests.xctest --testing-library swift-testing > "$OUT/tests.log" 2>&1
