@@ -48,18 +48,21 @@ public enum Concurrent {
             DispatchQueue.concurrentPerform(iterations: max(1, workers)) { _ in worker() }
             return
         }
-        // Threads of their own, waited for before `worker` goes out of scope.
+        // Threads of their own, lent `worker` and waited for. A thread may outlive its last use of the closure (its
+        // own object goes later), so the closure is taken back before the call returns.
         withoutActuallyEscaping(worker) { worker in
+            let lent = Locked<(@Sendable () -> Void)?>(worker)
             let done = DispatchGroup()
             for _ in 1..<workers {
                 done.enter()
                 Thread.detachNewThread {
-                    worker()
+                    lent.withLock { $0 }?()
                     done.leave()
                 }
             }
             worker()
             done.wait()
+            lent.withLock { $0 = nil }
         }
     }
 
