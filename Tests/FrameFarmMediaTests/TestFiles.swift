@@ -1,3 +1,4 @@
+import CDeflate
 import Foundation
 import FrameFarmCore
 @testable import FrameFarmMedia
@@ -42,4 +43,19 @@ func readFrameCode(_ frame: DecodedFrame, content: PixelRect? = nil) -> Int? {
             return frame.format.color.range == .full ? raw : (raw - 16) * 255 / 219
         }
     }
+}
+
+/// A zlib stream inflated by libdeflate, which checks its Adler-32: nil unless it is one whole stream of at most
+/// `count` bytes.
+func inflateZlib(_ stream: [UInt8], expecting count: Int) -> [UInt8]? {
+    guard let inflater = libdeflate_alloc_decompressor() else { return nil }
+    defer { libdeflate_free_decompressor(inflater) }
+    var output = [UInt8](repeating: 0, count: count + 1)
+    var written = 0
+    let result = stream.withUnsafeBytes { input in
+        output.withUnsafeMutableBytes {
+            libdeflate_zlib_decompress(inflater, input.baseAddress, input.count, $0.baseAddress, $0.count, &written)
+        }
+    }
+    return result == LIBDEFLATE_SUCCESS ? Array(output.prefix(written)) : nil
 }
