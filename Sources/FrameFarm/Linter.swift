@@ -4,11 +4,12 @@ import FrameFarmMedia
 /// `framefarm lint`: the probe's facts (demuxing, and the frames the padding search samples; no GPU) turned into
 /// rule findings. An input that cannot be read is a finding too, never a failure of the run.
 public enum Linter {
-    /// Lints `paths` concurrently (one per core); results come back in input order.
+    /// Lints `paths` concurrently, `width` at once (one per core by default); results come back in input order.
     /// A multivariant input is linted at the rendition `rendition` picks (the highest by default).
     public static func lint(paths: [String], settings: LintSettings = LintSettings(),
-                            maxPixels: Int = BatchSettings.defaultMaxPixels, rendition: RenditionChoice = .highest) -> [LintResult] {
-        ParallelBatch.map(paths) { path in
+                            maxPixels: Int = BatchSettings.defaultMaxPixels, rendition: RenditionChoice = .highest,
+                            width: Int = Concurrent.cores) -> [LintResult] {
+        ParallelBatch.map(paths, width: width) { path in
             do {
                 let facts = try MediaProber.probe(path: path, maxPixels: maxPixels,
                                                   rendition: RenditionRequest(choice: rendition, purpose: "lint"))

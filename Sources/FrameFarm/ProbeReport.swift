@@ -80,11 +80,11 @@ extension ProbeReport {
 
 /// `framefarm probe`: facts about each input; failures don't stop the others.
 public enum Prober {
-    /// Probes `paths` concurrently (one per core); results come back in input order.
+    /// Probes `paths` concurrently, `width` at once (one per core by default); results come back in input order.
     /// A multivariant input is probed at the rendition `rendition` picks (the highest by default).
     public static func probe(paths: [String], policy: ModePolicy = .hig, maxPixels: Int = BatchSettings.defaultMaxPixels,
-                             rendition: RenditionChoice = .highest) -> [Result<ProbeReport, InputFailure>] {
-        ParallelBatch.map(paths) { path in
+                             rendition: RenditionChoice = .highest, width: Int = Concurrent.cores) -> [Result<ProbeReport, InputFailure>] {
+        ParallelBatch.map(paths, width: width) { path in
             do {
                 let facts = try MediaProber.probe(path: path, maxPixels: maxPixels,
                                                   rendition: RenditionRequest(choice: rendition, purpose: "probe"))

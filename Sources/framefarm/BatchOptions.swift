@@ -156,9 +156,7 @@ struct BatchOptions: ParsableArguments {
     var rendition = RenditionChoice.auto
 
     func validate() throws {
-        guard (1...BatchSettings.mostInFlight).contains(jobs) else {
-            throw ValidationError("--jobs must be a whole number from 1 to \(BatchSettings.mostInFlight)")
-        }
+        try validateJobs(jobs)
         switch (layout, inputsRoot) {
         case (.mirror, nil): throw ValidationError("--layout mirror needs --inputs-root DIR")
         case (.stem, _?), (.hashed, _?): throw ValidationError("--inputs-root is for --layout mirror")
@@ -356,5 +354,12 @@ extension BatchOptions {
             if !quiet { Terminal.printError("shard \(shard), from the \(engine)'s variables") }
             return shard
         }
+    }
+}
+
+/// `--jobs` of any command: 1 to `BatchSettings.mostInFlight`.
+func validateJobs(_ jobs: Int?) throws {
+    if let jobs, !(1...BatchSettings.mostInFlight).contains(jobs) {
+        throw ValidationError("--jobs must be a whole number from 1 to \(BatchSettings.mostInFlight)")
     }
 }

@@ -37,11 +37,16 @@ struct LintCommand: ParsableCommand {
     @Option(help: "The built-in rule set: default, apple-hls or web (the base of --policy-file when it names none).")
     var profile: LintProfile?
 
+    @Option(help: ArgumentHelp("Inputs read at once (default: one per core). More helps http(s) inputs, which wait on the server.", valueName: "count"))
+    var jobs: Int?
+
     @Option(help: ArgumentHelp("A JSON policy: rules enabled or not, their severities and thresholds (docs/lint.md).", valueName: "file"))
     var policyFile: String?
 
     @Option(help: ArgumentHelp("Print a built-in profile as a policy file, to start one from, and exit.", valueName: "name"))
     var printProfile: LintProfile?
+
+    func validate() throws { try validateJobs(jobs) }
 
     func run() throws {
         if let printProfile {
@@ -56,7 +61,8 @@ struct LintCommand: ParsableCommand {
             Terminal.printError(error.message)
             throw ExitCode(ExitStatus.usage)
         }
-        let results = Linter.lint(paths: inputs, settings: settings, maxPixels: maxPixels, rendition: rendition)
+        let results = Linter.lint(paths: inputs, settings: settings, maxPixels: maxPixels, rendition: rendition,
+                                  width: jobs ?? Concurrent.cores)
         if json {
             try Terminal.printJSON(results)
         } else {

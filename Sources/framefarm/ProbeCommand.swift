@@ -27,12 +27,18 @@ struct ProbeCommand: ParsableCommand {
 
     @OptionGroup var remote: RemoteOptions
 
+    @Option(help: ArgumentHelp("Inputs read at once (default: one per core). More helps http(s) inputs, which wait on the server.", valueName: "count"))
+    var jobs: Int?
+
     @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to probe: highest, lowest, WIDTHxHEIGHT, or its index from 0.", valueName: "rendition"),
             transform: { try RenditionChoice(parsing: $0) })
     var rendition = RenditionChoice.highest
 
+    func validate() throws { try validateJobs(jobs) }
+
     func run() throws {
-        let results = Prober.probe(paths: remote.apply(to: videos), policy: policy, maxPixels: maxPixels, rendition: rendition)
+        let results = Prober.probe(paths: remote.apply(to: videos), policy: policy, maxPixels: maxPixels, rendition: rendition,
+                                   width: jobs ?? Concurrent.cores)
         var reports: [ProbeReport] = []
         for result in results {
             switch result {

@@ -131,7 +131,7 @@ import Testing
     }
 
     /// `--jobs N` runs the batch with N inputs in flight, as its run record says; a count out of range is a usage
-    /// error that names the range.
+    /// error that names the range, for `probe` and `lint` too.
     @Test func jobsSetsTheInputsInFlight() throws {
         let directory = TemporaryDirectory()
         let good = try makeSample(in: directory)
@@ -146,8 +146,10 @@ import Testing
         #expect(RunRecord.all(outputRoot: out).map(\.jobs) == [3])
         #expect((0..<3).allSatisfy { OutputLayout.isNonEmptyFile(out + "/clip-\($0)/poster.jpg") })
         for count in ["0", "65", "two"] {
-            let bad = try Self.run(["poster", good, "--out", out, "--jobs", count])
-            #expect(bad.status == 2 && bad.stderr.contains("--jobs"), "--jobs \(count): \(bad.stderr)")
+            for command in [["poster", good, "--out", out], ["probe", good], ["lint", good]] {
+                let bad = try Self.run(command + ["--jobs", count])
+                #expect(bad.status == 2 && bad.stderr.contains("--jobs"), "\(command[0]) --jobs \(count): \(bad.stderr)")
+            }
         }
     }
 

@@ -132,6 +132,24 @@ struct RemoteInputTests {
         #expect(entries.count == 2, "failed inputs leave nothing behind: \(entries)")
     }
 
+    /// `--jobs` of `probe` and `lint`: inputs behind a slow link are read that many at once, past the core count
+    /// too (the proxy counts the connections open at once).
+    @Test func jobsReadsThatManyRemoteInputsAtOnce() throws {
+        let server = try WebServer()
+        let clip = try serve(server)
+        let names = (0..<4).map { "copy-\($0).mp4" }
+        for name in names { try FileManager.default.copyItem(atPath: clip, toPath: server.root + "/videos/" + name) }
+        for (command, jobs) in [("probe", 1), ("probe", 4), ("lint", 4)] {
+            let peakFile = server.folder.file("peak-\(command)-\(jobs)")
+            let slow = try server.proxy("slow", bytes: 150, peakFile: peakFile)
+            let run = try CommandLineTests.run([command] + names.map { server.url("videos/" + $0, port: slow) }
+                                               + ["--jobs", String(jobs)])
+            #expect(run.status == 0, "\(command): \(run.stderr)")
+            let peak = try String(contentsOfFile: peakFile, encoding: .utf8)
+            #expect(Int(peak) == jobs, "\(command) --jobs \(jobs): \(peak) connections at once")
+        }
+    }
+
     /// A private origin: `--header` sends the token (never printed); https with the origin's own CA through
     /// `--ca-file`. `probe` reads URLs too.
     @Test func headersAndAPrivateCertificateAuthorityOpenPrivateOrigins() throws {

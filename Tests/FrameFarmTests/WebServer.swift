@@ -61,13 +61,14 @@ final class WebServer {
     func url(_ path: String, port: Int? = nil) -> String { "http://127.0.0.1:\(port ?? self.port)/\(path)" }
     func tlsURL(_ path: String) -> String { "https://127.0.0.1:\(tlsPort)/\(path)" }
 
-    /// Starts a fault proxy (`relay`, `drop` after `bytes`, or `stall`) in front of the server; returns its port.
-    func proxy(_ mode: String, bytes: Int = 32768) throws -> Int {
+    /// Starts a fault proxy (`relay`, `drop` after `bytes`, `stall`, or `slow`: each request `bytes` ms late, the
+    /// most connections open at once written to `peakFile`) in front of the server; returns its port.
+    func proxy(_ mode: String, bytes: Int = 32768, peakFile: String? = nil) throws -> Int {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Servers/fault_proxy.py").path
         let proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        proxy.arguments = [script, mode, String(port), String(bytes)]
+        proxy.arguments = [script, mode, String(port), String(bytes)] + (peakFile.map { [$0] } ?? [])
         let output = Pipe()
         proxy.standardOutput = output
         // Its standard input stays open while this server lives: the proxy also stops when the test process dies.
