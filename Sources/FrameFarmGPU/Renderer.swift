@@ -52,11 +52,12 @@ public final class Renderer {
     /// Floats of intermediate one chunk of jobs may use (64 MiB, or less where the device binds less at once); a
     /// job that alone needs more is drawn in bands of rows. Tests lower it to make small jobs band.
     lazy var intermediateBudget = min(Int(context.limits.maxStorageBufferRange), 64 << 20) / 4
+    /// The most pixels one binding of a canvas may hold (RGBA8 within the device's storage-buffer range): what a
+    /// persistent canvas (a sprite sheet), bound whole, never in windows, may hold.
+    public var persistentCanvasPixels: Int { Int(context.limits.maxStorageBufferRange) / 4 }
     /// Pixels one binding of a canvas may hold: a larger canvas is drawn in windows of rows (`BatchPlan.windows`).
     /// Tests lower it to make small canvases window.
-    lazy var canvasWindowPixels = Int(context.limits.maxStorageBufferRange) / 4
-    /// The most pixels a persistent canvas (a sprite sheet) may hold: it is bound whole, never in windows.
-    public var persistentCanvasPixels: Int { Int(context.limits.maxStorageBufferRange) / 4 }
+    lazy var canvasWindowPixels = persistentCanvasPixels
     private var pipelines: [PassVariant: PassPipelines] = [:]
     private let filterTables = FilterTableCache()
     private var submitTimes: [Int: UInt64] = [:]
