@@ -1,4 +1,5 @@
 import Foundation
+import FrameFarmCore
 import FrameFarmMedia
 
 /// Something about an input's outputs the user should know, though they were made. Typed, so callers tell
@@ -13,6 +14,9 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
     /// The track's sheets use a smaller grid than `asked`, so that no sheet is longer than its limit, or, with
     /// `byDevice`, so that each fits what the GPU draws into at once. `width`: the track's, when there are several.
     case sheetGridLowered(asked: SheetGrid, columns: Int, rows: Int, width: Int?, byDevice: Bool)
+    /// The `width`-px track's tiles are narrower, `tile`, so that one tile is no taller than `maxSheetSide`: the
+    /// video is far taller than wide.
+    case tilesNarrowed(width: Int, tile: PixelSize, maxSheetSide: Int)
 
     public enum CutShortConsequence: Sendable, Hashable {
         /// A preview or poster by time asked for a frame past the cut: the last one before it is shown.
@@ -39,6 +43,9 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
             (width.map { "\($0)-px track: " } ?? "") + "sheet grid lowered from \(asked.columns)x\(asked.rows) to \(columns)x\(rows) so that "
                 + (byDevice ? "each sheet fits what the GPU draws into at once"
                             : "no sheet is longer than \(asked.maxSheetSide) px (--max-sheet-pixels)")
+        case .tilesNarrowed(let width, let tile, let maxSheetSide):
+            "\(width)-px thumbnails narrowed to \(tile.width)x\(tile.height) so that no sheet is longer than "
+                + "\(maxSheetSide) px (--max-sheet-pixels): the picture is far taller than wide"
         }
     }
 

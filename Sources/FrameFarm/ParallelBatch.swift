@@ -58,6 +58,7 @@ extension ParallelBatch {
     static func encode(_ images: [EncodeRequest], with encoders: EncoderPool) throws -> [Data] {
         /// Rows `rows` of image `image`: the whole image, or one of its strips.
         struct Piece { var image: Int; var rows: Range<Int> }
+        for image in images { try ImageEncoder.checkSize(width: image.width, height: image.height, format: image.format) }
         let stripRows = images.map { rowsPerStrip(of: $0, encoders: encoders) }
         var pieces: [Piece] = []
         for (index, (image, rows)) in zip(images, stripRows).enumerated() {

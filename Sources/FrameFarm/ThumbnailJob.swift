@@ -45,7 +45,7 @@ public struct ThumbnailJob: BatchJob {
             let contentSize = geometry.displayPixelRect(ofCoded: codedContent).size
             let sheetPixels = try input.gpu.sheetPixelLimit()
             let tracks = try options.widths.map { width in
-                let tileSize = ThumbnailOptions.tileSize(for: contentSize, width: width)
+                let tileSize = ThumbnailOptions.tileSize(for: contentSize, width: width, maxSide: options.maxSheetSide)
                 let grid = options.grid(for: tileSize, maxPixels: sheetPixels)
                 return try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing, tileSize: tileSize,
                                           columns: grid.columns, rows: grid.rows, format: options.format)
@@ -142,12 +142,16 @@ public struct ThumbnailJob: BatchJob {
     /// show the last frame before the cut) and damaged data decoded.
     private func warnings(facts: MediaFacts, tracks: [ThumbnailTrack], corruptTimes: [Double]) -> [InputWarning] {
         var warnings: [InputWarning] = []
-        for track in tracks where (track.columns, track.rows) != (options.columns, options.rows) {
+        for (width, track) in zip(options.widths, tracks) {
+            if track.tileSize.width != width {
+                warnings.append(.tilesNarrowed(width: width, tile: track.tileSize, maxSheetSide: options.maxSheetSide))
+            }
+            guard (track.columns, track.rows) != (options.columns, options.rows) else { continue }
             let withinSide = options.grid(for: track.tileSize)
             warnings.append(.sheetGridLowered(asked: SheetGrid(columns: options.columns, rows: options.rows,
                                                                maxSheetSide: options.maxSheetSide),
                                               columns: track.columns, rows: track.rows,
-                                              width: tracks.count > 1 ? track.tileSize.width : nil,
+                                              width: tracks.count > 1 ? width : nil,
                                               byDevice: (track.columns, track.rows) != withinSide))
         }
         let track = tracks[0]

@@ -59,10 +59,15 @@ public struct ThumbnailOptions: Sendable {
         return (columns, rows)
     }
 
-    /// Tile size for content of `content` size: `width` wide, height from the aspect ratio rounded to even.
-    static func tileSize(for content: PixelSize, width: Int) -> PixelSize {
-        let height = Double(width) * Double(content.height) / Double(max(1, content.width))
-        return PixelSize(width: width, height: max(2, Int((height / 2).rounded()) * 2))
+    /// Tile size for content of `content` size: `width` wide, height from the aspect ratio rounded to even. A
+    /// tile that would be taller than `maxSide` (a strip of a video far taller than wide) is narrowed to that
+    /// height instead, keeping the aspect ratio, so that even a one-tile sheet stays within the limit.
+    static func tileSize(for content: PixelSize, width: Int, maxSide: Int = .max) -> PixelSize {
+        let aspect = Double(content.height) / Double(max(1, content.width))
+        let height = max(2, Int((Double(width) * aspect / 2).rounded()) * 2)
+        guard height > maxSide else { return PixelSize(width: width, height: height) }
+        let cappedHeight = max(2, maxSide / 2 * 2)
+        return PixelSize(width: min(width, max(1, Int((Double(cappedHeight) / aspect).rounded()))), height: cappedHeight)
     }
 }
 

@@ -40,12 +40,21 @@ public final class ImageEncoder {
     public func encode(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
                        format: ImageFormat, quality: Int = 85) throws -> Data {
         precondition(pixels.count >= bytesPerRow * (height - 1) + width * 4, "pixel buffer too small")
+        try Self.checkSize(width: width, height: height, format: format)
         switch format {
         case .png: return try encodePNG(pixels, width: width, height: height, bytesPerRow: bytesPerRow)
         case .jpeg: return try encodeJPEG(pixels, width: width, height: height, bytesPerRow: bytesPerRow, quality: quality)
         case .webp: return try WebPCodec.encode(pixels, width: width, height: height, bytesPerRow: bytesPerRow,
                                                 quality: quality)
         }
+    }
+
+    /// Refuses an image larger than `format` holds, in words a user can act on, before any encoder (or the join
+    /// of strips, whose headers hold 16-bit sizes) sees it.
+    public static func checkSize(width: Int, height: Int, format: ImageFormat) throws {
+        guard max(width, height) > format.maxSide else { return }
+        throw MediaError(call: "ImageEncoder", message: "a \(width)x\(height) image is larger than \(format.rawValue.uppercased()) "
+                         + "allows (\(format.maxSide) px a side)")
     }
 
     /// Sets aside the scratch memory an image of `width` x `height` needs, so that encoding images up to that size

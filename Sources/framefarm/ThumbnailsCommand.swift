@@ -103,6 +103,9 @@ struct ThumbnailsCommand: BatchCommand {
         }
         options.maxSheetSide = maxSheetPixels
         options.format = format.imageFormat
+        guard maxSheetPixels <= options.format.maxSide else {
+            throw ValidationError("--max-sheet-pixels must be at most \(options.format.maxSide) for \(options.format.rawValue) sheets (the format's limit)")
+        }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }
         options.quality = quality
         options.seek = seek

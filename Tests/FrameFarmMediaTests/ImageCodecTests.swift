@@ -21,6 +21,19 @@ import Testing
         return image
     }
 
+    /// An image past its format's limit (JPEG 65500 px a side, WebP 16383) is refused in words, never handed to
+    /// the encoder or a strip join whose 16-bit header fields it would overflow; one at the limit encodes.
+    @Test func imagesLargerThanTheFormatHoldsAreRefused() throws {
+        for (format, side) in [(ImageFormat.jpeg, 65500), (.webp, 16383)] {
+            let atLimit = RGBAImage(width: 2, height: side)
+            #expect(try ImageDecoder.decode(ImageEncoder().encode(atLimit, format: format)).height == side)
+            let error = #expect(throws: MediaError.self) {
+                try ImageEncoder().encode(RGBAImage(width: 2, height: side + 1), format: format)
+            }
+            #expect(error?.message == "a 2x\(side + 1) image is larger than \(format.rawValue.uppercased()) allows (\(side) px a side)")
+        }
+    }
+
     @Test func pngRoundTripIsLossless() throws {
         let image = patches()
         let data = try ImageEncoder().encode(image, format: .png)

@@ -124,7 +124,9 @@ import Testing
         let usage = try Self.run(["thumbnails", good, "--out", out, "--poster-widths", "100"])
         #expect(usage.status == 2 && usage.stderr.contains("--poster"), "\(usage.stderr)")
         for (arguments, message) in [(["--width", "160", "--widths", "160,320"], "not both"),
-                                     (["--widths", "160,160"], "twice"), (["--widths", "160,4000"], "16 to 1920")] {
+                                     (["--widths", "160,160"], "twice"), (["--widths", "160,4000"], "16 to 1920"),
+                                     (["--max-sheet-pixels", "65501"], "at most 65500 for jpeg"),
+                                     (["--max-sheet-pixels", "16384", "--format", "webp"], "at most 16383 for webp")] {
             let bad = try Self.run(["thumbnails", good, "--out", out] + arguments)
             #expect(bad.status == 2 && bad.stderr.contains(message), "\(arguments): \(bad.stderr)")
         }

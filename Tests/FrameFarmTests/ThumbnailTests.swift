@@ -114,6 +114,33 @@ import FrameFarmSamples
         #expect(codes == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
     }
 
+    /// A video far taller than wide would make 160-px tiles taller than the sheet limit (a 2x1080 strip: 160x86400,
+    /// more than JPEG holds): the tiles are narrowed to the limit's height, keeping the aspect ratio, the grid
+    /// lowered to one row, both warned of, and every tile still shows its frame.
+    @Test func tilesTallerThanTheLimitAreNarrowed() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 180, height: 1280)
+            $0.durationSeconds = 2
+            $0.keyframeIntervalSeconds = 1
+        }
+        let (cues, folder, warnings) = try Self.track(path, out: directory.file("out")) {
+            $0.spacing = .interval(0.25)
+            $0.maxSheetSide = 1024
+        }
+        // 160 x 1280 / 180 = 1138 px tall; at 1024 px tall, 1024 x 180 / 1280 = 144 px wide.
+        #expect(warnings == [
+            "160-px thumbnails narrowed to 144x1024 so that no sheet is longer than 1024 px (--max-sheet-pixels): "
+                + "the picture is far taller than wide",
+            "sheet grid lowered from 10x10 to 7x1 so that no sheet is longer than 1024 px (--max-sheet-pixels)"])
+        #expect(cues.count == 8 && cues.allSatisfy { $0.rect.width == 144 && $0.rect.height == 1024 })
+        for file in Set(cues.map(\.file)) {
+            let sheet = try readImage(folder + file)
+            #expect(sheet.width <= 1024 && sheet.height == 1024, "\(file) is \(sheet.width)x\(sheet.height)")
+        }
+        #expect(try Self.frameNumbers(cues, folder: folder) == cues.map { Int(($0.start * 25 + 1e-6).rounded(.down)) })
+    }
+
     /// A sheet is drawn into whole, so it may hold no more pixels than the GPU binds at once (lavapipe's 128 MiB:
     /// 1280-px tiles in a 10x10 grid within 16384 px would be 368 MB). The grid loses rows, then columns, to fit;
     /// the warning gives that reason; every tile still shows its frame. The limit is lowered here, as a device
