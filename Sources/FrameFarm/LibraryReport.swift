@@ -20,16 +20,22 @@ public struct LibraryReport: Encodable, Sendable {
     /// Inputs considered: the list given, else every input a run record or a manifest names.
     public var inputs: Int
     public var commands: [String: CommandReport]
-    /// Nothing failed, missing or stale.
-    public var complete: Bool { commands.values.allSatisfy { $0.failed.isEmpty && $0.missing.isEmpty && $0.stale.isEmpty } }
+    /// Listed inputs when OUT holds no output and no run of any command (a typo in the path, or every worker
+    /// killed before it wrote): missing, though no command can be named.
+    public var notRun: [String] = []
+    /// Nothing failed, missing, stale or not run.
+    public var complete: Bool {
+        notRun.isEmpty && commands.values.allSatisfy { $0.failed.isEmpty && $0.missing.isEmpty && $0.stale.isEmpty }
+    }
 
-    private enum CodingKeys: String, CodingKey { case outputRoot, inputs, commands, complete }
+    private enum CodingKeys: String, CodingKey { case outputRoot, inputs, commands, notRun, complete }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(outputRoot, forKey: .outputRoot)
         try container.encode(inputs, forKey: .inputs)
         try container.encode(commands, forKey: .commands)
+        try container.encode(notRun, forKey: .notRun)
         try container.encode(complete, forKey: .complete)
     }
 
@@ -57,6 +63,7 @@ public struct LibraryReport: Encodable, Sendable {
             }
         }
         self.commands = commands
+        if commandNames.isEmpty { notRun = judged.keys.sorted() }
     }
 
     /// Each input's outputs per command: current (true) or stale (false); absent where there are none. The inputs
@@ -107,7 +114,7 @@ public struct LibraryReport: Encodable, Sendable {
             report.failed.map { InputFailure(path: $0.path, reason: "\(command): \($0.reason)") }
                 + report.missing.map { InputFailure(path: $0, reason: "\(command): no outputs (never run, or its run stopped)") }
                 + report.stale.map { InputFailure(path: $0, reason: "\(command): the input changed since its outputs were made") }
-        }
+        } + notRun.map { InputFailure(path: $0, reason: "no outputs and no runs of any command under \(outputRoot)") }
     }
 
     /// Writes `OUT/summary.json`.

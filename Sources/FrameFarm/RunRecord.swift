@@ -44,11 +44,14 @@ public struct RunRecord: Codable, Sendable {
         }.sorted { ($0.finishedSeconds, $0.host, $0.processID) < ($1.finishedSeconds, $1.host, $1.processID) }
     }
 
-    /// The latest word of `records` (oldest first) on each input, per command: later records replace earlier ones.
+    /// The latest word of `records` (oldest first) on each input, per command: later records replace earlier ones,
+    /// except that "not started" replaces nothing.
     public static func latestInputs(_ records: [RunRecord]) -> [String: [String: Input]] {
         var latest: [String: [String: Input]] = [:]
         for record in records {
-            for input in record.inputs where input.status != .notStarted {
+            // An input a run never started (it was interrupted) is named, so that it counts as missing, but never
+            // hides what an earlier run recorded of it.
+            for input in record.inputs where input.status != .notStarted || latest[record.command]?[input.path] == nil {
                 latest[record.command, default: [:]][input.path] = input
             }
         }

@@ -62,7 +62,10 @@ struct ReportCommand: ParsableCommand {
             lines += named.prefix(Self.namedPerKind)
             if named.count > Self.namedPerKind { lines.append("  ... and \(named.count - Self.namedPerKind) more") }
         }
-        if report.commands.isEmpty { lines.append("no outputs and no runs under \(out)") }
+        if report.commands.isEmpty {
+            lines.append("no outputs and no runs under \(out)"
+                         + (report.notRun.isEmpty ? "" : ": none of the \(report.notRun.count) listed inputs is done"))
+        }
         lines.append("\(report.inputs) input\(report.inputs == 1 ? "" : "s"); contact sheet \(out)/index.html, every input in \(out)/summary.json")
         FileHandle.standardError.write(Data(lines.map { "framefarm: " + $0 + "\n" }.joined().utf8))
     }

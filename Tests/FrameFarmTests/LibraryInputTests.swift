@@ -308,6 +308,33 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         #expect(((stale.summary["commands"] as? [String: Any])?["poster"] as? [String: Any])?["stale"] as? [String] == [good[1]])
     }
 
+    /// An interrupted run records the inputs it never started: without a list, `report` counts them missing (a
+    /// later interrupted run never hides what an earlier one finished); with a list, an OUT holding no output and
+    /// no run of any command (a mistyped path) is not complete.
+    @Test func reportCountsInputsNeverStartedAndAnEmptyOutAsNotDone() throws {
+        let directory = TemporaryDirectory()
+        let (good, _, _) = try library(in: directory)
+        let out = directory.file("out")
+        #expect(try CommandLineTests.run(["poster", good[0], good[1], "--out", out, "--widths", "160", "--quiet"]).status == 0)
+        var interrupted = try #require(RunRecord.all(outputRoot: out).first)
+        interrupted.interrupted = true
+        interrupted.finishedSeconds += 1
+        interrupted.processID += 1
+        interrupted.inputs = good.map { RunRecord.Input(path: $0, folder: OutputLayout.stem($0), status: .notStarted) }
+        try interrupted.write(outputRoot: out)
+        let report = try report(out)
+        #expect(report.status == 1)
+        let poster = (report.summary["commands"] as? [String: Any])?["poster"] as? [String: Any]
+        #expect(poster?["done"] as? Int == 2)
+        #expect(poster?["missing"] as? [String] == Array(good.dropFirst(2)).sorted())
+        let list = directory.write("good.txt", Data(good.joined(separator: "\n").utf8))
+        let empty = directory.file("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let nothing = try self.report(empty, list: list)
+        #expect(nothing.status == 1 && nothing.summary["complete"] as? Bool == false)
+        #expect(nothing.summary["notRun"] as? [String] == good.sorted())
+    }
+
     /// The review page lists the failures of every command run on OUT: a later `poster` over the good videos
     /// does not hide what `thumbnails` failed on, and a retry that succeeds takes it off.
     @Test func theReviewPageKeepsEarlierCommandsFailures() throws {
