@@ -154,7 +154,8 @@ public struct BatchPipeline: Sendable {
         var summary = BatchSummary(command: commands.joined(separator: "+"), outputRoot: layout.root, contactSheet: nil,
                                    gpu: gpu.startFailure == nil ? gpu.record : nil,
                                    peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds,
-                                   succeeded: succeeded, failed: outcomes.count - succeeded, inputs: outcomes)
+                                   succeeded: succeeded, failed: outcomes.filter { $0.status == .failed }.count,
+                                   notStarted: outcomes.filter { $0.status == .notStarted }.count, inputs: outcomes)
         // Without a record, `report` still finds every output from the manifests; it only lacks failure reasons.
         var recorded = true
         for command in commands {

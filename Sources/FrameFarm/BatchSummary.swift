@@ -58,6 +58,8 @@ public struct BatchSummary: Encodable, Sendable {
     public var elapsedSeconds: Double
     public var succeeded: Int
     public var failed: Int
+    /// Inputs an interrupted batch never started: neither succeeded nor failed.
+    public var notStarted: Int
     public var inputs: [Outcome]
 
     public var failures: [InputFailure] {

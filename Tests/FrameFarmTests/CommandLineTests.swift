@@ -182,9 +182,9 @@ import Testing
             try makeSample(in: directory, name: "clip\(index).mp4") { $0.durationSeconds = 20 }
         }
         let out = directory.file("out")
-        let process = Self.process(["thumbnails"] + inputs + ["--out", out, "--interval", "0.1"])
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
+        let process = Self.process(["thumbnails"] + inputs + ["--out", out, "--interval", "0.1", "--json"])
+        let errors = Pipe(), output = Pipe()
+        process.standardOutput = output
         process.standardError = errors
         try process.run()
         // The handlers are in place once the batch has begun writing.
@@ -211,6 +211,10 @@ import Testing
             #expect(stderr.contains("stopping after the inputs in progress"), "\(stderr)")
             let done = try #require(stderr.firstMatch(of: #/interrupted: (\d+) of 4 inputs done/#), "\(stderr)")
             #expect(Int(done.1)! < 4)
+            // Inputs never started neither succeeded nor failed.
+            struct Summary: Decodable { var succeeded: Int, failed: Int, notStarted: Int }
+            let summary = try JSONDecoder().decode(Summary.self, from: output.fileHandleForReading.readDataToEndOfFile())
+            #expect(summary.failed == 0 && summary.notStarted == 4 - Int(done.1)! && summary.succeeded == Int(done.1)!)
         } else {
             #expect(stderr.contains("quit at once"), "\(stderr)")
         }
