@@ -10,7 +10,7 @@ public enum InputList {
     ]
 
     /// The inputs a list names, one a line, in order: blank lines and lines starting with `#` are skipped, a
-    /// trailing carriage return is dropped, and relative paths stay relative (to the current folder, where the
+    /// trailing carriage return and a leading byte-order mark are dropped, and relative paths stay relative (to the current folder, where the
     /// batch opens them). `-` reads standard input. Read a line at a time: a list of a million paths costs about
     /// what the paths do.
     public static func read(_ path: String) throws -> [String] {
@@ -29,11 +29,15 @@ public enum InputList {
             var line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
             // "\r\n" is one Character: `isNewline` covers it, "\n" and "\r".
             while line.last?.isNewline == true { line.removeLast() }
+            // The byte-order mark some editors put first in a UTF-8 file is not part of the first path.
+            if inputs.isEmpty, line.first == "\u{FEFF}" { line.removeFirst() }
             let content = line.drop { $0 == " " || $0 == "\t" }
             if content.isEmpty || content.hasPrefix("#") { continue }
             inputs.append(line)
         }
-        if ferror(file) != 0 { throw InputListError("\(path): reading the input list failed") }
+        if ferror(file) != 0 {
+            throw InputListError("\(path): reading the input list failed (\(String(cString: strerror(errno))))")
+        }
         return inputs
     }
 

@@ -9,6 +9,11 @@ import Testing
         let list = directory.write("list.txt", Data("# the library\n\nclips/a.mp4\r\n  \n/abs/b c.mov\n  # indented comment\n#x\nlast.mkv".utf8))
         #expect(try InputList.read(list) == ["clips/a.mp4", "/abs/b c.mov", "last.mkv"])
         #expect(throws: InputListError.self) { try InputList.read(directory.file("missing.txt")) }
+        // A list saved with a UTF-8 byte-order mark (as some editors write it) and CRLF line ends.
+        let marked = directory.write("marked.txt", Data([0xEF, 0xBB, 0xBF] + Array("a.mp4\r\nb.mp4\r\n".utf8)))
+        #expect(try InputList.read(marked) == ["a.mp4", "b.mp4"])
+        let folder = #expect(throws: InputListError.self) { try InputList.read(directory.file("")) }
+        #expect(folder?.description.contains("Is a directory") == true, "\(String(describing: folder))")
     }
 
     @Test func foldersAreWalkedForVideosSkippingHiddenOutputsAndLinkLoops() throws {
