@@ -15,7 +15,7 @@ public enum AtomicFile {
     /// Deletes temporary files in `folder` (not its subfolders) left by a process that no longer runs: one killed
     /// with SIGKILL, or by a crash or power loss before its rename. Temporaries of live processes (this one, or
     /// another batch writing to the same folder) are kept. On shared storage a process id means something only on
-    /// its own host: another host's temporaries are removed only once a day old. Returns how many were removed.
+    /// its own host and in its own PID namespace (`hostTag`): another's temporaries are removed only once a day old. Returns how many were removed.
     @discardableResult
     public static func removeStaleTemporaries(inFolder folder: String) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
@@ -43,13 +43,17 @@ public enum AtomicFile {
         }
     }
 
-    /// This host, as temporary names carry it: 8 hex digits of a hash of its name (FNV-1a), so names stay short
-    /// and free of dots.
+    /// This host, as temporary names carry it: 8 hex digits of a hash (FNV-1a) of its name and its PID namespace,
+    /// so names stay short and free of dots. A process id means something only in its own namespace: containers
+    /// count their ids apart (a batch in one often runs as process 1), and a Kubernetes pod's replacement takes
+    /// its name, so the namespace keeps another container's temporaries from being judged by ids counted here.
     static let hostTag: String = {
         var name = [UInt8](repeating: 0, count: 256)
         gethostname(&name, name.count - 1)
+        // "pid:[4026531836]": the namespace's inode; without /proc, the name alone.
+        let namespace = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid")) ?? ""
         var hash: UInt32 = 0x811c9dc5
-        for byte in name.prefix(while: { $0 != 0 }) {
+        for byte in name.prefix(while: { $0 != 0 }) + Array(namespace.utf8) {
             hash ^= UInt32(byte)
             hash = hash &* 0x01000193
         }

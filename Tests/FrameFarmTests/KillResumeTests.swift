@@ -172,6 +172,35 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: other), "a file not named by AtomicFile is kept")
     }
 
+    /// A batch in a container (its own PID namespace, often as process 1, under a name a replacement pod reuses)
+    /// writing to the same OUT: its temporaries carry another tag than this process's, so a sweep here never
+    /// judges them by process ids counted in another namespace, and its run ends as if alone.
+    @Test func temporariesOfAnotherPIDNamespaceAreKept() throws {
+        let directory = TemporaryDirectory()
+        let clip = try makeSample(in: directory) { $0.durationSeconds = 20 }
+        let out = directory.file("out")
+        let batch = CommandLineTests.process(["thumbnails", clip, "--out", out, "--interval", "0.1", "--quiet"])
+        batch.arguments = ["--fork", "--pid", "--mount-proc", batch.executableURL!.path] + batch.arguments!
+        batch.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        batch.standardError = FileHandle.nullDevice
+        try batch.run()
+        defer { if batch.isRunning { kill(batch.processIdentifier, SIGKILL) } }
+        let folder = out + "/sample"
+        var staging: String?
+        let deadline = Date().addingTimeInterval(60)
+        while staging == nil, batch.isRunning, Date() < deadline {
+            staging = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.first { $0.hasSuffix(".tmp") }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        let name = try #require(staging, "no staging folder seen (unshare needs root: the tests run as root in CI)")
+        let writer = try #require(AtomicFile.writer(ofTemporaryName: name))
+        #expect(writer.host != AtomicFile.hostTag, "\(name)")
+        #expect(AtomicFile.removeStaleTemporaries(inFolder: folder) == 0)
+        batch.waitUntilExit()
+        #expect(batch.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: folder + "/thumbnails/thumbnails.vtt"))
+    }
+
     /// A staging folder (a thumbnail track being written) of a killed run goes with everything in it; one of
     /// this process's stays.
     @Test func stagingFoldersOfDeadProcessesAreRemovedWhole() throws {
