@@ -229,7 +229,7 @@ public struct BatchPipeline: Sendable {
         }
         if let first = results.first {
             do {
-                try ManifestStore.update(existing, at: layout.manifestPath(folder), input: input,
+                try ManifestStore.update(at: layout.manifestPath(folder), input: input,
                                          probe: ProbeReport(path: path, facts: first.facts, policy: policy)) { manifest in
                     for result in results { result.record(&manifest) }
                 }

@@ -243,11 +243,19 @@ public enum ManifestStore {
         read(path).flatMap { $0.input.describesSameFile(as: input) ? $0 : nil }
     }
 
-    /// Starts from `existing` (the input's `current` manifest, read once by the caller) or a fresh one, applies
-    /// `update` and writes it atomically.
-    public static func update(_ existing: VideoManifest?, at path: String, input: InputRecord, probe: ProbeReport,
+    /// Starts from the input's `current` manifest or a fresh one, applies `update` and writes it atomically. The
+    /// manifest is read again under a lock on its folder: another command's batch on the same OUT (`thumbnails`
+    /// while `poster` runs) may have written its section since this one began, and must not lose it.
+    public static func update(at path: String, input: InputRecord, probe: ProbeReport,
                               _ update: (inout VideoManifest) -> Void) throws {
-        var manifest = existing ?? VideoManifest(input: input, probe: probe)
+        try AtomicFile.withFolderLock(URL(fileURLWithPath: path).deletingLastPathComponent().path) {
+            try updateLocked(at: path, input: input, probe: probe, update)
+        }
+    }
+
+    private static func updateLocked(at path: String, input: InputRecord, probe: ProbeReport,
+                                     _ update: (inout VideoManifest) -> Void) throws {
+        var manifest = current(at: path, for: input) ?? VideoManifest(input: input, probe: probe)
         manifest.input = input
         manifest.probe = probe
         update(&manifest)

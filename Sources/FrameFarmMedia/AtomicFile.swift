@@ -71,6 +71,17 @@ public enum AtomicFile {
         kill(pid, 0) == 0 || errno == EPERM
     }
 
+    /// Runs `body` holding an exclusive lock on `folder` (flock on the folder itself, so no lock file is left),
+    /// for a read-modify-write of a file in it that other processes may do at once. Where the file system has no
+    /// such locks (some NFS setups), `body` runs unlocked.
+    public static func withFolderLock<Result>(_ folder: String, _ body: () throws -> Result) rethrows -> Result {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+        return try body()
+    }
+
     /// A hidden temporary name next to `path`, unique per host, process and call.
     public static func temporaryPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)

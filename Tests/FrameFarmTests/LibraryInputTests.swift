@@ -357,6 +357,33 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         #expect(try !page().contains("1 problem") && !page().contains("not a video file"))
     }
 
+    /// `thumbnails` and `poster` at once on one OUT: each input's manifest keeps both sections, though each
+    /// batch read it before the other wrote (the manifest is read again under a lock on its folder).
+    @Test func twoCommandsAtOnceKeepBothSections() throws {
+        let directory = TemporaryDirectory()
+        let clip = try makeSample(in: directory, name: "clip.mp4") { $0.durationSeconds = 2 }
+        let inputs = try (0..<8).map { index in
+            let link = directory.file("v\(index).mp4")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: clip)
+            return link
+        }
+        let out = directory.file("out")
+        let batches = [["thumbnails", "--interval", "0.2"], ["poster", "--widths", "160"]].map { command in
+            CommandLineTests.process(command + inputs + ["--out", out, "--jobs", "1", "--quiet"])
+        }
+        for batch in batches {
+            batch.standardError = FileHandle.nullDevice
+            try batch.run()
+        }
+        for batch in batches { batch.waitUntilExit() }
+        #expect(batches.allSatisfy { $0.terminationStatus == 0 })
+        for index in inputs.indices {
+            let manifest = try #require(ManifestStore.read(out + "/v\(index)/manifest.json"))
+            #expect(manifest.thumbnails != nil && manifest.poster != nil, "v\(index) lost a section")
+        }
+        #expect(try report(out).status == 0)
+    }
+
     /// A retried shard redoes only what is not current; two copies of one shard at once (a replacement pod while
     /// the old one still runs) leave what one run leaves.
     @Test func retriesAndDuplicateRunsEndAsOneRun() throws {
