@@ -218,8 +218,28 @@ public enum AtomicFile {
     }
 
     /// The current `errno` as an error naming `path`.
-    private static func failure(_ path: String) -> CocoaError {
-        CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path,
-                                                NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+    /// The failure of the call that just set `errno`, on `path`.
+    private static func failure(_ path: String) -> FileWriteError {
+        let code = errno
+        return FileWriteError(path: finalPath(of: path), reason: String(cString: strerror(code)))
     }
+
+    /// `path` as the user knows it: each temporary name in it (`.<name>.<tag>-<pid>.<n>.tmp`) read as the name it
+    /// was to take.
+    static func finalPath(of path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { component in
+            guard writer(ofTemporaryName: String(component)) != nil else { return String(component) }
+            return component.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+                .dropLast(2).joined(separator: ".")
+        }.joined(separator: "/")
+    }
+}
+
+/// A file or folder that could not be written (a full disk, a read-only or vanished folder): the path as the
+/// user knows it and the system's reason, in one line.
+public struct FileWriteError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+
+    public var description: String { "cannot write \(path): \(reason)" }
 }

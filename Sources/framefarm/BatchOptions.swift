@@ -220,6 +220,10 @@ extension BatchCommand {
             if !batch.quiet { Terminal.printError("shard \(shard) has no inputs: nothing to do") }
             return
         }
+        if let problem = Self.outputRootProblem(batch.out) {
+            Terminal.printError("--out \(batch.out): \(problem)")
+            throw ExitCode(ExitStatus.usage)
+        }
         let gpu = gpuOptions.service()
         let signals = SignalHandler()
         signals.install()
@@ -244,6 +248,27 @@ extension BatchCommand {
             throw ExitCode(interrupted)
         }
         if summary.failed > 0 { throw ExitCode(ExitStatus.someInputsFailed) }
+    }
+
+    /// Why `out` cannot take the batch's outputs (made when missing), or nil: said once, before any input, rather
+    /// than as every input's failure.
+    static func outputRootProblem(_ out: String) -> String? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { return "not a folder" }
+        } else if (try? FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)) == nil {
+            // The first folder on the way that could not be made says why.
+            var missing = URL(fileURLWithPath: out).standardizedFileURL
+            while !FileManager.default.fileExists(atPath: missing.deletingLastPathComponent().path) {
+                missing.deleteLastPathComponent()
+            }
+            let parent = missing.deletingLastPathComponent().path
+            if FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), !isFolder.boolValue {
+                return "cannot be made: \(parent) is not a folder"
+            }
+            return mkdir(missing.path, 0o777) == 0 ? nil : "cannot be made (\(String(cString: strerror(errno))))"
+        }
+        return access(out, W_OK | X_OK) == 0 ? nil : "cannot be written to (\(String(cString: strerror(errno))))"
     }
 
     /// One line per failed input, then (unless `--quiet`) warnings and skipped inputs, and the summary: as JSON

@@ -174,6 +174,17 @@ import Testing
         #expect(probe.status == 0)
     }
 
+    /// An `--out` that cannot take outputs is said once, naming it and why, as a usage error, before any input.
+    @Test func anOutputFolderThatCannotBeWrittenIsSaidOnce() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        let file = directory.write("file", Data([1]))
+        for (out, reason) in [(file, "not a folder"), (file + "/sub", "cannot be made: \(file) is not a folder")] {
+            let run = try Self.run(["poster", good, "--out", out])
+            #expect(run.status == 2 && run.stderr == "framefarm: --out \(out): \(reason)\n", "\(run.stderr)")
+        }
+    }
+
     /// SIGINT once: the inputs in progress are finished and the rest are not started. Twice: quit at once. Either
     /// way the exit status is 130 and no temporary file is left.
     @Test(arguments: [1, 2]) func interruptingTheBatchStopsCleanly(signals: Int) throws {

@@ -201,6 +201,35 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder + "/thumbnails/thumbnails.vtt"))
     }
 
+    /// A write that fails (a full disk: a 64-KiB tmpfs) says which file, by the name it was to take even inside a
+    /// staging folder, and the system's reason, in one line; nothing temporary is left.
+    @Test func aFailedWriteNamesTheFileAndTheReason() throws {
+        let directory = TemporaryDirectory()
+        let small = directory.file("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=64k", "tmpfs", small]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0, "mount needs root: the tests run as root in CI")
+        defer {
+            let unmount = Process()
+            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            unmount.arguments = [small]
+            try? unmount.run()
+            unmount.waitUntilExit()
+        }
+        let big = Data(count: 1 << 20)
+        let direct = #expect(throws: FileWriteError.self) { try AtomicFile.write(big, to: small + "/poster.jpg") }
+        #expect(direct?.description == "cannot write \(small)/poster.jpg: No space left on device")
+        let staging = try AtomicFile.makeTemporaryFolder(for: small + "/thumbnails")
+        let inside = #expect(throws: FileWriteError.self) { try AtomicFile.write(big, to: staging + "/sheet-0001.jpg") }
+        #expect(inside?.description == "cannot write \(small)/thumbnails/sheet-0001.jpg: No space left on device")
+        AtomicFile.discardFolder(staging)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: small).isEmpty)
+    }
+
     /// A staging folder (a thumbnail track being written) of a killed run goes with everything in it; one of
     /// this process's stays.
     @Test func stagingFoldersOfDeadProcessesAreRemovedWhole() throws {
