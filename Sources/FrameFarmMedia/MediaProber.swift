@@ -93,8 +93,13 @@ public enum MediaProber {
     public static func open(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
                             rendition: RenditionRequest? = nil) throws -> StreamFacts {
         let reader = try FrameReader(path: path, threads: 1, keyframesOnly: true, maxPixels: maxPixels, rendition: rendition)
-        let info = reader.info
+        var info = reader.info
         let scan = try reader.scanPackets(maxPackets: keyframeScanPackets)
+        if info.color.transfer.isHDR, info.color.peakLuminance == nil {
+            // HDR10 metadata the container does not carry (FFmpeg's mp4 muxer writes none) is in the stream's SEI,
+            // which only decoding reads: the first keyframe's is the video's, for every output and report alike.
+            info.color.peakLuminance = try? reader.keyframe(atOrBefore: info.startSeconds)?.format.color.peakLuminance
+        }
         let scannedAll = scan.packetTimes.count < keyframeScanPackets
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
         let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0

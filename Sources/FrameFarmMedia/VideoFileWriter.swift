@@ -45,6 +45,9 @@ public struct VideoEncoding: Sendable {
     /// container metadata (MaxCLL) when given. Tags only: the pictures are written as they are.
     public var hdrTransfer: TransferFunction?
     public var hdrPeakLuminance: Int?
+    /// With libx265: the peak in the stream's SEI (x265's `hdr10` and `max-cll`) and not in the container, as
+    /// FFmpeg's mp4 muxer leaves HDR10 files (it writes no container metadata).
+    public var hdrPeakInStream = false
     /// x264/x265 preset (ultrafast for tests, veryfast for realistic bench inputs).
     public var preset = "veryfast"
     /// MP4/MOV: the index ('moov') before the media data, as files for progressive download have it, instead of
@@ -246,6 +249,9 @@ public final class VideoFileWriter {
         var parameters = encoderName == "libx265" ? ["log-level=error"] : []
         if encoding.keyframeIntervalSeconds != nil { parameters.append("scenecut=0") }
         if !encoding.adaptiveBFrames { parameters.append("b-adapt=0") }
+        if encoding.hdrPeakInStream, encoderName == "libx265", let peak = encoding.hdrPeakLuminance {
+            parameters += ["hdr10=1", "max-cll=\(peak),\(peak / 4)"]
+        }
         if !parameters.isEmpty {
             av_opt_set(codec.pointee.priv_data, encoderName == "libx265" ? "x265-params" : "x264-params",
                        parameters.joined(separator: ":"), 0)
@@ -275,7 +281,7 @@ public final class VideoFileWriter {
             av_display_rotation_set(matrix, Double(encoding.mirrored ? -encoding.rotation : encoding.rotation))
             if encoding.mirrored { av_display_matrix_flip(matrix, 1, 0) }
         }
-        if let peak = encoding.hdrPeakLuminance {
+        if let peak = encoding.hdrPeakLuminance, !encoding.hdrPeakInStream {
             let size = MemoryLayout<AVContentLightMetadata>.size
             guard let data = framefarm_stream_new_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, size) else {
                 throw MediaError.outOfMemory("av_stream_new_side_data")

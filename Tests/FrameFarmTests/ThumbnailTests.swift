@@ -631,4 +631,23 @@ import FrameFarmSamples
         #expect(report.colorTransfer == .pq && report.colorPrimaries == .bt2020 && report.colorMatrix == .bt2020)
         #expect(report.peakLuminance == 4000)
     }
+
+    /// HDR10 whose peak is only in the HEVC stream's SEI (FFmpeg's mp4 muxer writes no container metadata): the
+    /// probe reads it from the first keyframe, and lint does not call the metadata missing.
+    @Test func anHDR10PeakInTheStreamIsRead() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "hdr10.mp4") {
+            $0.durationSeconds = 1
+            $0.encoder = "libx265"
+            $0.pixelFormat = "yuv420p10le"
+            $0.codecTag = "hvc1"
+            $0.hdrTransfer = .pq
+            $0.hdrPeakLuminance = 4000
+            $0.hdrPeakInStream = true
+        }
+        let report = try Prober.probe(paths: [path])[0].get()
+        #expect(report.colorTransfer == .pq && report.peakLuminance == 4000)
+        let lint = try CommandLineTests.run(["lint", path])
+        #expect(!lint.stdout.contains("hdr-metadata-missing"), "\(lint.stdout)")
+    }
 }
