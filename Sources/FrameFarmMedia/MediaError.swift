@@ -81,7 +81,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
         case .empty: "file is empty (0 bytes)"
         case .unreadable(let reason): "cannot read file: \(reason)"
         case .notAVideo(let reason): "not a video file FFmpeg can read (\(reason))"
-        case .noVideoStream: "has no video stream (audio only or no streams)"
+        case .noVideoStream: "has no video stream (audio only, with or without cover art, or no streams)"
         case .tooLarge(let width, let height, let maxPixels):
             "frame size \(width)x\(height) exceeds the limit of \(maxPixels) pixels (raise it with --max-pixels)"
         case .noDecodableFrames: "no frame could be decoded (truncated or corrupt file)"

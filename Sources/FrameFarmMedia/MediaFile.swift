@@ -144,7 +144,12 @@ public final class MediaFile {
             rendition = picked?.rendition
             analyse()
             let infoCode = analysed!
-            let bestStream = picked?.stream ?? av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            var bestStream = picked?.stream ?? av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            // FFmpeg picks an attached picture (a music file's cover art) when there is no other video: a still
+            // with a 90000-fps time base, not the file's video.
+            if bestStream >= 0, opened.pointee.streams[Int(bestStream)]!.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+                bestStream = -1
+            }
             guard bestStream >= 0 else {
                 // videoStreamIndex is unset, so deinit won't run: close here.
                 var toClose: UnsafeMutablePointer<AVFormatContext>? = opened

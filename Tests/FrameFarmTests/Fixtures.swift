@@ -35,15 +35,29 @@ func makeSample(in directory: TemporaryDirectory, name: String = "sample.mp4",
     return path
 }
 
-/// One second of 8 kHz mono silence as a WAV file: a real media file with no video stream.
-func wavFile() -> Data {
+/// One second of 8 kHz mono silence as a WAV file, with `coverArt` as a music file has it: a real media file with
+/// no video stream (FFmpeg shows the cover as a video stream marked an attached picture).
+func wavFile(coverArt jpeg: Data? = nil) -> Data {
     var data = Data()
     func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
     let samples = 8000
-    data.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36 + samples * 2))
+    // Cover art as a music file carries it: an ID3v2.3 tag with a front-cover APIC frame, in an 'id3 ' chunk.
+    let tag = jpeg.map { jpeg -> Data in
+        let apic = Data([0]) + Data("image/jpeg".utf8) + Data([0, 3, 0]) + jpeg
+        let frame = Data("APIC".utf8) + withUnsafeBytes(of: UInt32(apic.count).bigEndian) { Data($0) } + Data([0, 0]) + apic
+        let size = frame.count  // synchsafe: 7 bits a byte
+        var tag = Data("ID3".utf8) + Data([3, 0, 0]) + Data((0..<4).reversed().map { UInt8(size >> (7 * $0) & 0x7F) }) + frame
+        if tag.count % 2 == 1 { tag.append(0) }
+        return tag
+    } ?? Data()
+    data.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36 + samples * 2 + (tag.isEmpty ? 0 : 8 + tag.count)))
     data.append(contentsOf: Array("WAVEfmt ".utf8)); append(UInt32(16)); append(UInt16(1)); append(UInt16(1))
     append(UInt32(8000)); append(UInt32(16000)); append(UInt16(2)); append(UInt16(16))
     data.append(contentsOf: Array("data".utf8)); append(UInt32(samples * 2))
     data.append(Data(count: samples * 2))
+    if !tag.isEmpty {
+        data.append(contentsOf: Array("id3 ".utf8)); append(UInt32(tag.count))
+        data.append(tag)
+    }
     return data
 }

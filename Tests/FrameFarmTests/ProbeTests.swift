@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FrameFarm
+import FrameFarmMedia
 
 @Suite struct ProbeTests {
     @Test func anamorphicRotatedLetterboxedVideoReportsDisplayGeometry() throws {
@@ -76,6 +77,8 @@ import Testing
             (directory.write("text.mp4", Data("just some text, not a video\n".utf8)), "not a video"),
             (directory.write("random.mp4", noise(count: 4096)), "not a video"),
             (directory.write("audio.wav", wavFile()), "no video stream"),
+            (directory.write("music.wav", wavFile(coverArt: try ImageEncoder().encode(RGBAImage(width: 16, height: 16), format: .jpeg))),
+             "no video stream"),
             (directory.write("truncated.mp4", video.prefix(video.count / 2)), "cut short before its index"),
         ]
         let results = Prober.probe(paths: cases.map(\.path) + [good])
