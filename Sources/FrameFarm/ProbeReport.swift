@@ -44,6 +44,7 @@ extension ProbeReport {
             rounded.irregularShare = ProbeReport.rounded(timing.irregularShare, places: 3)
             rounded.jumps = timing.jumps.map { TimestampJump(atSeconds: ProbeReport.rounded($0.atSeconds, places: 3),
                                                              bySeconds: ProbeReport.rounded($0.bySeconds, places: 3)) }
+            rounded.repeats?.firstAtSeconds = ProbeReport.rounded(timing.repeats?.firstAtSeconds ?? 0, places: 3)
             return rounded
         }
         colorMatrix = info.color.matrix

@@ -10,6 +10,8 @@ public struct FrameTiming: Codable, Sendable, Equatable {
     public var irregularShare: Double
     /// Where the timestamps break: a step back, or a step forward of more than 10 frames and half a second.
     public var jumps: [TimestampJump]
+    /// Frames stamped with the time of the frame before them; nil when none is.
+    public var repeats: TimestampRepeats?
     /// How many frame durations these facts come from.
     public var framesMeasured: Int
 
@@ -17,12 +19,13 @@ public struct FrameTiming: Codable, Sendable, Equatable {
     static let tolerance = 0.1
 
     public init(medianFrameSeconds: Double, shortestFrameSeconds: Double, longestFrameSeconds: Double,
-                irregularShare: Double, jumps: [TimestampJump], framesMeasured: Int) {
+                irregularShare: Double, jumps: [TimestampJump], repeats: TimestampRepeats? = nil, framesMeasured: Int) {
         self.medianFrameSeconds = medianFrameSeconds
         self.shortestFrameSeconds = shortestFrameSeconds
         self.longestFrameSeconds = longestFrameSeconds
         self.irregularShare = irregularShare
         self.jumps = jumps
+        self.repeats = repeats
         self.framesMeasured = framesMeasured
     }
 
@@ -46,9 +49,13 @@ public struct FrameTiming: Codable, Sendable, Equatable {
         let median = steps.filter { $0 > 0 }.sorted().middle ?? 0
         guard median > 0 else { return nil }
         var jumps: [TimestampJump] = []
+        var repeats: TimestampRepeats?
         var durations: [Double] = []
         for (index, step) in steps.enumerated() {
-            if step <= 0 || (step > 10 * median && step > 0.5) {
+            if step == 0 {
+                repeats = TimestampRepeats(count: (repeats?.count ?? 0) + 1,
+                                           firstAtSeconds: repeats?.firstAtSeconds ?? times[index])
+            } else if step < 0 || (step > 10 * median && step > 0.5) {
                 // The jump is what the step adds beyond one frame.
                 jumps.append(TimestampJump(atSeconds: times[index], bySeconds: step - median))
             } else {
@@ -59,7 +66,7 @@ public struct FrameTiming: Codable, Sendable, Equatable {
         self.init(medianFrameSeconds: median, shortestFrameSeconds: durations.min() ?? median,
                   longestFrameSeconds: durations.max() ?? median,
                   irregularShare: durations.isEmpty ? 0 : Double(irregular) / Double(durations.count),
-                  jumps: jumps, framesMeasured: steps.count)
+                  jumps: jumps, repeats: repeats, framesMeasured: steps.count)
     }
 }
 
@@ -81,6 +88,18 @@ extension FrameTiming {
 
 /// A break in a stream's timestamps: at `atSeconds` (the packet before it) they go on `bySeconds` later than one
 /// frame would (negative: they step back).
+/// Frames that carry the timestamp of the frame before them (a muxer that rounded, or a broken encode).
+public struct TimestampRepeats: Codable, Sendable, Equatable {
+    public var count: Int
+    /// The first repeated time, from the start.
+    public var firstAtSeconds: Double
+
+    public init(count: Int, firstAtSeconds: Double) {
+        self.count = count
+        self.firstAtSeconds = firstAtSeconds
+    }
+}
+
 public struct TimestampJump: Codable, Sendable, Equatable {
     public var atSeconds: Double
     public var bySeconds: Double

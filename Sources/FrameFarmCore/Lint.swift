@@ -278,6 +278,10 @@ public enum Lint {
                 findings.append(LintFinding(.timestampJump, String(
                     format: "timestamps jump %@%.3f s at %.3f s%@: seeking, cue times and durations around it are off",
                     first.bySeconds < 0 ? "back " : "", abs(first.bySeconds), first.atSeconds, more)))
+            } else if let repeats = timing.repeats {
+                findings.append(LintFinding(.timestampJump, String(
+                    format: "%d frame%@ carry the timestamp of the frame before (first at %.3f s): players drop them "
+                        + "or show them out of time", repeats.count, repeats.count == 1 ? "" : "s", repeats.firstAtSeconds)))
             }
         }
         if let black = report.blackOpeningSeconds {

@@ -47,4 +47,18 @@ import Testing
         #expect(timing.irregularShare == 0)
         #expect(FrameTiming(packetTimes: [0, 0.04]) == nil)
     }
+
+    /// Frames 10 and 20 stamped like the frames before them: two repeats, the first at 0.36 s, and no jump (they
+    /// step back from where the next frame was due, but not from any time already shown).
+    @Test func repeatedTimestampsAreRepeatsNotJumps() throws {
+        let times = (0..<100).map { (index: Int) -> Double in
+            let repeatsBefore = (index >= 10 ? 1 : 0) + (index >= 20 ? 1 : 0)
+            return Double(index - repeatsBefore) * 0.04
+        }
+        let timing = try #require(FrameTiming(packetTimes: times))
+        #expect(timing.jumps.isEmpty)
+        let repeats = try #require(timing.repeats)
+        #expect(repeats.count == 2 && abs(repeats.firstAtSeconds - 0.36) < 1e-9, "\(timing)")
+        #expect(FrameTiming(packetTimes: (0..<100).map { Double($0) * 0.04 })?.repeats == nil)
+    }
 }

@@ -38,5 +38,10 @@ import Testing
         #expect(rate.message.hasPrefix("frame durations from 20.0 to 40.0 ms, 40% of them off the median 40.0 ms"))
         let jump = try #require(finding(.timestampJump, in: report(median: 1, longest: 1, timing: variable)))
         #expect(jump.message.hasPrefix("timestamps jump 30.000 s at 3.960 s"))
+        // Repeated timestamps, without a jump, are said as what they are.
+        var repeated = steady
+        repeated.repeats = TimestampRepeats(count: 20, firstAtSeconds: 0.16)
+        let repeats = try #require(finding(.timestampJump, in: report(median: 1, longest: 1, timing: repeated)))
+        #expect(repeats.message.hasPrefix("20 frames carry the timestamp of the frame before (first at 0.160 s)"))
     }
 }
