@@ -102,7 +102,15 @@ public enum MediaProber {
         }
         let scannedAll = scan.packetTimes.count < keyframeScanPackets
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
-        let duration = info.durationSeconds ?? scan.lastTime.map { max(0, $0 - info.startSeconds) } ?? 0
+        let timing = FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds })
+        var duration = info.durationSeconds ?? 0
+        if info.durationSeconds == nil {
+            // No duration in the container (a stream recorded or piped into Matroska): the last packet says it,
+            // read on to the end when the first scan stopped before (demuxing only), plus that frame's own time.
+            let lastTime = scannedAll ? scan.lastTime : try reader.scanPackets(maxPackets: .max).lastTime
+            let frameSeconds = timing?.medianFrameSeconds ?? info.frameRate.map { 1 / $0 } ?? 0
+            duration = lastTime.map { max(0, $0 - info.startSeconds + frameSeconds) } ?? 0
+        }
         let isLocalMP4 = ["mp4", "mov"].contains(info.fileFormat) && !RemoteInput.isRemote(path)
         // An index lists decode times, which trail presentation by the stream's reordering delay: the first
         // keyframe is the first frame shown, at the start.
@@ -110,7 +118,7 @@ public enum MediaProber {
         return StreamFacts(info: info, durationSeconds: duration, keyframeIntervalSeconds: gaps.isEmpty ? nil : gaps[gaps.count / 2],
                            longestKeyframeIntervalSeconds: gaps.last,
                            keyframeTimes: scannedAll ? scan.keyframes.map { $0 + reorderDelay } : nil,
-                           frameTiming: FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds }),
+                           frameTiming: timing,
                            analysis: reader.analysis,
                            cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) },
                            indexFirst: isLocalMP4 ? MP4Boxes.isIndexFirst(path: path) : nil,

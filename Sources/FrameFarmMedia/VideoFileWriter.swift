@@ -53,6 +53,8 @@ public struct VideoEncoding: Sendable {
     /// MP4/MOV: the index ('moov') before the media data, as files for progressive download have it, instead of
     /// after it. A copy of such a file cut short still opens; one with the index last does not.
     public var indexFirst = false
+    /// Matroska as a live recording or a pipe writes it: no duration and no index (the muxer's `live` option).
+    public var liveStream = false
     /// An HLS output's segments: MPEG-TS (`-000.ts` ...) or fragmented MP4 (`-init.mp4`, then `-000.m4s` ...).
     public var fragmentedMP4Segments = false
     /// An HLS output's AES-128 key (16 bytes): the segments are encrypted with it, and the key is written beside
@@ -300,6 +302,7 @@ public final class VideoFileWriter {
         defer { av_dict_free(&muxerOptions) }
         // The mov muxer moves the index to the front when it finishes (other muxers ignore the flag).
         if encoding.indexFirst { av_dict_set(&muxerOptions, "movflags", "+faststart", 0) }
+        if encoding.liveStream { av_dict_set(&muxerOptions, "live", "1", 0) }
         if String(cString: output.pointee.oformat.pointee.name) == "hls" {
             // A video-on-demand playlist whose segments sit beside it, named after its final name (the muxer would
             // name them after the temporary one), each starting on a keyframe.

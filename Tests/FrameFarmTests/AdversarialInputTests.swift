@@ -280,6 +280,21 @@ import Testing
         }
     }
 
+    /// Matroska recorded live (or piped) states no duration: the last packet gives it, read on past the first
+    /// scan's 3000 packets, plus that frame's own time (100 frames at 25 fps last 4 s, not 3.96).
+    @Test(arguments: [(4.0, 25), (31.0, 100)])
+    func aStreamWithoutADurationLastsToItsLastFrame(seconds: Double, rate: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "live.mkv") {
+            $0.size = PixelSize(width: 64, height: 36)
+            $0.frameRate = (rate, 1)
+            $0.durationSeconds = seconds
+            $0.liveStream = true
+        }
+        let report = try probe(path).get()
+        #expect(abs(report.durationSeconds - seconds) < 1e-6, "\(report.durationSeconds)")
+    }
+
     @Test func aFileWithNoStreamsHasNoVideoStream() {
         let directory = TemporaryDirectory()
         expectFailure(directory.write("metadata.txt", Data(";FFMETADATA1\ntitle=nothing here\n".utf8)),
