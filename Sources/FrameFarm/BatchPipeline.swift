@@ -197,6 +197,13 @@ public struct BatchPipeline: Sendable {
             outcome.statusByCommand = Dictionary(uniqueKeysWithValues: jobs.map { (type(of: $0).command, .failed) })
             return outcome
         }
+        if !settings.force, let other = ManifestStore.otherInput(at: layout.manifestPath(folder), than: input) {
+            var outcome = BatchSummary.Outcome(path: path, folder: folder, status: .failed, error:
+                "its folder \(folder) holds the outputs of another input, \(other): give --layout hashed, or --layout "
+                + "mirror --inputs-root DIR, to keep both (--force replaces them)")
+            outcome.statusByCommand = Dictionary(uniqueKeysWithValues: jobs.map { (type(of: $0).command, .failed) })
+            return outcome
+        }
         let existing = ManifestStore.current(at: layout.manifestPath(folder), for: input)
         let policy = settings.policy ?? existing?.probe.policy ?? .hig
         var statuses: [String: BatchSummary.Outcome.Status] = [:]

@@ -79,6 +79,11 @@ public struct LibraryReport: Encodable, Sendable {
             }
             // A remote input its server does not describe now (unreachable, gone) counts as changed.
             let input = try? ManifestStore.inputRecord(for: path)
+            // A folder holding another input's outputs (a video of the same name, another run) holds none of these.
+            if let input, known == nil, ManifestStore.isOfAnotherInput(manifest, than: input) {
+                judged[path] = [:]
+                return
+            }
             let unchanged = input.map { $0.sizeBytes > 0 && manifest.input.describesSameFile(as: $0) } ?? false
             judged[path] = Dictionary(uniqueKeysWithValues: VideoManifest.commands.compactMap { command in
                 manifest.files(of: command).flatMap { files in

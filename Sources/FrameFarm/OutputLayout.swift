@@ -238,6 +238,18 @@ public enum ManifestStore {
         try AtomicFile.write(try encoder.encode(manifest), to: path)
     }
 
+    /// The input whose outputs the folder of the manifest at `path` holds, when that is another input than
+    /// `input`: another path and another file (a video of the same name elsewhere, under the stem layout). Nil
+    /// for the same input, even moved or changed since, and where there is no manifest.
+    public static func otherInput(at path: String, than input: InputRecord) -> String? {
+        read(path).flatMap { isOfAnotherInput($0, than: input) ? $0.input.path : nil }
+    }
+
+    static func isOfAnotherInput(_ manifest: VideoManifest, than input: InputRecord) -> Bool {
+        OutputLayout.absolutePath(manifest.input.path) != OutputLayout.absolutePath(input.path)
+            && !manifest.input.describesSameFile(as: input)
+    }
+
     /// The manifest at `path` when it describes the same file as `input` (size and modification time), else nil.
     public static func current(at path: String, for input: InputRecord) -> VideoManifest? {
         read(path).flatMap { $0.input.describesSameFile(as: input) ? $0 : nil }

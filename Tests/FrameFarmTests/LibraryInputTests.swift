@@ -357,6 +357,33 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         #expect(try !page().contains("1 problem") && !page().contains("not a video file"))
     }
 
+    /// Under the stem layout, a video of the same name in a later run never overwrites another input's outputs:
+    /// it fails naming that input and the layouts that keep both; `report` counts it missing, not stale; `--force`
+    /// replaces them.
+    @Test func aLaterRunNeverOverwritesAnotherInputsFolder() throws {
+        let directory = TemporaryDirectory()
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: directory.file(folder), withIntermediateDirectories: true)
+        }
+        let first = try makeSample(in: directory, name: "a/intro.mp4") { $0.durationSeconds = 1 }
+        let second = try makeSample(in: directory, name: "b/intro.mp4") { $0.durationSeconds = 2 }
+        let out = directory.file("out"), poster = out + "/intro/poster.jpg"
+        #expect(try CommandLineTests.run(["poster", first, "--out", out, "--quiet"]).status == 0)
+        let kept = try Data(contentsOf: URL(fileURLWithPath: poster))
+        let run = try CommandLineTests.run(["poster", second, "--out", out])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(second): its folder intro holds the outputs of another input, \(first): give "
+                                    + "--layout hashed"), "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: poster)) == kept)
+        #expect(ManifestStore.read(out + "/intro/manifest.json")?.input.path == first)
+        let only = try report(out, list: directory.write("second.txt", Data(second.utf8)))
+        let commands = only.summary["commands"] as? [String: Any]
+        #expect((commands?["poster"] as? [String: Any])?["stale"] as? [String] == [])
+        #expect(only.status == 1)
+        #expect(try CommandLineTests.run(["poster", second, "--out", out, "--force", "--quiet"]).status == 0)
+        #expect(ManifestStore.read(out + "/intro/manifest.json")?.input.path == second)
+    }
+
     /// `thumbnails` and `poster` at once on one OUT: each input's manifest keeps both sections, though each
     /// batch read it before the other wrote (the manifest is read again under a lock on its folder).
     @Test func twoCommandsAtOnceKeepBothSections() throws {
