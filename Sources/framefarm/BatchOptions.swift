@@ -327,6 +327,16 @@ func parseWidths(_ text: String) throws -> [Int] {
 enum LayoutChoice: String, ExpressibleByArgument, CaseIterable {
     case stem, hashed, mirror
 
+    /// What keeps apart two inputs this layout gives one folder.
+    var collisionAdvice: String {
+        switch self {
+        case .stem: "use --layout hashed, or --layout mirror --inputs-root DIR"
+        case .hashed: "use --layout mirror --inputs-root DIR"
+        // Under mirror, only names that differ in their extension alone (or in a folder's leading dot) collide.
+        case .mirror: "rename one of them, or use --layout hashed"
+        }
+    }
+
     /// The layout, with `--inputs-root` for `mirror` (validation has made sure it is given).
     func folderLayout(inputsRoot: String?) -> FolderLayout {
         switch self {
@@ -359,7 +369,7 @@ extension BatchOptions {
         if let first = conflicts.first {
             let more = conflicts.count > 1 ? " (and \(conflicts.count - 1) more)" : ""
             throw ValidationError("\(first.first) and \(first.second) would share the output folder \(first.folder)"
-                                  + "\(more): use --layout hashed, or --layout mirror --inputs-root DIR")
+                                  + "\(more): " + layout.collisionAdvice)
         }
         guard let shard = try resolveShard() else { return (inputs, nil) }
         // Balanced by file size (of the file a link names): the work a video takes grows with it, and a stat is cheap.

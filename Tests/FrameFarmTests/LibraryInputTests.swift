@@ -71,6 +71,22 @@ import Testing
         #expect(mirror.conflicts(["/lib/a/clip.mp4", "/lib/b/clip.mp4"]).isEmpty)
     }
 
+    /// A collision is refused before any work with advice that fits the layout in use: never the layout that
+    /// already collides.
+    @Test func collisionsAreRefusedWithAdviceForTheLayoutInUse() throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("lib/a"), withIntermediateDirectories: true)
+        let video = try makeSample(in: directory, name: "lib/a/x.mp4") { $0.durationSeconds = 1 }
+        try FileManager.default.copyItem(atPath: video, toPath: directory.file("lib/a/x.mov"))
+        let common = ["poster", "--recursive", directory.file("lib"), "--out", directory.file("out")]
+        for (layout, advice) in [([], "use --layout hashed, or --layout mirror --inputs-root DIR"),
+                                 (["--layout", "mirror", "--inputs-root", directory.file("lib")],
+                                  "rename one of them, or use --layout hashed")] {
+            let run = try CommandLineTests.run(common + layout)
+            #expect(run.status == 2 && run.stderr.hasSuffix(advice + "\n"), "\(layout): \(run.stderr)")
+        }
+    }
+
     @Test func shardsAreParsedAndReadFromEachEngine() throws {
         #expect(try Shard(parsing: "3/4") == Shard(index: 3, count: 4))
         for bad in ["4/4", "-1/4", "0/0", "1", "a/b", "1/2/3"] {
