@@ -42,13 +42,33 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let list = try inputsFrom.map { path in try usageChecked { try remote.apply(to: InputList.read(path)) } }
+        let list: [String]?
+        do {
+            list = try inputsFrom.map { path in try remote.apply(to: InputList.read(path)) }
+        } catch {
+            // One line, as the batch commands say it: the usage says nothing about a list that cannot be read.
+            Terminal.printError("\(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
         let report = LibraryReport(outputRoot: out, list: list, layout: layout?.folderLayout(inputsRoot: inputsRoot))
+        if report.commands.isEmpty, let other = Self.entryNotFromFrameFarm(in: out) {
+            // A folder of videos, not an OUT: nothing is written into it.
+            Terminal.printError("\(out) holds no outputs or runs of FrameFarm, and holds \(other): give the --out of a batch command")
+            throw ExitCode(ExitStatus.usage)
+        }
         try report.write()
         try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.problems)
         if json { try Terminal.printJSON(report) }
         printSummary(report)
         if !report.complete { throw ExitCode(ExitStatus.someInputsFailed) }
+    }
+
+    /// A name in `folder` that FrameFarm does not write at an OUT's top (its pages, summary and records), if any.
+    private static func entryNotFromFrameFarm(in folder: String) -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.sorted().first { name in
+            ![".framefarm", "index.html", "summary.json"].contains(name) && !(name.hasPrefix("page-") && name.hasSuffix(".html"))
+        }
     }
 
     /// One line per command, then the first few inputs of each kind.

@@ -354,6 +354,16 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         let nothing = try self.report(empty, list: list)
         #expect(nothing.status == 1 && nothing.summary["complete"] as? Bool == false)
         #expect(nothing.summary["notRun"] as? [String] == good.sorted())
+        // A folder of videos is not an OUT: refused, and nothing is written into it.
+        let videos = directory.file("videos")
+        try FileManager.default.createDirectory(atPath: videos, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: good[0], toPath: videos + "/clip.mp4")
+        let notOut = try CommandLineTests.run(["report", videos])
+        #expect(notOut.status == 2 && notOut.stderr.contains("holds no outputs or runs of FrameFarm, and holds clip.mp4"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: videos) == ["clip.mp4"])
+        let noList = try CommandLineTests.run(["report", empty, "--inputs-from", directory.file("missing.txt")])
+        #expect(noList.status == 2 && noList.stderr == "framefarm: \(directory.file("missing.txt")): cannot read the input "
+                + "list (No such file or directory)\n", "\(noList.stderr)")
     }
 
     /// The review page lists the failures of every command run on OUT: a later `poster` over the good videos
