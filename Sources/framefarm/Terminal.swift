@@ -6,8 +6,23 @@ import FrameFarm
 enum Terminal {
     static let standardErrorIsTerminal = isatty(STDERR_FILENO) != 0
 
+    /// One line on stderr, whatever it quotes: control characters (a newline in a file name) are written escaped,
+    /// so that scripts reading a line per failure read this one whole.
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data("framefarm: \(line)\n".utf8))
+        FileHandle.standardError.write(Data("framefarm: \(oneLine(line))\n".utf8))
+    }
+
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        return String(text.unicodeScalars.map { scalar -> String in
+            guard scalar.properties.generalCategory == .control else { return String(scalar) }
+            return switch scalar {
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            default: String(format: "\\x%02X", scalar.value)
+            }
+        }.joined())
     }
 
     static func report(_ failure: InputFailure) { printError(failure.description) }

@@ -185,6 +185,16 @@ import Testing
         }
     }
 
+    /// A failure is one line even for a file whose name holds a newline: control characters are written escaped.
+    @Test func aFailureIsOneLineWhateverTheFileName() throws {
+        let directory = TemporaryDirectory()
+        let bad = directory.write("bad\nname\t.mp4", Data("not a video".utf8))
+        let run = try Self.run(["poster", bad, "--out", directory.file("out"), "--quiet"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "framefarm: \(directory.path)/bad\\nname\\t.mp4: not a video file FFmpeg can read "
+                + "(Invalid data found when processing input)\n", "\(run.stderr)")
+    }
+
     /// SIGINT once: the inputs in progress are finished and the rest are not started. Twice: quit at once. Either
     /// way the exit status is 130 and no temporary file is left.
     @Test(arguments: [1, 2]) func interruptingTheBatchStopsCleanly(signals: Int) throws {
