@@ -78,7 +78,7 @@ struct ReportCommand: ParsableCommand {
             lines.append("\(command): \(counts.done) done, \(counts.failed.count) failed, \(counts.missing.count) missing, "
                          + "\(counts.stale.count) stale")
             let named = counts.failed.map { "  failed: \($0.path): \($0.reason)" }
-                + counts.missing.map { "  missing: \($0)" } + counts.stale.map { "  stale (input changed): \($0)" }
+                + counts.missing.map { "  missing: \($0)" } + counts.stale.map { "  stale (input changed or gone): \($0)" }
             lines += named.prefix(Self.namedPerKind)
             if named.count > Self.namedPerKind { lines.append("  ... and \(named.count - Self.namedPerKind) more") }
         }
