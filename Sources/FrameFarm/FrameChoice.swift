@@ -84,7 +84,7 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         if let cut = facts.cutShortAtSeconds {
             let shown = decoded.frame.timeSeconds - facts.info.startSeconds
             let consequence: InputWarning.CutShortConsequence? = switch requestedOffset(durationSeconds: facts.durationSeconds) {
-            case let asked? where asked <= cut: nil
+            case let asked? where asked < cut - 5e-7: nil  // the cut is the first frame the file lacks
             case let asked?: .frameAskedPastCut(askedSeconds: asked, shownSeconds: shown)
             case nil: .posterPickedBeforeCut(shownSeconds: shown)
             }

@@ -156,7 +156,8 @@ public struct ThumbnailJob: BatchJob {
         }
         let track = tracks[0]
         if let cut = facts.cutShortAtSeconds {
-            let after = track.thumbnails.first { $0.startTime > cut + 5e-7 }
+            // The cut is the time of the first frame the file lacks: a thumbnail at it already holds the one before.
+            let after = track.thumbnails.first { $0.startTime >= cut - 5e-7 }
             warnings.append(.cutShort(atSeconds: cut, ofSeconds: facts.durationSeconds, consequence: after.map {
                 .thumbnailsHoldLastFrame(fromSeconds: $0.startTime, keyframe: options.seek == .keyframe)
             }))

@@ -238,7 +238,8 @@ import Testing
                 return seek == .exact ? number : number / 25 * 25  // a keyframe every second
             }
             #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected, "\(seek)")
-            let firstPast = try #require(cues.first { $0.start > cut }).start
+            // The first cue whose own frame is past the last one the file holds: the first that holds that frame.
+            let firstPast = try #require(cues.first { Int(($0.start * 25 + 1e-6).rounded(.down)) > lastBeforeCut }).start
             #expect(warnings.contains { $0.hasPrefix("cut short: video data stops at about")
                 && $0.contains(String(format: "thumbnails from %.3f s on show the last", firstPast)) }, "\(warnings)")
         }
