@@ -108,10 +108,13 @@ extension Device {
             if !ok { problems.append(DeviceProblem(field: field, reason: reason)) }
         }
         check(Self.isKebabCase(id), "id", "must be kebab-case: lowercase letters and digits joined by '-'")
+        check(DeviceGroup(rawValue: id) == nil, "id", "must not be a group's name (\(id) names a group in --devices)")
         check(!name.trimmingCharacters(in: .whitespaces).isEmpty, "name", "must not be empty")
-        check(nativePixels.width > 0, "nativePixels.width", "must be positive")
-        check(nativePixels.height > 0, "nativePixels.height", "must be positive")
-        check(scale.isFinite && scale > 0, "scale", "must be a positive number")
+        for (side, value) in [("width", nativePixels.width), ("height", nativePixels.height)] {
+            check(value > 0 && value <= Self.largestSide, "nativePixels.\(side)", "must be from 1 to \(Self.largestSide)")
+        }
+        check(scale.isFinite && scale > 0 && scale <= Self.largestScale, "scale",
+              "must be a positive number up to \(Int(Self.largestScale))")
         check(!orientations.isEmpty, "orientations", "must list at least one orientation")
         check(Set(orientations).count == orientations.count, "orientations", "must not repeat an orientation")
         if let cornerRadius {
@@ -134,16 +137,24 @@ extension Device {
     private func insetProblems(_ insets: SafeAreaInsets, field: String, orientation: Orientation)
         -> [DeviceProblem] {
         let values = [("top", insets.top), ("left", insets.left), ("bottom", insets.bottom), ("right", insets.right)]
-        let bad = values.filter { !$0.1.isFinite || $0.1 < 0 }
-        if !bad.isEmpty {
-            return bad.map { DeviceProblem(field: "\(field).\($0.0)", reason: "must be zero or positive") }
-        }
         let screen = nativePixels.oriented(orientation)
+        // In points: past the screen's longer side an inset means nothing, and its pixels would not fit an Int.
+        let longest = Double(max(screen.width, screen.height)) / scale
+        let bad = values.filter { !$0.1.isFinite || $0.1 < 0 || $0.1 > longest }
+        if !bad.isEmpty {
+            return bad.map { DeviceProblem(field: "\(field).\($0.0)", reason: "must be from 0 to the screen's longer side (\(longest) pt)") }
+        }
         let safe = insets.pixelInsets(scale: scale).insetRect(in: screen)
         guard safe.isEmpty else { return [] }
         let points = "\(Double(screen.width) / scale)x\(Double(screen.height) / scale) pt"
         return [DeviceProblem(field: field, reason: "leaves no safe area inside the \(points) screen")]
     }
+
+    /// The longest screen side a device may have: past any screen made (8K is 7680), and what a render's canvas
+    /// holds on every GPU FrameFarm runs on.
+    public static let largestSide = 16384
+    /// Pixels per point: 1 to 3 on every screen made.
+    static let largestScale = 16.0
 
     static func isKebabCase(_ text: String) -> Bool {
         let words = text.split(separator: "-", omittingEmptySubsequences: false)

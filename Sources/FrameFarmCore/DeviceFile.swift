@@ -12,7 +12,7 @@ struct DeviceFile: Codable {
         do {
             file = try JSONDecoder().decode(DeviceFile.self, from: data)
         } catch let error as DecodingError {
-            throw describe(error, ids: probeIDs(data))
+            throw describe(error, data: data)
         }
         try validate(file.devices)
         return file.devices
@@ -33,7 +33,8 @@ struct DeviceFile: Codable {
     }
 
     /// Turns a decoding error into one naming the device (by index and, where readable, id) and the field.
-    private static func describe(_ error: DecodingError, ids: [String?]) -> DeviceCatalogError {
+    private static func describe(_ error: DecodingError, data: Data) -> DeviceCatalogError {
+        let ids = probeIDs(data)
         let (path, reason): ([CodingKey], String)
         switch error {
         case .keyNotFound(let key, let context): (path, reason) = (context.codingPath + [key], "is missing")
@@ -42,13 +43,46 @@ struct DeviceFile: Codable {
         case .dataCorrupted(let context): (path, reason) = (context.codingPath, context.debugDescription)
         @unknown default: return .malformedFile(reason: "\(error)")
         }
+        if path.isEmpty, let fraction = fractionalPixels(data) {
+            // Foundation's decoder calls a fraction where an integer belongs invalid JSON, naming no field.
+            return .invalidDevice(index: fraction.index, id: fraction.id, field: fraction.field, reason: "must be an integer")
+        }
+        if path.isEmpty, case .typeMismatch = error {
+            return .malformedFile(reason: "must be an object whose \"devices\" lists the devices, as 'devices --json' writes")
+        }
+        // A word outside a closed set: say the words.
+        let choices: [String]? = switch path.last?.stringValue {
+        case "kind": DeviceKind.allCases.map(\.rawValue)
+        case _ where path.contains { $0.stringValue == "orientations" }: Orientation.allCases.map(\.rawValue)
+        default: nil
+        }
+        let described = choices.flatMap { words -> String? in
+            guard case .dataCorrupted = error else { return nil }
+            return "must be one of " + words.joined(separator: ", ")
+        }
         guard path.count >= 2, path[0].stringValue == "devices", let index = path[1].intValue else {
             let field = path.isEmpty ? "" : fieldName(path) + " "
             let detail = path.isEmpty ? (error.underlyingDescription ?? reason) : reason
             return .malformedFile(reason: "\(field)\(detail)")
         }
         let field = path.count > 2 ? fieldName(Array(path.dropFirst(2))) : "device"
-        return .invalidDevice(index: index, id: index < ids.count ? ids[index] : nil, field: field, reason: reason)
+        return .invalidDevice(index: index, id: index < ids.count ? ids[index] : nil, field: field,
+                              reason: described ?? reason)
+    }
+
+    /// The first device whose `nativePixels` holds a number with a fraction, read apart from the decoder.
+    private static func fractionalPixels(_ data: Data) -> (index: Int, id: String?, field: String)? {
+        guard let file = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let devices = file["devices"] as? [Any] else { return nil }
+        for (index, device) in devices.enumerated() {
+            guard let device = device as? [String: Any], let pixels = device["nativePixels"] as? [String: Any] else { continue }
+            for side in ["width", "height"] {
+                if let value = pixels[side] as? Double, value.rounded() != value {
+                    return (index, device["id"] as? String, "nativePixels.\(side)")
+                }
+            }
+        }
+        return nil
     }
 
     private static func fieldName(_ path: [CodingKey]) -> String {

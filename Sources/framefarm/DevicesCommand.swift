@@ -10,7 +10,14 @@ struct DeviceCatalogOptions: ParsableArguments {
     func catalog() throws -> DeviceCatalog {
         guard let devicesFile else { return .builtIn }
         guard let data = FileManager.default.contents(atPath: devicesFile) else {
-            throw ValidationError("cannot read devices file \(devicesFile)")
+            // What the system says of it: missing, not permitted, or a folder.
+            let descriptor = open(devicesFile, O_RDONLY)
+            var isFolder: ObjCBool = false
+            let reason = descriptor < 0 ? String(cString: strerror(errno))
+                : FileManager.default.fileExists(atPath: devicesFile, isDirectory: &isFolder) && isFolder.boolValue
+                ? "a folder, not a file" : "unreadable"
+            if descriptor >= 0 { close(descriptor) }
+            throw ValidationError("cannot read devices file \(devicesFile) (\(reason))")
         }
         do {
             return try DeviceCatalog.builtIn.merging(devicesFile: data)

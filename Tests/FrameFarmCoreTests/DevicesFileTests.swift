@@ -49,7 +49,19 @@ private func mergeError(_ data: Data) -> DeviceCatalogError? {
         ([entry(), entry(["id": "b", "scale": nil])],
          .invalidDevice(index: 1, id: "b", field: "scale", reason: "is missing")),
         ([entry(["nativePixels": ["width": 0, "height": 1920]])],
-         .invalidDevice(index: 0, id: "kiosk-screen", field: "nativePixels.width", reason: "must be positive")),
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "nativePixels.width", reason: "must be from 1 to 16384")),
+        // Past any screen made: refused, never a canvas of 30 GB.
+        ([entry(["nativePixels": ["width": 1080, "height": 10_000_000_000]])],
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "nativePixels.height", reason: "must be from 1 to 16384")),
+        ([entry(["scale": 1e300])],
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "scale", reason: "must be a positive number up to 16")),
+        // Insets whose pixels would not fit an integer (they trapped): refused by the screen's size in points.
+        ([entry(["safeAreaPortrait": ["top": 1e300, "left": 0, "bottom": 0, "right": 0]])],
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "safeAreaPortrait.top",
+                        reason: "must be from 0 to the screen's longer side (1920.0 pt)")),
+        // A group's name could never be picked by --devices (it names the group).
+        ([entry(["id": "tv"])],
+         .invalidDevice(index: 0, id: "tv", field: "id", reason: "must not be a group's name (tv names a group in --devices)")),
         ([entry(["nativePixels": ["width": 1080]])],
          .invalidDevice(index: 0, id: "kiosk-screen", field: "nativePixels.height", reason: "is missing")),
         ([entry(["scale": "two"])],
@@ -58,7 +70,8 @@ private func mergeError(_ data: Data) -> DeviceCatalogError? {
          .invalidDevice(index: 0, id: "kiosk-screen", field: "safeAreaPortrait",
                         reason: "leaves no safe area inside the 1080.0x1920.0 pt screen")),
         ([entry(["safeAreaPortrait": ["top": -1, "left": 0, "bottom": 0, "right": 0]])],
-         .invalidDevice(index: 0, id: "kiosk-screen", field: "safeAreaPortrait.top", reason: "must be zero or positive")),
+         .invalidDevice(index: 0, id: "kiosk-screen", field: "safeAreaPortrait.top",
+                        reason: "must be from 0 to the screen's longer side (1920.0 pt)")),
         ([entry(["orientations": ["landscape"]])],
          .invalidDevice(index: 0, id: "kiosk-screen", field: "safeAreaLandscape",
                         reason: "is missing but orientations has landscape")),
@@ -77,16 +90,16 @@ private func mergeError(_ data: Data) -> DeviceCatalogError? {
 }
 
 @Test func devicesFileDecodingFailuresAreReadable() throws {
-    let badKind = try #require(mergeError(try file([entry(["kind": "toaster"])])))
-    guard case .invalidDevice(0, "kiosk-screen", "kind", _) = badKind else {
-        Issue.record("unexpected \(badKind)")
-        return
-    }
-    let badOrientation = try #require(mergeError(try file([entry(["orientations": ["sideways"]])])))
-    guard case .invalidDevice(0, "kiosk-screen", "orientations[0]", _) = badOrientation else {
-        Issue.record("unexpected \(badOrientation)")
-        return
-    }
+    // A word outside a closed set lists the words; a fraction where whole pixels belong names its field (the
+    // decoder alone calls it invalid JSON); a file that is not an object says what it should be.
+    #expect(mergeError(try file([entry(["kind": "toaster"])])) == .invalidDevice(
+        index: 0, id: "kiosk-screen", field: "kind", reason: "must be one of phone, tablet, tv, mac, watch, vision, pip"))
+    #expect(mergeError(try file([entry(["orientations": ["sideways"]])])) == .invalidDevice(
+        index: 0, id: "kiosk-screen", field: "orientations[0]", reason: "must be one of landscape, portrait"))
+    #expect(mergeError(try file([entry(["nativePixels": ["width": 1080, "height": 1920.5]])])) == .invalidDevice(
+        index: 0, id: "kiosk-screen", field: "nativePixels.height", reason: "must be an integer"))
+    #expect(mergeError(Data("[]".utf8)) == .malformedFile(
+        reason: "must be an object whose \"devices\" lists the devices, as 'devices --json' writes"))
     let notJSON = try #require(mergeError(Data("{devices".utf8)))
     guard case .malformedFile = notJSON else {
         Issue.record("unexpected \(notJSON)")
