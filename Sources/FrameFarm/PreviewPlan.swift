@@ -1,3 +1,4 @@
+import Foundation
 import FrameFarmGPU
 
 /// Overlays `preview` can draw (`--overlay safe-area,crop,corners`).
@@ -36,16 +37,28 @@ public struct PreviewOptions: Sendable {
 
     public init() {}
 
+    /// A device as the settings record it: a built-in one by its id (so records stay current across versions
+    /// whose catalog is the same), one from a devices file by its id and a hash of its figures, so that a re-run
+    /// after the file changed (its pixels, insets, corners) redoes the renders.
+    static func recordedID(_ device: Device) -> String {
+        if DeviceCatalog.builtIn.device(id: device.id) == device { return device.id }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let figures = (try? encoder.encode(device)).map { String(decoding: $0, as: UTF8.self) } ?? device.name
+        return device.id + "@" + OutputLayout.shortHash(figures)
+    }
+
     /// The default mode of each screen follows the batch's policy (`BatchSettings.policy`), recorded here too.
     func settings(policy: ModePolicy) -> PreviewSettings {
-        PreviewSettings(devices: devices.map(\.id), orientations: orientations, modes: modes, at: frame,
+        PreviewSettings(devices: devices.map(Self.recordedID), orientations: orientations, modes: modes, at: frame,
                         overlays: overlays, fitWithin: fitWithin, removePadding: removePadding,
                         policy: policy, format: format, quality: quality, filter: resampling.filter,
                         linearLight: OnOff(resampling.linearLight))
     }
 }
 
-/// What a preview section records it was made with (devices by id); a re-run with other settings redoes it.
+/// What a preview section records it was made with (devices by id, with a hash of their figures when they come
+/// from a devices file); a re-run with other settings redoes it.
 public struct PreviewSettings: Codable, Hashable, Sendable {
     @Setting var devices: [String]
     @Setting var orientations: [Orientation]?

@@ -185,6 +185,34 @@ import Testing
         }
     }
 
+    /// Renders for a device from a devices file are redone when the file changes the device's figures (its
+    /// pixels here), and skipped while it does not; built-in devices are recorded by id alone.
+    @Test func aChangedDevicesFileRedoesItsRenders() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory) { $0.durationSeconds = 1 }
+        func devicesFile(width: Int, height: Int) throws -> String {
+            let device: [String: Any] = [
+                "id": "lobby", "name": "Lobby", "kind": "tv", "nativePixels": ["width": width, "height": height],
+                "scale": 1, "safeAreaLandscape": ["top": 0, "left": 0, "bottom": 0, "right": 0], "orientations": ["landscape"],
+            ]
+            return directory.write("devices.json", try JSONSerialization.data(withJSONObject: ["devices": [device]]))
+        }
+        let out = directory.file("out"), render = out + "/sample/preview/lobby-landscape-fit.png"
+        func preview() throws -> String {
+            let run = try Self.run(["preview", good, "--out", out, "--devices-file", directory.file("devices.json"),
+                                    "--devices", "lobby,pip-iphone", "--modes", "fit", "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            return try #require(run.stdout.firstMatch(of: #/"status" : "([a-z-]+)"/#)).1.description
+        }
+        _ = try devicesFile(width: 400, height: 240)
+        #expect(try preview() == "done" && readImage(render).width == 400)
+        #expect(try preview() == "up-to-date")
+        _ = try devicesFile(width: 320, height: 200)
+        #expect(try preview() == "done" && readImage(render).width == 320)
+        let devices = ManifestStore.read(out + "/sample/manifest.json")?.preview?.settings["devices"] ?? ""
+        #expect(devices.hasPrefix("lobby@") && devices.hasSuffix(",pip-iphone"), "\(devices)")
+    }
+
     /// A failure is one line even for a file whose name holds a newline: control characters are written escaped.
     @Test func aFailureIsOneLineWhateverTheFileName() throws {
         let directory = TemporaryDirectory()
