@@ -12,9 +12,10 @@ public enum PreviewOverlay: String, Sendable, CaseIterable {
 
     public static func parseList(_ text: String) throws -> Set<PreviewOverlay> {
         if text == "none" { return [] }
-        return Set(try text.split(separator: ",").map { item in
+        return Set(try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
             guard let overlay = PreviewOverlay(rawValue: String(item)) else {
-                throw ValueParseError(kind: "overlay", value: String(item), expected: "safe-area, crop, corners or none")
+                throw ValueParseError(kind: "overlay", value: String(item),
+                                      expected: "safe-area, crop or corners, comma-separated, or none alone")
             }
             return overlay
         })

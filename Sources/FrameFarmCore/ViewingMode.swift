@@ -37,6 +37,16 @@ public enum Orientation: String, Codable, Sendable, CaseIterable {
     public init(parsing text: String) throws {
         self = try parseKeyword(text, as: Self.self, kind: "orientation")
     }
+
+    /// Parses `--orientations`: `both`, or orientations comma-separated, each once; never an empty list.
+    public static func parseList(_ text: String) throws -> [Orientation] {
+        if text == "both" { return allCases }
+        let list = try text.split(separator: ",", omittingEmptySubsequences: false).map { try Orientation(parsing: String($0)) }
+        guard Set(list).count == list.count else {
+            throw ValueParseError(kind: "orientations", value: text, expected: "each orientation once")
+        }
+        return list
+    }
 }
 
 extension PixelSize {

@@ -24,7 +24,7 @@ struct PreviewCommand: BatchCommand {
     var devices = "all"
 
     @Option(help: "landscape, portrait, or both, comma-separated (default: landscape, plus portrait for portrait videos).",
-            transform: { text in try text.split(separator: ",").map { try Orientation(parsing: String($0)) } })
+            transform: { try Orientation.parseList($0) })
     var orientations: [Orientation]?
 
     @Option(help: "Viewing modes, comma-separated: fit, fill, stretch, auto (the policy's pick).",

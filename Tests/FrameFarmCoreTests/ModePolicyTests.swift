@@ -104,3 +104,13 @@ private func checkMaxCrop(screen: PixelSize, percents: [Double], expected: [View
     #expect(throws: ValueParseError.self) { try FitRegion(parsing: "safe") }
     #expect(size(1206, 2622).oriented(.landscape) == phone)
 }
+
+/// `--orientations`: `both` is both, a list names each once, and an empty entry (`,`, `landscape,`) is refused
+/// rather than read as no orientation at all.
+@Test func orientationListsAreWholeOrRefused() throws {
+    #expect(try Orientation.parseList("both") == [.landscape, .portrait])
+    #expect(try Orientation.parseList("portrait,landscape") == [.portrait, .landscape])
+    for bad in [",", "", "landscape,", "landscape,landscape", "sideways"] {
+        #expect(throws: ValueParseError.self, "\(bad)") { try Orientation.parseList(bad) }
+    }
+}
