@@ -9,7 +9,6 @@ extension ProbeReport {
         let display = geometry.displaySize
         let contentRect = ProbeReport.Rect(geometry.displayPixelRect(ofCoded: facts.codedContentRect))
         let contentSize = contentRect.pixelRect.size
-        let referenceScreen = PixelSize(width: 1920, height: 1080).oriented(contentSize.orientation)
         self.path = path
         container = info.containerName
         codec = info.codecName
@@ -29,7 +28,7 @@ extension ProbeReport {
         displayHeight = display.height
         aspectRatio = ProbeReport.rounded(display.aspectRatio)
         aspectClass = AspectClass(displaySize: contentSize)
-        defaultMode = policy.mode(content: contentSize, screen: referenceScreen)
+        defaultMode = ProbeReport.defaultMode(of: contentSize, policy: policy)
         self.policy = policy
         durationSeconds = ProbeReport.rounded(facts.durationSeconds, places: 3)
         frameRate = info.frameRate.map { ProbeReport.rounded($0) }

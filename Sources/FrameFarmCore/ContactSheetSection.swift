@@ -9,7 +9,7 @@ extension ContactSheetWriter {
         var html = "<section id=\"\(escape(entry.folder))\" class=\"item video\" tabindex=\"-1\" data-flags=\"\(flags)\" "
         html += "data-name=\"\(escape(searchable))\">\n<h2>\(escape(entry.folder))</h2>\n"
         html += "<div class=\"path\">\(escape(manifest.input.path))</div>\n"
-        html += facts(manifest.probe) + warnings(manifest)
+        html += facts(manifest.probe, barsKept: manifest.preview?.settings["removePadding"] == "off") + warnings(manifest)
         html += timeline(entry)
         if let preview = manifest.preview { html += renders(preview, folder: entry.folder, probe: manifest.probe) }
         if let thumbnails = manifest.thumbnails { html += sheets(thumbnails, folder: entry.folder) }
@@ -22,11 +22,18 @@ extension ContactSheetWriter {
         return html + "</section>\n"
     }
 
-    private static func facts(_ probe: ProbeReport) -> String {
+    /// `barsKept`: the renders keep the baked-in bars (`--remove-padding off`), so they place the whole frame,
+    /// whose default mode may differ from the picture's.
+    private static func facts(_ probe: ProbeReport, barsKept: Bool) -> String {
         var html = "<div class=\"facts\">\(probe.displayWidth)x\(probe.displayHeight) display "
         html += "(coded \(probe.codedWidth)x\(probe.codedHeight), SAR \(escape(probe.sampleAspectRatio)), rotation \(probe.rotation)), "
         html += "\(escape(probe.codec)), \(String(format: "%.2f", probe.durationSeconds)) s, "
         html += "\(probe.aspectClass.rawValue) \(String(format: "%.2f", probe.contentAspectRatio)):1, default mode \(probe.defaultMode.rawValue)"
+        if barsKept, probe.paddingDetected {
+            let frame = PixelSize(width: probe.displayWidth, height: probe.displayHeight)
+            html += " (the renders keep the bars: the whole \(String(format: "%.2f", probe.aspectRatio)):1 frame, default mode "
+                + "\(ProbeReport.defaultMode(of: frame, policy: probe.policy).rawValue))"
+        }
         if probe.interlaced == true { html += ", interlaced (shown from its first field)" }
         // The renders are SDR: say so, or an HDR master looks different here than on an HDR screen.
         if probe.isHDR {

@@ -45,6 +45,11 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// What `--modes auto` picks under `policy` on a 16:9 screen turned like the video.
     public var defaultMode = ViewingMode.fit
     public var policy = ModePolicy.hig
+
+    /// What `policy` picks for a picture of `size` on the reference screen: 16:9, turned like the picture.
+    public static func defaultMode(of size: PixelSize, policy: ModePolicy) -> ViewingMode {
+        policy.mode(content: size, screen: PixelSize(width: 1920, height: 1080).oriented(size.orientation))
+    }
     public var durationSeconds = 0.0
     public var frameRate: Double?
     public var keyframeIntervalSeconds: Double?

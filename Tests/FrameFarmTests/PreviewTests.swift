@@ -66,6 +66,10 @@ import Testing
             #expect(preview.paddingDetected)
             #expect(preview.paddingRemoved == removePadding)
             #expect(preview.renders.count == 4)
+            // The page's facts give the picture's shape and default mode, and, where the renders keep the bars,
+            // the whole frame's, which the renders follow.
+            let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+            #expect(page.contains("(the renders keep the bars: the whole 1.78:1 frame, default mode fit)") == !removePadding)
             for render in preview.renders {
                 let image = try readImage(out + "/sample/" + render.file)
                 #expect(image.width == render.screenWidth && image.height == render.screenHeight)
