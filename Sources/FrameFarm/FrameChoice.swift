@@ -40,8 +40,13 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
                 keyframeIntervalSeconds: stream.keyframeIntervalSeconds, keyframeTimes: stream.keyframeTimes,
                 analysis: stream.analysis, maxPixels: maxPixels)
                 ?? PosterPicker.pickExactlyFindingPadding(path: path, stream: stream, maxPixels: maxPixels)
+            var choice = found.choice
+            if choice.score.value <= 0,
+               let atAnEnd = try PosterPicker.pickFromTheEnds(path: path, stream: stream, maxPixels: maxPixels) {
+                choice = atAnEnd
+            }
             return (MediaFacts(stream: stream, padding: found.padding),
-                    Decoded(frame: found.choice.frame, score: found.choice.score, damagedTimes: found.choice.damagedTimes))
+                    Decoded(frame: choice.frame, score: choice.score, damagedTimes: choice.damagedTimes))
         }
         let decoding = BackgroundWork { try Self.decode(path: path, stream: stream, offset: offset, maxPixels: maxPixels) }
         do {
@@ -90,6 +95,9 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
             }
             warnings.append(.cutShort(atSeconds: cut, ofSeconds: facts.durationSeconds, consequence: consequence))
         }
+        if let score = decoded.score, score.value <= 0 {
+            warnings.append(.posterShowsLittle(brightness: score.brightness))
+        }
         if let damage = facts.stream.damage(times: decoded.damagedTimes) {
             warnings.append(.damagedData(damage, consequence: .frameShownMayShowIt(everyCandidateDamaged: self == .poster)))
         }
@@ -130,6 +138,19 @@ extension PosterPicker {
         let choice = try tally.choice ?? firstFrame(path: path, startSeconds: start, analysis: facts.analysis,
                                                     maxPixels: maxPixels)
         return (choice, Padding.decide(codedSize: facts.info.geometry.codedSize, frames: Array(bars.values)))
+    }
+
+    /// Where every candidate between 5% and 95% scored nothing (black, washed out or flat: a video whose picture
+    /// is only in its first or last seconds), the best of frames from the first and last 5%, its ends included;
+    /// nil when they score nothing either.
+    static func pickFromTheEnds(path: String, stream facts: StreamFacts, maxPixels: Int) throws -> Choice? {
+        let start = facts.info.startSeconds, duration = facts.availableSeconds
+        let fractions = [0, 0.01, 0.02, 0.03, 0.04, 0.96, 0.97, 0.98, 0.99, 0.999]
+        var tally = Tally()
+        var bars: [Double: FrameBars?] = [:]
+        try decodeCandidates(fractions.map { start + duration * $0 }, path: path, stream: facts, maxPixels: maxPixels,
+                             into: &tally, bars: &bars)
+        return tally.choice.flatMap { $0.score.value > 0 ? $0 : nil }
     }
 
     /// The video's keyframes (presentation times) as far as the windows need them: all of them when the probe's

@@ -17,6 +17,9 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
     /// The `width`-px track's tiles are narrower, `tile`, so that one tile is no taller than `maxSheetSide`: the
     /// video is far taller than wide.
     case tilesNarrowed(width: Int, tile: PixelSize, maxSheetSide: Int)
+    /// The auto poster's every candidate, the video's first and last seconds included, was black, washed out or
+    /// flat: the poster (of mean `brightness`, 0 black to 1 white) shows little.
+    case posterShowsLittle(brightness: Double)
 
     public enum CutShortConsequence: Sendable, Hashable {
         /// A preview or poster by time asked for a frame past the cut: the last one before it is shown.
@@ -43,6 +46,9 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
             (width.map { "\($0)-px track: " } ?? "") + "sheet grid lowered from \(asked.columns)x\(asked.rows) to \(columns)x\(rows) so that "
                 + (byDevice ? "each sheet fits what the GPU draws into at once"
                             : "no sheet is longer than \(asked.maxSheetSide) px (--max-sheet-pixels)")
+        case .posterShowsLittle(let brightness):
+            "every frame looked at for the poster is " + (brightness < 0.08 ? "black" : brightness > 0.97 ? "washed out" : "flat")
+                + ": the poster frame shows little; pick a time with --at (--poster-at for thumbnails --poster)"
         case .tilesNarrowed(let width, let tile, let maxSheetSide):
             "\(width)-px thumbnails narrowed to \(tile.width)x\(tile.height) so that no sheet is longer than "
                 + "\(maxSheetSide) px (--max-sheet-pixels): the picture is far taller than wide"

@@ -164,6 +164,29 @@ import FrameFarmSamples
         #expect(poster.timeSeconds >= 4, "picked \(poster.timeSeconds) s, inside the black lead or the fade")
     }
 
+    /// Black for 9.6 s of 10: every candidate between 5% and 95% is black, so frames from the last 5% are looked
+    /// at, and the poster shows one of them. A video black throughout gets a poster that says so in a warning.
+    @Test func aPictureOnlyInTheLastSecondsStillGivesThePoster() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.durationSeconds = 10
+            $0.frameRate = (10, 1)
+            $0.blackLeadSeconds = 9.6
+        }
+        let poster = try Self.autoPosterShowingItsFrame(of: path, widths: [], in: directory)
+        #expect(poster.timeSeconds >= 9.6 && (poster.score?["value"] ?? 0) > 0, "picked \(poster.timeSeconds) s")
+        let black = try makeSample(in: directory, name: "black.mp4") {
+            $0.durationSeconds = 2
+            $0.blackLeadSeconds = 2
+        }
+        let summary = PosterJob.run(inputs: [black], outputRoot: directory.file("out-black"), options: PosterOptions(),
+                                    gpu: SharedGPU.service)
+        #expect(summary.failed == 0)
+        #expect(summary.inputs[0].warnings.map(\.description) == [
+            "every frame looked at for the poster is black: the poster frame shows little; pick a time with --at "
+                + "(--poster-at for thumbnails --poster)"])
+    }
+
     /// Keyframes at 0, 8 and 16 s of 20: the exact candidates lie in windows after them, decoding a fifth of the
     /// clip (4 s: [1, 1.33], [8, 9.33], [16, 17.33] by hand) instead of all of it, and the poster is one of them.
     @Test func aShortClipsPosterComesFromWindowsAfterItsKeyframes() throws {
