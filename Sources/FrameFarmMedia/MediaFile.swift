@@ -93,8 +93,9 @@ public final class MediaFile {
                 analysis known: StreamAnalysis? = nil, rendition request: RenditionRequest? = nil) throws {
         self.path = path
         FFmpegLog.configured
-        // FFmpeg would fail on DRM with a key or decryption error that does not say why (first opens only).
-        if known == nil, PlaylistScan.isPlaylist(path), let system = PlaylistScan.drm(path) { throw InputError.drmProtected(system) }
+        // FFmpeg would fail on DRM with a key or decryption error that does not say why, and reload a live
+        // playlist for as long as it grows (first opens only).
+        if known == nil, PlaylistScan.isPlaylist(path), let refusal = PlaylistScan.refusal(path) { throw refusal }
         var opened: UnsafeMutablePointer<AVFormatContext>?
         if RemoteInput.isRemote(path) {
             let reader = try RemoteReader(name: path)

@@ -14,20 +14,30 @@ enum PlaylistScan {
         return lowered.hasSuffix(".m3u8") || lowered.hasSuffix(".m3u") || lowered.hasSuffix(".mpd")
     }
 
-    /// The DRM system `path` or one of its rendition playlists declares; nil when none does, or when they cannot
-    /// be read here (FFmpeg then says what is wrong).
-    static func drm(_ path: String) -> String? {
+    /// Why FrameFarm cannot read the stream `path` or one of its rendition playlists describes: the DRM system
+    /// one declares, or a live stream (FFmpeg would reload a live playlist for as long as it grows); nil when
+    /// neither, or when they cannot be read here (FFmpeg then says what is wrong).
+    static func refusal(_ path: String) -> InputError? {
         guard let text = self.text(path) else { return nil }
-        if let system = StreamProtection.drm(in: text) { return system }
+        if let refusal = refusal(inText: text) { return refusal }
         guard text.contains("#EXT-X-STREAM-INF") else { return nil }
         var previousWasVariant = false
         for line in text.split(whereSeparator: \.isNewline).map(String.init) {
             defer { previousWasVariant = line.hasPrefix("#EXT-X-STREAM-INF") }
             guard previousWasVariant, !line.hasPrefix("#"), !line.isEmpty,
                   let nested = self.text(resolve(line, against: path), within: path) else { continue }
-            if let system = StreamProtection.drm(in: nested) { return system }
+            if let refusal = refusal(inText: nested) { return refusal }
         }
         return nil
+    }
+
+    private static func refusal(inText text: String) -> InputError? {
+        if let system = StreamProtection.drm(in: text) { return .drmProtected(system) }
+        // A media playlist (it lists segments) that is still growing; a DASH manifest of a live presentation.
+        let liveHLS = text.contains("#EXTINF") && !text.contains("#EXT-X-ENDLIST")
+            && !text.contains("#EXT-X-PLAYLIST-TYPE:VOD")
+        let liveDASH = text.contains("<MPD") && (text.contains("type=\"dynamic\"") || text.contains("type='dynamic'"))
+        return liveHLS || liveDASH ? .livePlaylist : nil
     }
 
     /// `reference` as a path or URL name, relative to the playlist at `base`.

@@ -9,12 +9,15 @@ final class SignalHandler: Sendable {
     /// Kept only so the sources live as long as the handler; never read after `install`.
     nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
     private let received = Locked<Int32?>(nil)
+    private static let queue = DispatchQueue(label: "framefarm.signals")
 
     /// Call once, before the batch starts.
     func install() {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            // A queue of its own: a serial queue gets a thread even while every worker of the global pool is
+            // blocked (a read waiting on a stalled server), so the second signal still quits at once.
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: Self.queue)
             source.setEventHandler { [self] in handle(signalNumber) }
             source.resume()
             sources.append(source)

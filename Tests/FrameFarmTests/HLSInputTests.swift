@@ -179,5 +179,36 @@ import Testing
         let folder = out + "/locked/thumbnails/"
         try ThumbnailTests.expectTilesOnTheirFrames(in: folder, fps: 10)
     }
+
+    /// A live stream (an HLS playlist still growing, directly or as a ladder's rendition; a dynamic DASH manifest)
+    /// has no end to read: FFmpeg would reload it for as long as it grows. Each fails at once with one line; the
+    /// same playlist finished is read.
+    @Test func aLiveStreamIsOneClearLineNotAWaitWithoutEnd() throws {
+        let directory = TemporaryDirectory()
+        let playlist = directory.file("show.m3u8")
+        let made = try CommandLineTests.run(["sample", "--out", playlist, "--duration", "4", "--size", "320x180", "--fps", "10",
+                                             "--keyframe-interval", "2", "--preset", "ultrafast"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let finished = try String(contentsOfFile: playlist, encoding: .utf8)
+        #expect(finished.contains("#EXT-X-ENDLIST"))
+        let growing = finished.split(separator: "\n").filter { !$0.hasPrefix("#EXT-X-ENDLIST") && !$0.hasPrefix("#EXT-X-PLAYLIST-TYPE") }
+        try (growing.joined(separator: "\n") + "\n").write(toFile: directory.file("live.m3u8"), atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,RESOLUTION=320x180\nlive.m3u8\n"
+            .write(toFile: directory.file("ladder.m3u8"), atomically: true, encoding: .utf8)
+        try """
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z"><Period>
+            <AdaptationSet mimeType="video/mp4"><Representation id="0" bandwidth="500000" width="320" height="180">
+            <BaseURL>clip.mp4</BaseURL></Representation></AdaptationSet></Period></MPD>
+
+            """.write(toFile: directory.file("dynamic.mpd"), atomically: true, encoding: .utf8)
+        let inputs = ["live.m3u8", "ladder.m3u8", "dynamic.mpd"].map(directory.file)
+        let run = try CommandLineTests.run(["thumbnails"] + inputs + [playlist, "--out", directory.file("out"), "--interval", "1"])
+        #expect(run.status == 1)
+        for input in inputs {
+            #expect(run.stderr.contains("framefarm: \(input): a live stream (an HLS playlist without #EXT-X-ENDLIST"), "\(run.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: directory.file("out/show/thumbnails/thumbnails.vtt")))
+    }
 }
 
