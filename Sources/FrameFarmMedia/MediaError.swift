@@ -73,6 +73,8 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     case noSuchRendition(String)
     /// A playlist or manifest declares DRM (the system named), which FrameFarm cannot decrypt.
     case drmProtected(String)
+    /// A segment (or rendition playlist) a playlist lists could not be read, for `reason`.
+    case segmentFailed(segment: String, reason: String)
     /// A live playlist or manifest (still growing: no `#EXT-X-ENDLIST`, or a dynamic MPD), which has no end to read.
     case livePlaylist
 
@@ -100,6 +102,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
         case .drmProtected(let system):
             "DRM-protected (\(system)): FrameFarm reads clear streams and AES-128 ones whose key the playlist points to, "
                 + "not streams that need a license server; give it the unprotected source"
+        case .segmentFailed(let segment, let reason): "cannot read \(segment), which the playlist lists: \(reason)"
         case .livePlaylist:
             "a live stream (an HLS playlist without #EXT-X-ENDLIST, or a dynamic DASH manifest): it has no end to read; "
                 + "give the finished recording or its VOD playlist"

@@ -432,6 +432,8 @@ public final class MediaFile {
         while true {
             packet.unreference()
             let code = av_read_frame(context, packet.pointer)
+            // A segment skipped would leave its part of the video showing the frame before it.
+            if remoteReader != nil, let failure = RemoteReader.takeNestedFailure(within: path) { throw failure }
             if code < 0 {
                 if let failure = remoteReader?.failure { throw failure }
                 return nil

@@ -148,6 +148,11 @@ final class RemoteReader {
     /// CDN token that signs a whole folder; a signature per object cannot be guessed); its name, as always, has
     /// none. What this does not read (a `crypto+` segment of encrypted HLS, whose key and bytes FFmpeg decrypts
     /// itself) goes to FFmpeg's own opener.
+    /// Why a segment or rendition playlist of the playlist `parent` could not be read, once; nil when all were.
+    static func takeNestedFailure(within parent: String) -> InputError? {
+        NestedOpener.failures.withLock { $0.removeValue(forKey: parent) }
+    }
+
     static func installNestedOpener(on context: UnsafeMutablePointer<AVFormatContext>) {
         NestedOpener.defaults.withLock { defaults in
             if defaults == nil { defaults = (context.pointee.io_open, context.pointee.io_close2) }
@@ -182,7 +187,12 @@ private enum NestedOpener {
 
     final class ReaderBox: @unchecked Sendable {  // unchecked: a reader is used by the one demuxer that opened it
         let reader: RemoteReader
-        init(_ reader: RemoteReader) { self.reader = reader }
+        /// The playlist it was opened for.
+        let parent: String
+        init(_ reader: RemoteReader, parent: String) {
+            self.reader = reader
+            self.parent = parent
+        }
     }
 
     static let open: Open = { context, pb, url, flags, options in
@@ -193,26 +203,38 @@ private enum NestedOpener {
             return fallback(context, pb, url, flags, options)
         }
         let parent = context.pointee.url.map { String(cString: $0) } ?? ""
+        let name = RemoteInput.registerNested(location, within: parent)
         do {
-            let reader = try RemoteReader(name: RemoteInput.registerNested(location, within: parent))
+            let reader = try RemoteReader(name: name)
             // An EXT-X-BYTERANGE segment starts part-way into its file.
             if let options, let entry = av_dict_get(options.pointee, "offset", nil, 0),
                let offset = Int64(String(cString: entry.pointee.value)), offset > 0 {
                 _ = avio_seek(reader.context, offset, SEEK_SET)
             }
             pb.pointee = reader.context
-            readers.withLock { $0[Int(bitPattern: reader.context)] = ReaderBox(reader) }
+            readers.withLock { $0[Int(bitPattern: reader.context)] = ReaderBox(reader, parent: parent) }
             return 0
         } catch {
+            failures.withLock { $0[parent] = $0[parent] ?? .segmentFailed(segment: name, reason: "\(error)") }
             return -EIO
         }
     }
 
     static let close: Close = { context, pb in
         guard let pb else { return 0 }
-        if readers.withLock({ $0.removeValue(forKey: Int(bitPattern: pb)) }) != nil { return 0 }
+        if let box = readers.withLock({ $0.removeValue(forKey: Int(bitPattern: pb)) }) {
+            if let failure = box.reader.failure {
+                failures.withLock { $0[box.parent] = $0[box.parent] ?? .segmentFailed(segment: box.reader.name, reason: failure.description) }
+            }
+            return 0
+        }
         return defaults.withLock { $0?.close }.map { $0(context, pb) } ?? 0
     }
+
+    /// The first segment (or rendition playlist) of each playlist that could not be read, by the playlist's name:
+    /// FFmpeg's demuxers skip such a segment and go on, which would leave its part of the video showing the frame
+    /// before it.
+    static let failures = Locked<[String: InputError]>([:])
 }
 
 /// The ranges a process fetched lately, by input name. Every open of a remote input asks for the same first bytes

@@ -252,5 +252,23 @@ struct RemoteInputTests {
         #expect(server.accessLog.contains { $0.contains("/videos/locked.key?") && $0.contains(Self.signature) })
         #expect(!run.stdout.contains(Self.signature) && !run.stderr.contains(Self.signature))
     }
+
+    /// A segment a remote playlist lists but the server does not have (404): FFmpeg's demuxer would skip it and
+    /// the track would show the frame before it for its seconds; the input fails naming the segment instead.
+    @Test func aMissingSegmentFailsTheInputRatherThanLeaveAGap() throws {
+        let server = try WebServer()
+        let folder = server.root + "/videos"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try CommandLineTests.run(["sample", "--out", folder + "/show.m3u8", "--duration", "6", "--size", "320x180",
+                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"])
+        try #require(made.status == 0, "\(made.stderr)")
+        try FileManager.default.removeItem(atPath: folder + "/show-001.ts")
+        let run = try CommandLineTests.run(["thumbnails", server.url("videos/show.m3u8") + Self.query,
+                                            "--out", server.folder.file("out"), "--interval", "1"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(server.url("videos/show.m3u8")): cannot read \(server.url("videos/show-001.ts")), "
+                                    + "which the playlist lists: HTTP 404"), "\(run.stderr)")
+        #expect(!run.stderr.contains(Self.signature))
+    }
 }
 
