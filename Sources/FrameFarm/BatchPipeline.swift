@@ -189,22 +189,24 @@ public struct BatchPipeline: Sendable {
     /// (the jobs after it fail for the same reason), and the manifest keeps what the jobs before it made.
     private func process(_ path: String, folder: String, jobs: [any BatchJob], layout: OutputLayout,
                          counter: ProgressCounter, encoders: EncoderPool) -> BatchSummary.Outcome {
+        /// Every job failed, before any ran, for `reason`.
+        func failedBeforeAnyJob(_ reason: String) -> BatchSummary.Outcome {
+            var outcome = BatchSummary.Outcome(path: path, folder: folder, status: .failed, error: reason)
+            outcome.statusByCommand = Dictionary(uniqueKeysWithValues: jobs.map { (type(of: $0).command, .failed) })
+            return outcome
+        }
         let input: InputRecord
         do {
             input = try ManifestStore.inputRecord(for: path)
         } catch {
-            var outcome = BatchSummary.Outcome(path: path, folder: folder, status: .failed, error: error.description)
-            outcome.statusByCommand = Dictionary(uniqueKeysWithValues: jobs.map { (type(of: $0).command, .failed) })
-            return outcome
+            return failedBeforeAnyJob(error.description)
         }
-        if !settings.force, let other = ManifestStore.otherInput(at: layout.manifestPath(folder), than: input) {
-            var outcome = BatchSummary.Outcome(path: path, folder: folder, status: .failed, error:
-                "its folder \(folder) holds the outputs of another input, \(other): give --layout hashed, or --layout "
-                + "mirror --inputs-root DIR, to keep both (--force replaces them)")
-            outcome.statusByCommand = Dictionary(uniqueKeysWithValues: jobs.map { (type(of: $0).command, .failed) })
-            return outcome
+        let recorded = ManifestStore.read(layout.manifestPath(folder))
+        if !settings.force, let recorded, ManifestStore.isOfAnotherInput(recorded, than: input) {
+            return failedBeforeAnyJob("its folder \(folder) holds the outputs of another input, \(recorded.input.path): "
+                + "give --layout hashed, or --layout mirror --inputs-root DIR, to keep both (--force replaces them)")
         }
-        let existing = ManifestStore.current(at: layout.manifestPath(folder), for: input)
+        let existing = ManifestStore.current(recorded, for: input)
         let policy = settings.policy ?? existing?.probe.policy ?? .hig
         var statuses: [String: BatchSummary.Outcome.Status] = [:]
         var results: [InputResult] = []

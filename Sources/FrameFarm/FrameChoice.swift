@@ -16,7 +16,8 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         } else if let value = Double(trimmed), value >= 0, value.isFinite {
             self = .seconds(value)
         } else {
-            throw ValueParseError(kind: "frame time", value: text, expected: "seconds (12.5), a percentage (25%), or auto (the poster frame; also called poster)")
+            throw ValueParseError(kind: "frame time", value: text,
+                                  expected: "seconds (12.5), a percentage (25%), or auto (the poster frame; also called poster)")
         }
     }
 

@@ -10,8 +10,8 @@ public enum InputList {
     ]
 
     /// The inputs a list names, one a line, in order: blank lines and lines starting with `#` are skipped, a
-    /// trailing carriage return and a leading byte-order mark are dropped, and relative paths stay relative (to the current folder, where the
-    /// batch opens them). `-` reads standard input. Read a line at a time: a list of a million paths costs about
+    /// trailing carriage return and a leading byte-order mark are dropped, and relative paths stay relative (to
+    /// the current folder, where the batch opens them). `-` reads standard input. Read a line at a time: a list of a million paths costs about
     /// what the paths do.
     public static func read(_ path: String) throws -> [String] {
         // Standard input is opened again from its descriptor: the C library's `stdin` is shared mutable state.

@@ -118,7 +118,9 @@ public struct LibraryReport: Encodable, Sendable {
         commands.sorted { $0.key < $1.key }.flatMap { command, report in
             report.failed.map { InputFailure(path: $0.path, reason: "\(command): \($0.reason)") }
                 + report.missing.map { InputFailure(path: $0, reason: "\(command): no outputs (never run, or its run stopped)") }
-                + report.stale.map { InputFailure(path: $0, reason: "\(command): the input changed or is gone since its outputs were made") }
+                + report.stale.map {
+                    InputFailure(path: $0, reason: "\(command): the input changed or is gone since its outputs were made")
+                }
         } + notRun.map { InputFailure(path: $0, reason: "no outputs and no runs of any command under \(outputRoot)") }
     }
 

@@ -238,13 +238,9 @@ public enum ManifestStore {
         try AtomicFile.write(try encoder.encode(manifest), to: path)
     }
 
-    /// The input whose outputs the folder of the manifest at `path` holds, when that is another input than
-    /// `input`: another path and another file (a video of the same name elsewhere, under the stem layout). Nil
-    /// for the same input, even moved or changed since, and where there is no manifest.
-    public static func otherInput(at path: String, than input: InputRecord) -> String? {
-        read(path).flatMap { isOfAnotherInput($0, than: input) ? $0.input.path : nil }
-    }
-
+    /// Whether `manifest` (and so its folder) holds the outputs of another input than `input`: another path and
+    /// another file (a video of the same name elsewhere, under the stem layout); not the same input moved or
+    /// changed since.
     static func isOfAnotherInput(_ manifest: VideoManifest, than input: InputRecord) -> Bool {
         OutputLayout.absolutePath(manifest.input.path) != OutputLayout.absolutePath(input.path)
             && !manifest.input.describesSameFile(as: input)
@@ -252,7 +248,12 @@ public enum ManifestStore {
 
     /// The manifest at `path` when it describes the same file as `input` (size and modification time), else nil.
     public static func current(at path: String, for input: InputRecord) -> VideoManifest? {
-        read(path).flatMap { $0.input.describesSameFile(as: input) ? $0 : nil }
+        current(read(path), for: input)
+    }
+
+    /// `manifest` when it describes the same file as `input`, else nil.
+    static func current(_ manifest: VideoManifest?, for input: InputRecord) -> VideoManifest? {
+        manifest.flatMap { $0.input.describesSameFile(as: input) ? $0 : nil }
     }
 
     /// Starts from the input's `current` manifest or a fresh one, applies `update` and writes it atomically. The

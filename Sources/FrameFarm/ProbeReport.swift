@@ -43,7 +43,9 @@ extension ProbeReport {
             rounded.irregularShare = ProbeReport.rounded(timing.irregularShare, places: 3)
             rounded.jumps = timing.jumps.map { TimestampJump(atSeconds: ProbeReport.rounded($0.atSeconds, places: 3),
                                                              bySeconds: ProbeReport.rounded($0.bySeconds, places: 3)) }
-            rounded.repeats?.firstAtSeconds = ProbeReport.rounded(timing.repeats?.firstAtSeconds ?? 0, places: 3)
+            rounded.repeats = timing.repeats.map {
+                TimestampRepeats(count: $0.count, firstAtSeconds: ProbeReport.rounded($0.firstAtSeconds, places: 3))
+            }
             return rounded
         }
         colorMatrix = info.color.matrix

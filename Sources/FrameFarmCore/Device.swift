@@ -142,7 +142,9 @@ extension Device {
         let longest = Double(max(screen.width, screen.height)) / scale
         let bad = values.filter { !$0.1.isFinite || $0.1 < 0 || $0.1 > longest }
         if !bad.isEmpty {
-            return bad.map { DeviceProblem(field: "\(field).\($0.0)", reason: "must be from 0 to the screen's longer side (\(longest) pt)") }
+            return bad.map {
+                DeviceProblem(field: "\(field).\($0.0)", reason: "must be from 0 to the screen's longer side (\(longest) pt)")
+            }
         }
         let safe = insets.pixelInsets(scale: scale).insetRect(in: screen)
         guard safe.isEmpty else { return [] }

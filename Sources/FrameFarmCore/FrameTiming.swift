@@ -86,8 +86,6 @@ extension FrameTiming {
     }
 }
 
-/// A break in a stream's timestamps: at `atSeconds` (the packet before it) they go on `bySeconds` later than one
-/// frame would (negative: they step back).
 /// Frames that carry the timestamp of the frame before them (a muxer that rounded, or a broken encode).
 public struct TimestampRepeats: Codable, Sendable, Equatable {
     public var count: Int
@@ -100,6 +98,8 @@ public struct TimestampRepeats: Codable, Sendable, Equatable {
     }
 }
 
+/// A break in a stream's timestamps: at `atSeconds` (the packet before it) they go on `bySeconds` later than one
+/// frame would (negative: they step back).
 public struct TimestampJump: Codable, Sendable, Equatable {
     public var atSeconds: Double
     public var bySeconds: Double

@@ -15,7 +15,8 @@ public enum AtomicFile {
     /// Deletes temporary files in `folder` (not its subfolders) left by a process that no longer runs: one killed
     /// with SIGKILL, or by a crash or power loss before its rename. Temporaries of live processes (this one, or
     /// another batch writing to the same folder) are kept. On shared storage a process id means something only on
-    /// its own host and in its own PID namespace (`hostTag`): another's temporaries are removed only once a day old. Returns how many were removed.
+    /// its own host and in its own PID namespace (`hostTag`): another's temporaries are removed only once a day
+    /// old. Returns how many were removed.
     @discardableResult
     public static func removeStaleTemporaries(inFolder folder: String) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
@@ -217,7 +218,6 @@ public enum AtomicFile {
         }
     }
 
-    /// The current `errno` as an error naming `path`.
     /// The failure of the call that just set `errno`, on `path`.
     private static func failure(_ path: String) -> FileWriteError {
         let code = errno

@@ -87,6 +87,6 @@ struct ReportCommand: ParsableCommand {
                          + (report.notRun.isEmpty ? "" : ": none of the \(report.notRun.count) listed inputs is done"))
         }
         lines.append("\(report.inputs) input\(report.inputs == 1 ? "" : "s"); contact sheet \(out)/index.html, every input in \(out)/summary.json")
-        FileHandle.standardError.write(Data(lines.map { "framefarm: " + $0 + "\n" }.joined().utf8))
+        FileHandle.standardError.write(Data(lines.map { "framefarm: " + Terminal.oneLine($0) + "\n" }.joined().utf8))
     }
 }
