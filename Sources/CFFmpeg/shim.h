@@ -14,6 +14,7 @@
 static inline int framefarm_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int framefarm_averror_eof(void) { return AVERROR_EOF; }
 static inline int framefarm_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int framefarm_averror_exit(void) { return AVERROR_EXIT; }
 static inline int64_t framefarm_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 
 // FFmpeg's log callback takes a va_list, which Swift cannot receive: this one formats the line in C and hands it

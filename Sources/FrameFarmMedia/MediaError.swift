@@ -77,6 +77,8 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     case segmentFailed(segment: String, reason: String)
     /// A live playlist or manifest (still growing: no `#EXT-X-ENDLIST`, or a dynamic MPD), which has no end to read.
     case livePlaylist
+    /// A DASH manifest FrameFarm cannot read, for the reason given.
+    case unreadableManifest(String)
 
     public var description: String {
         switch self {
@@ -106,6 +108,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
         case .livePlaylist:
             "a live stream (an HLS playlist without #EXT-X-ENDLIST, or a dynamic DASH manifest): it has no end to read; "
                 + "give the finished recording or its VOD playlist"
+        case .unreadableManifest(let reason): "cannot read this DASH manifest: \(reason)"
         }
     }
 }

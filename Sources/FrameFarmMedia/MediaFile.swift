@@ -71,6 +71,12 @@ public final class MediaFile {
     /// An http(s) input's reader (FFmpeg reads it through this, in bounded range requests); nil for a file.
     /// Released after the container is closed: the container reads through it until then.
     private let remoteReader: RemoteReader?
+    /// The HLS playlist a DASH representation of segments becomes (`DASHInput`), which FFmpeg reads from memory.
+    private let playlistReader: MemoryReader?
+    /// Whether FFmpeg reads this input as a DASH manifest read by `DASHInput`.
+    private let isDASH: Bool
+    /// Whether the segments FFmpeg opens go through `RemoteReader`'s nested opener (a playlist's, a remote input's).
+    private let watchesSegments: Bool
     let context: UnsafeMutablePointer<AVFormatContext>
     let videoStreamIndex: Int32
     private let packet = Packet()
@@ -96,32 +102,66 @@ public final class MediaFile {
         // FFmpeg would fail on DRM with a key or decryption error that does not say why, and reload a live
         // playlist for as long as it grows (first opens only).
         if known == nil, PlaylistScan.isPlaylist(path), let refusal = PlaylistScan.refusal(path) { throw refusal }
+        var pathReader = RemoteInput.isRemote(path) ? try RemoteReader(name: path) : nil
+        let dash = DASHInput.isManifest(path, reader: pathReader)
+            ? try DASHInput.open(path, reader: pathReader, request: request, known: known?.path == path ? known?.info.rendition : nil)
+            : nil
+        // A manifest's reader (and its connection) is done with once the manifest is read.
+        if dash != nil { pathReader = nil }
+        isDASH = dash != nil
+        rendition = dash?.rendition
+        // What FFmpeg opens: the input, or for a DASH manifest its representation's file or segments' playlist.
+        var source = path, format: UnsafePointer<AVInputFormat>?
         var opened: UnsafeMutablePointer<AVFormatContext>?
-        if RemoteInput.isRemote(path) {
-            let reader = try RemoteReader(name: path)
-            remoteReader = reader
-            // Without a context of its own, avformat_open_input would read the name with FFmpeg's http client.
-            guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
-            context.pointee.pb = reader.context
-            context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-            RemoteReader.installNestedOpener(on: context)
-            opened = context
-        } else {
+        if case .playlist(let text) = dash?.source {
+            playlistReader = try MemoryReader(Data(text.utf8))
             remoteReader = nil
-            try MediaFile.checkReadable(path)
+            opened = try MediaFile.customContext(reading: playlistReader!.context)
+            format = av_find_input_format("hls")
+        } else {
+            playlistReader = nil
+            if case .file(let file) = dash?.source { source = file }
+            if RemoteInput.isRemote(source) {
+                remoteReader = source == path ? pathReader : try RemoteReader(name: source)
+                // Without a context of its own, avformat_open_input would read the name with FFmpeg's http client.
+                opened = try MediaFile.customContext(reading: remoteReader!.context)
+            } else {
+                remoteReader = nil
+                do { try MediaFile.checkReadable(source) } catch let error as InputError where source != path {
+                    throw InputError.segmentFailed(segment: source, reason: error.description)
+                }
+                // A local playlist's segments are opened through the nested opener too, which notes those missing.
+                if PlaylistScan.isPlaylist(source) {
+                    guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
+                    RemoteReader.installNestedOpener(on: context)
+                    opened = context
+                }
+            }
         }
+        watchesSegments = opened != nil
         // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
         // HLS options (other formats ignore them): a remote playlist would otherwise reuse one http connection for
         // its segments, which only FFmpeg's own http client can; and the local files a playlist may name are
         // FFmpeg's media extensions plus AES-128 keys (`.key`), which FFmpeg leaves out.
         var openOptions: OpaquePointer?
         defer { av_dict_free(&openOptions) }
-        if remoteReader != nil { av_dict_set(&openOptions, "http_persistent", "0", 0) }
-        av_dict_set(&openOptions, "allowed_extensions", MediaFile.playlistExtensions, 0)
-        let openCode = avformat_open_input(&opened, path, nil, &openOptions)
+        if remoteReader != nil || playlistReader != nil { av_dict_set(&openOptions, "http_persistent", "0", 0) }
+        if playlistReader != nil {
+            // The segments a DASH manifest names, whatever their extension (`.webm`, `.chk`, none), which FFmpeg's
+            // lists for HLS leave out; a remote manifest was checked to name remote segments only (`DASHInput`).
+            for (key, value) in [("allowed_extensions", "ALL"), ("allowed_segment_extensions", "ALL"), ("extension_picky", "0")] {
+                av_dict_set(&openOptions, key, value, 0)
+            }
+        } else {
+            av_dict_set(&openOptions, "allowed_extensions", MediaFile.playlistExtensions, 0)
+        }
+        let openCode = avformat_open_input(&opened, source, format, &openOptions)
         guard openCode >= 0, let opened else {
-            if let failure = remoteReader?.failure { throw failure }
-            if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: path) { throw InputError.cutShortBeforeIndex }
+            if let failure = remoteReader?.failure {
+                throw source == path ? failure : InputError.segmentFailed(segment: source, reason: failure.description)
+            }
+            if let failure = RemoteReader.takeNestedFailure(within: path) { throw failure }
+            if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: source) { throw InputError.cutShortBeforeIndex }
             throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
         }
         context = opened
@@ -142,7 +182,7 @@ public final class MediaFile {
                 avformat_close_input(&toClose)
                 throw error
             }
-            rendition = picked?.rendition
+            rendition = picked?.rendition ?? rendition
             analyse()
             let infoCode = analysed!
             var bestStream = picked?.stream ?? av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
@@ -269,6 +309,16 @@ public final class MediaFile {
         return options.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
     }
 
+    /// A format context that reads through `io` (a reader of ours) and opens what a playlist names through
+    /// `RemoteReader`'s nested opener.
+    private static func customContext(reading io: UnsafeMutablePointer<AVIOContext>) throws -> UnsafeMutablePointer<AVFormatContext> {
+        guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
+        context.pointee.pb = io
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        RemoteReader.installNestedOpener(on: context)
+        return context
+    }
+
     private static func checkReadable(_ path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InputError.notFound }
@@ -312,7 +362,7 @@ public final class MediaFile {
                                         height: Int(parameters.height), peakLuminance: peakLuminance)
         let start = stream.pointee.start_time == framefarm_av_nopts_value() ? 0 : seconds(stream.pointee.start_time)
         return VideoStreamInfo(
-            containerName: String(cString: context.pointee.iformat.pointee.name),
+            containerName: isDASH ? "dash" : String(cString: context.pointee.iformat.pointee.name),
             codecName: codecName, pixelFormatName: pixelFormatName, geometry: geometry,
             frameRate: frameRate, durationSeconds: containerDuration, startSeconds: start, color: color,
             bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil,
@@ -348,6 +398,7 @@ public final class MediaFile {
     /// See `VideoStreamInfo.fileFormat`. FFmpeg reads MP4 and QuickTime with one demuxer, and Matroska and WebM
     /// with another: the major brand and the name tell them apart.
     private var fileFormat: String {
+        if isDASH { return "dash" }
         let demuxer = String(cString: context.pointee.iformat.pointee.name)
         if demuxer.hasPrefix("mov,") {
             let brand = av_dict_get(context.pointee.metadata, "major_brand", nil, 0).map { String(cString: $0.pointee.value) }
@@ -433,7 +484,7 @@ public final class MediaFile {
             packet.unreference()
             let code = av_read_frame(context, packet.pointer)
             // A segment skipped would leave its part of the video showing the frame before it.
-            if remoteReader != nil, let failure = RemoteReader.takeNestedFailure(within: path) { throw failure }
+            if watchesSegments, let failure = RemoteReader.takeNestedFailure(within: path) { throw failure }
             if code < 0 {
                 if let failure = remoteReader?.failure { throw failure }
                 return nil

@@ -31,7 +31,8 @@ enum PlaylistScan {
         return nil
     }
 
-    private static func refusal(inText text: String) -> InputError? {
+    /// Why FrameFarm cannot read the stream a playlist's or manifest's `text` describes (see `refusal(_:)`).
+    static func refusal(inText text: String) -> InputError? {
         if let system = StreamProtection.drm(in: text) { return .drmProtected(system) }
         // A media playlist (it lists segments) that is still growing; a DASH manifest of a live presentation.
         let liveHLS = text.contains("#EXTINF") && !text.contains("#EXT-X-ENDLIST")

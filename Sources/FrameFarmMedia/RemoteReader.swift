@@ -62,6 +62,17 @@ final class RemoteReader {
         return failure == nil || !data.isEmpty ? data : nil
     }
 
+    /// Up to `count` bytes from the start, leaving the read position where it was (they stay fetched: reading
+    /// them next asks the server for nothing); nil when none could be read.
+    func peek(_ count: Int) -> Data? {
+        let saved = position
+        defer { position = saved }
+        position = 0
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBufferPointer { self.read(into: $0.baseAddress!, count: count) }
+        return read > 0 ? Data(bytes[..<Int(read)]) : nil
+    }
+
     /// Copies up to `count` bytes at the read position into `target`; fetches the next range when the position
     /// is past what was fetched.
     private func read(into target: UnsafeMutablePointer<UInt8>, count: Int) -> Int32 {
@@ -142,17 +153,18 @@ final class RemoteReader {
         return Int64(target)
     }
 
-    /// What a remote playlist opens (an HLS playlist's renditions and segments, a DASH manifest's segments), FFmpeg
-    /// asks for through the format context's `io_open`: each through a reader of its own, so segments are read in
-    /// range requests too and never by FFmpeg's http client. A nested URL without a query takes the playlist's (a
-    /// CDN token that signs a whole folder; a signature per object cannot be guessed); its name, as always, has
-    /// none. What this does not read (a `crypto+` segment of encrypted HLS, whose key and bytes FFmpeg decrypts
-    /// itself) goes to FFmpeg's own opener.
     /// Why a segment or rendition playlist of the playlist `parent` could not be read, once; nil when all were.
     static func takeNestedFailure(within parent: String) -> InputError? {
         NestedOpener.failures.withLock { $0.removeValue(forKey: parent) }
     }
 
+    /// What a playlist opens (an HLS playlist's renditions and segments, the HLS playlist a DASH representation
+    /// becomes), FFmpeg asks for through the format context's `io_open`: each remote one through a reader of its
+    /// own, so segments are read in range requests too and never by FFmpeg's http client. A nested URL without a
+    /// query takes the playlist's (a CDN token that signs a whole folder; a signature per object cannot be
+    /// guessed); its name, as always, has none. What this does not read (a local file; a `crypto+` segment of
+    /// encrypted HLS, whose key and bytes FFmpeg decrypts itself) goes to FFmpeg's own opener. Either way, what
+    /// cannot be opened is kept for `takeNestedFailure`.
     static func installNestedOpener(on context: UnsafeMutablePointer<AVFormatContext>) {
         NestedOpener.defaults.withLock { defaults in
             if defaults == nil { defaults = (context.pointee.io_open, context.pointee.io_close2) }
@@ -198,11 +210,17 @@ private enum NestedOpener {
     static let open: Open = { context, pb, url, flags, options in
         guard let context, let pb, let url else { return -EINVAL }
         let location = String(cString: url)
+        let parent = context.pointee.url.map { String(cString: $0) } ?? ""
         guard RemoteInput.isRemote(location) else {
             guard let fallback = defaults.withLock({ $0?.open }) else { return -EINVAL }
-            return fallback(context, pb, url, flags, options)
+            let code = fallback(context, pb, url, flags, options)
+            // A local segment missing, or an AES-128 one FFmpeg's client could not fetch, would be skipped too.
+            if code < 0, code != framefarm_averror_exit() {
+                let reason = FFmpegError(rawValue: code).description
+                failures.withLock { $0[parent] = $0[parent] ?? .segmentFailed(segment: location, reason: reason) }
+            }
+            return code
         }
-        let parent = context.pointee.url.map { String(cString: $0) } ?? ""
         let name = RemoteInput.registerNested(location, within: parent)
         do {
             let reader = try RemoteReader(name: name)

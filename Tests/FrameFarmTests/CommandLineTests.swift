@@ -33,8 +33,9 @@ import Testing
         return process
     }
 
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:], in directory: String? = nil) throws -> Run {
         let process = process(arguments, environment: extra)
+        process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

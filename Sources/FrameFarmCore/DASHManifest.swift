@@ -1,0 +1,169 @@
+import Foundation
+
+/// A static DASH manifest (MPD) as FrameFarm reads it: the video representations of its one period, each as the
+/// addresses of its bytes. FrameFarm reads a manifest itself rather than through FFmpeg's dash demuxer, which opens
+/// every segment with its own http client: a remote manifest's segments would then go without `--header`, retries,
+/// `--io-timeout` and bounded range requests, and a missing one would be skipped unnoticed.
+///
+/// What ISO/IEC 23009-1 allows for on-demand content is read: `BaseURL` at every level, each relative to the one
+/// above (the first of several); `SegmentTemplate` (`$RepresentationID$`, `$Number$`, `$Time$`, `$Bandwidth$`,
+/// with `%0Nd` widths) by `@duration` or by `SegmentTimeline` (including `@r="-1"`); `SegmentList` with
+/// `SegmentURL`s and byte ranges; `SegmentBase` (one file, its index read by the demuxer); segment information
+/// inherited from the period and adaptation set. Image (thumbnail) and trick-mode adaptation sets are not video.
+public struct DASHManifest: Sendable, Equatable {
+    /// Where some of a representation's bytes are: a file (a path or URL) and, when not all of it, a range.
+    public struct Part: Sendable, Equatable {
+        public var location: String
+        public var byteRange: ClosedRange<Int>?
+
+        public init(location: String, byteRange: ClosedRange<Int>? = nil) {
+            self.location = location
+            self.byteRange = byteRange
+        }
+    }
+
+    /// A media segment and its duration.
+    public struct Segment: Sendable, Equatable {
+        public var part: Part
+        public var seconds: Double
+
+        public init(part: Part, seconds: Double) {
+            self.part = part
+            self.seconds = seconds
+        }
+    }
+
+    /// How a representation's bytes are laid out.
+    public enum Media: Sendable, Equatable {
+        /// One file holding the whole representation (`SegmentBase`, or a `BaseURL` alone).
+        case file(Part)
+        /// An initialization segment (none for self-initializing segments) and the media segments in order.
+        case segments(initialization: Part?, [Segment])
+    }
+
+    public struct Representation: Sendable, Equatable {
+        public var id: String
+        public var width: Int
+        public var height: Int
+        public var bandwidth: Int?
+        public var media: Media
+    }
+
+    /// The video representations, in manifest order (the renditions `--rendition` picks among).
+    public var representations: [Representation]
+    /// `@mediaPresentationDuration`, or the period's duration; nil when the manifest gives neither.
+    public var durationSeconds: Double?
+
+    /// Reads the manifest `data`, found at `location` (a path or URL: relative addresses resolve against it).
+    /// Throws, in words, for what is not a static single-period manifest or names its segments in a way the
+    /// standard does not allow; a manifest without video representations reads as none.
+    public init(parsing data: Data, location: String) throws(DASHManifestError) {
+        let root: MarkupNode
+        do { root = try MarkupNode.parse(data) } catch { throw DASHManifestError(error.description) }
+        guard root.name == "MPD" else { throw DASHManifestError("its root element is <\(root.name)>, not <MPD>") }
+        if root.attributes["type"] == "dynamic" { throw DASHManifestError("a dynamic (live) manifest") }
+        let periods = root.children("Period")
+        guard let period = periods.first else { throw DASHManifestError("it has no Period") }
+        if periods.count > 1 {
+            throw DASHManifestError("it has \(periods.count) periods (ads or chapters joined); FrameFarm reads manifests "
+                                    + "of one period: give each part's manifest, or the joined video")
+        }
+        let total = try root.attributes["mediaPresentationDuration"].map(Self.seconds(isoDuration:))
+        let start = try period.attributes["start"].map(Self.seconds(isoDuration:)) ?? 0
+        let periodSeconds = try period.attributes["duration"].map(Self.seconds(isoDuration:)) ?? total.map { $0 - start }
+        durationSeconds = total ?? periodSeconds
+        let periodBase = Self.base(of: period, within: Self.base(of: root, within: location))
+        representations = []
+        for adaptation in period.children("AdaptationSet") where Self.isVideo(adaptation) {
+            let adaptationBase = Self.base(of: adaptation, within: periodBase)
+            for node in adaptation.children("Representation") {
+                let id = node.attributes["id"] ?? String(representations.count)
+                let context = SegmentContext(
+                    representationID: id, bandwidth: node.attributes["bandwidth"].flatMap { Int($0) },
+                    base: Self.base(of: node, within: adaptationBase), manifest: location, periodSeconds: periodSeconds,
+                    levels: [period, adaptation, node])
+                let media: Media
+                do { media = try context.media() } catch {
+                    throw DASHManifestError("representation \(id): \(error.description)")
+                }
+                func size(_ name: String) -> Int { (node.attributes[name] ?? adaptation.attributes[name]).flatMap { Int($0) } ?? 0 }
+                representations.append(Representation(id: id, width: size("width"), height: size("height"),
+                                                      bandwidth: context.bandwidth, media: media))
+            }
+        }
+    }
+
+    /// Whether an adaptation set is the video itself: not audio, text, thumbnail images or a trick-mode track.
+    private static func isVideo(_ set: MarkupNode) -> Bool {
+        let properties = set.children("EssentialProperty") + set.children("SupplementalProperty")
+        if properties.contains(where: { $0.attributes["schemeIdUri"]?.lowercased().contains("trickmode") == true }) { return false }
+        let types = [set.attributes["contentType"], set.attributes["mimeType"]]
+            + set.children("Representation").map { $0.attributes["mimeType"] }
+        let declared = types.compactMap { $0?.lowercased() }
+        if declared.contains(where: { $0.hasPrefix("video") }) { return true }
+        return declared.isEmpty && set.children("Representation").contains { $0.attributes["width"] != nil }
+    }
+
+    /// The address `node`'s `BaseURL` (its first) gives, relative to `base`; `base` when it has none.
+    private static func base(of node: MarkupNode, within base: String) -> String {
+        guard let text = node.child("BaseURL")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+            return base
+        }
+        return resolve(text, against: base)
+    }
+
+    /// `reference` resolved against `base` (RFC 3986 for URLs; for a path, its folder), as a URL or a path.
+    static func resolve(_ reference: String, against base: String) -> String {
+        let lowered = base.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            // A reference with spaces or other characters a URL may not hold is taken as meant, escaped.
+            let allowed = CharacterSet.urlFragmentAllowed.union(CharacterSet(charactersIn: "%#"))
+            let escaped = URL(string: reference) != nil ? reference
+                : reference.addingPercentEncoding(withAllowedCharacters: allowed) ?? reference
+            return URL(string: escaped, relativeTo: URL(string: base))?.absoluteURL.absoluteString ?? reference
+        }
+        let referenceLowered = reference.lowercased()
+        if referenceLowered.hasPrefix("http://") || referenceLowered.hasPrefix("https://") { return reference }
+        if referenceLowered.hasPrefix("file:") { return URL(string: reference)?.path ?? reference }
+        if reference.hasPrefix("/") { return reference }
+        let folder = base.hasSuffix("/") ? base : (base as NSString).deletingLastPathComponent
+        return ((folder as NSString).appendingPathComponent(reference.removingPercentEncoding ?? reference) as NSString)
+            .standardizingPath
+    }
+
+    /// Seconds of an ISO 8601 duration as MPDs write them (`PT1H2M3.5S`, `P1DT2H`); years and months, which have
+    /// no fixed length, are refused.
+    public static func seconds(isoDuration text: String) throws(DASHManifestError) -> Double {
+        var total = 0.0, number = "", inTime = false, any = false
+        guard text.hasPrefix("P") else { throw DASHManifestError("'\(text)' is not an ISO 8601 duration") }
+        for character in text.dropFirst() {
+            switch character {
+            case "T": inTime = true
+            case "0"..."9", ".": number.append(character)
+            default:
+                let unit: Double? = switch (character, inTime) {
+                case ("W", false): 604_800
+                case ("D", false): 86_400
+                case ("H", true): 3600
+                case ("M", true): 60
+                case ("S", true): 1
+                default: nil
+                }
+                guard let unit, let value = Double(number) else {
+                    throw DASHManifestError("'\(text)' is not an ISO 8601 duration FrameFarm reads (days to seconds)")
+                }
+                total += value * unit
+                number = ""
+                any = true
+            }
+        }
+        guard any, number.isEmpty else { throw DASHManifestError("'\(text)' is not an ISO 8601 duration") }
+        return total
+    }
+}
+
+/// Why a DASH manifest cannot be read.
+public struct DASHManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

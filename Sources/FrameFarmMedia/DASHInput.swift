@@ -1,0 +1,169 @@
+import CFFmpeg
+import Foundation
+import FrameFarmCore
+
+/// A DASH manifest as FFmpeg is given it. FFmpeg's dash demuxer opens every segment with its own http client
+/// (`avio_open2`, not the format context's `io_open`), so a remote manifest's segments would go without
+/// `--header`, retries, `--io-timeout` and bounded range requests, and a missing one would be skipped. Instead the
+/// manifest is read here (`DASHManifest`), one video representation picked as `--rendition` asks, and FFmpeg reads
+/// either that representation's one file (SegmentBase) like any input, or an HLS media playlist of its segments
+/// (SegmentTemplate, SegmentList), which its hls demuxer opens through `RemoteReader`'s nested opener like the
+/// segments of any remote playlist. A local manifest takes the same path, its segments read from disk.
+enum DASHInput {
+    /// What FFmpeg opens for the representation picked.
+    enum Source {
+        /// One file: a local path, or a remote input's name.
+        case file(String)
+        /// An HLS media playlist of the representation's segments, given to FFmpeg from memory.
+        case playlist(String)
+    }
+
+    struct Opening {
+        var source: Source
+        /// The representation read, when the manifest has several.
+        var rendition: Rendition?
+    }
+
+    /// Whether `path` (a file, or a remote input's name read through `reader`) is a DASH manifest: by its
+    /// extension, else by an `<MPD` in its first bytes (manifest URLs often have none,
+    /// `.../manifest(format=mpd-time-csf)`).
+    static func isManifest(_ path: String, reader: RemoteReader?) -> Bool {
+        if path.lowercased().hasSuffix(".mpd") { return true }
+        let head: Data?
+        if let reader {
+            head = reader.peek(4096)
+        } else {
+            head = FileHandle(forReadingAtPath: path).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 4096)
+            }
+        }
+        return head.map { String(decoding: $0, as: UTF8.self).contains("<MPD") } ?? false
+    }
+
+    /// Reads the manifest at `path` and picks its representation: the one an earlier open of the input picked
+    /// (`known`), else as `request` asks (the highest when nil).
+    static func open(_ path: String, reader: RemoteReader?, request: RenditionRequest?,
+                     known: Rendition?) throws(InputError) -> Opening {
+        let remote = reader != nil
+        let location = remote ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+        let manifest: DASHManifest
+        do {
+            let data = try text(of: path, reader: reader)
+            // DRM and live as for any playlist (a manifest known by its content was not scanned for them).
+            if let refusal = PlaylistScan.refusal(inText: String(decoding: data, as: UTF8.self)) { throw refusal }
+            manifest = try DASHManifest(parsing: data, location: location)
+        } catch let error as DASHManifestError {
+            throw .unreadableManifest(error.description)
+        } catch {
+            throw error as? InputError ?? .unreadableManifest("\(error)")
+        }
+        let videos = manifest.representations
+        guard !videos.isEmpty else { throw .noVideoStream }
+        var index = 0, rendition: Rendition?
+        if videos.count > 1 {
+            let candidates = videos.map { Rendition.Candidate(width: $0.width, height: $0.height, bandwidth: $0.bandwidth) }
+            if let known, known.index < videos.count {
+                (index, rendition) = (known.index, known)
+            } else {
+                let choice: (index: Int, reason: String)
+                do { choice = try (request ?? RenditionRequest(choice: .highest)).pick(candidates) } catch {
+                    throw .noSuchRendition(error.description)
+                }
+                let picked = candidates[choice.index]
+                index = choice.index
+                rendition = Rendition(index: index, count: videos.count, width: picked.width, height: picked.height,
+                                      bandwidth: picked.bandwidth, reason: choice.reason)
+            }
+        }
+        let representation = videos[index]
+        // A remote manifest names remote segments only: a local path in it must not read this machine's files.
+        if remote, let local = locations(of: representation).first(where: { !RemoteInput.isRemote($0) }) {
+            throw .unreadableManifest("it names '\(local)', which is not an http(s) URL")
+        }
+        switch representation.media {
+        case .file(let part):
+            return Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: path) : part.location),
+                           rendition: rendition)
+        case .segments:
+            return Opening(source: .playlist(representation.hlsMediaPlaylist!), rendition: rendition)
+        }
+    }
+
+    private static func locations(of representation: DASHManifest.Representation) -> [String] {
+        switch representation.media {
+        case .file(let part): [part.location]
+        case .segments(let initialization, let segments): [initialization?.location].compactMap { $0 } + segments.map(\.part.location)
+        }
+    }
+
+    private static func text(of path: String, reader: RemoteReader?) throws(InputError) -> Data {
+        if let reader {
+            guard let data = reader.readAll(limit: PlaylistScan.largestText) else { throw reader.failure ?? .empty }
+            return data
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable("cannot open it") }
+        defer { try? handle.close() }
+        do { return try handle.read(upToCount: PlaylistScan.largestText) ?? Data() } catch {
+            throw .unreadable(error.localizedDescription)
+        }
+    }
+}
+
+/// Bytes held in memory that FFmpeg reads as if they were a file: the HLS playlist a DASH representation becomes.
+/// Not thread-safe: one per `MediaFile`.
+final class MemoryReader {
+    private let bytes: [UInt8]
+    private var position = 0
+    /// The AVIOContext FFmpeg reads through; freed with the reader.
+    private(set) var context: UnsafeMutablePointer<AVIOContext>!
+
+    init(_ data: Data) throws(InputError) {
+        bytes = [UInt8](data)
+        let size = 4096
+        guard let buffer = av_malloc(size)?.assumingMemoryBound(to: UInt8.self),
+              let context = avio_alloc_context(buffer, Int32(size), 0, Unmanaged.passUnretained(self).toOpaque(),
+                                               Self.readPacket, nil, Self.seekTo) else {
+            throw .unreadable("out of memory")
+        }
+        self.context = context
+    }
+
+    deinit {
+        av_freep(&context.pointee.buffer)
+        avio_context_free(&context)
+    }
+
+    private func read(into target: UnsafeMutablePointer<UInt8>, count: Int) -> Int32 {
+        guard position < bytes.count else { return framefarm_averror_eof() }
+        let copied = min(count, bytes.count - position)
+        bytes.withUnsafeBufferPointer { target.update(from: $0.baseAddress! + position, count: copied) }
+        position += copied
+        return Int32(copied)
+    }
+
+    private func seek(to offset: Int64, whence: Int32) -> Int64 {
+        if whence & AVSEEK_SIZE != 0 { return Int64(bytes.count) }
+        let base: Int
+        switch whence & ~AVSEEK_FORCE {
+        case SEEK_SET: base = 0
+        case SEEK_CUR: base = position
+        case SEEK_END: base = bytes.count
+        default: return -1
+        }
+        guard base + Int(offset) >= 0 else { return -1 }
+        position = base + Int(offset)
+        return Int64(position)
+    }
+
+    private static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+        opaque, buffer, count in
+        guard let opaque, let buffer else { return -EINVAL }
+        return Unmanaged<MemoryReader>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, count: Int(count))
+    }
+
+    private static let seekTo: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+        guard let opaque else { return -1 }
+        return Unmanaged<MemoryReader>.fromOpaque(opaque).takeUnretainedValue().seek(to: offset, whence: whence)
+    }
+}
