@@ -68,14 +68,11 @@ public final class StreamAnalysis: @unchecked Sendable {
 public final class MediaFile {
     /// A local path, or a remote input's name (`RemoteInput`): never a URL's query string.
     public let path: String
-    /// An http(s) input's reader (FFmpeg reads it through this, in bounded range requests); nil for a file.
-    /// Released after the container is closed: the container reads through it until then.
+    /// What FFmpeg reads the input through (`OpenedInput`). Released after the container is closed: the container
+    /// reads through its readers until then.
     private let remoteReader: RemoteReader?
-    /// The HLS playlist a DASH representation of segments becomes (`DASHInput`), which FFmpeg reads from memory.
     private let playlistReader: MemoryReader?
-    /// Whether FFmpeg reads this input as a DASH manifest read by `DASHInput`.
     private let isDASH: Bool
-    /// Whether the segments FFmpeg opens go through `RemoteReader`'s nested opener (a playlist's, a remote input's).
     private let watchesSegments: Bool
     let context: UnsafeMutablePointer<AVFormatContext>
     let videoStreamIndex: Int32
@@ -102,68 +99,13 @@ public final class MediaFile {
         // FFmpeg would fail on DRM with a key or decryption error that does not say why, and reload a live
         // playlist for as long as it grows (first opens only).
         if known == nil, PlaylistScan.isPlaylist(path), let refusal = PlaylistScan.refusal(path) { throw refusal }
-        var pathReader = RemoteInput.isRemote(path) ? try RemoteReader(name: path) : nil
-        let dash = DASHInput.isManifest(path, reader: pathReader)
-            ? try DASHInput.open(path, reader: pathReader, request: request, known: known?.path == path ? known?.info.rendition : nil)
-            : nil
-        // A manifest's reader (and its connection) is done with once the manifest is read.
-        if dash != nil { pathReader = nil }
-        isDASH = dash != nil
-        rendition = dash?.rendition
-        // What FFmpeg opens: the input, or for a DASH manifest its representation's file or segments' playlist.
-        var source = path, format: UnsafePointer<AVInputFormat>?
-        var opened: UnsafeMutablePointer<AVFormatContext>?
-        if case .playlist(let text) = dash?.source {
-            playlistReader = try MemoryReader(Data(text.utf8))
-            remoteReader = nil
-            opened = try MediaFile.customContext(reading: playlistReader!.context)
-            format = av_find_input_format("hls")
-        } else {
-            playlistReader = nil
-            if case .file(let file) = dash?.source { source = file }
-            if RemoteInput.isRemote(source) {
-                remoteReader = source == path ? pathReader : try RemoteReader(name: source)
-                // Without a context of its own, avformat_open_input would read the name with FFmpeg's http client.
-                opened = try MediaFile.customContext(reading: remoteReader!.context)
-            } else {
-                remoteReader = nil
-                do { try MediaFile.checkReadable(source) } catch let error as InputError where source != path {
-                    throw InputError.segmentFailed(segment: source, reason: error.description)
-                }
-                // A local playlist's segments are opened through the nested opener too, which notes those missing.
-                if PlaylistScan.isPlaylist(source) {
-                    guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
-                    RemoteReader.installNestedOpener(on: context)
-                    opened = context
-                }
-            }
-        }
-        watchesSegments = opened != nil
-        // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
-        // HLS options (other formats ignore them): a remote playlist would otherwise reuse one http connection for
-        // its segments, which only FFmpeg's own http client can; and the local files a playlist may name are
-        // FFmpeg's media extensions plus AES-128 keys (`.key`), which FFmpeg leaves out.
-        var openOptions: OpaquePointer?
-        defer { av_dict_free(&openOptions) }
-        if remoteReader != nil || playlistReader != nil { av_dict_set(&openOptions, "http_persistent", "0", 0) }
-        if playlistReader != nil {
-            // The segments a DASH manifest names, whatever their extension (`.webm`, `.chk`, none), which FFmpeg's
-            // lists for HLS leave out; a remote manifest was checked to name remote segments only (`DASHInput`).
-            for (key, value) in [("allowed_extensions", "ALL"), ("allowed_segment_extensions", "ALL"), ("extension_picky", "0")] {
-                av_dict_set(&openOptions, key, value, 0)
-            }
-        } else {
-            av_dict_set(&openOptions, "allowed_extensions", MediaFile.playlistExtensions, 0)
-        }
-        let openCode = avformat_open_input(&opened, source, format, &openOptions)
-        guard openCode >= 0, let opened else {
-            if let failure = remoteReader?.failure {
-                throw source == path ? failure : InputError.segmentFailed(segment: source, reason: failure.description)
-            }
-            if let failure = RemoteReader.takeNestedFailure(within: path) { throw failure }
-            if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: source) { throw InputError.cutShortBeforeIndex }
-            throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
-        }
+        let input = try OpenedInput(path: path, request: request, known: known)
+        remoteReader = input.remoteReader
+        playlistReader = input.playlistReader
+        isDASH = input.isDASH
+        watchesSegments = input.watchesSegments
+        rendition = input.rendition
+        let opened = input.context
         context = opened
         if let known, let parameters = MediaFile.stream(known, in: opened, path: path) {
             videoStreamIndex = known.streamIndex
@@ -213,11 +155,6 @@ public final class MediaFile {
             opened.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
         }
     }
-
-    /// What a playlist or manifest read from disk may name: FFmpeg's default lists for HLS and DASH (WebM), and
-    /// AES-128 key files.
-    private static let playlistExtensions = "3gp,aac,avi,ac3,eac3,flac,mkv,m3u8,m4a,m4s,m4v,mpg,mov,mp2,mp3,mp4,mpeg,"
-        + "mpegts,ogg,ogv,oga,ts,vob,wav,webm,key"
 
     /// The rendition `request` picks, when `context` is a multivariant HLS playlist or DASH manifest (a video
     /// stream per rendition; the others are discarded after the analysis). A later open of the same input
@@ -307,25 +244,6 @@ public final class MediaFile {
         for index in 0..<count { av_dict_set(&options[index], "max_pixels", String(maxPixels), 0) }
         defer { for index in 0..<count { av_dict_free(&options[index]) } }
         return options.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
-    }
-
-    /// A format context that reads through `io` (a reader of ours) and opens what a playlist names through
-    /// `RemoteReader`'s nested opener.
-    private static func customContext(reading io: UnsafeMutablePointer<AVIOContext>) throws -> UnsafeMutablePointer<AVFormatContext> {
-        guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
-        context.pointee.pb = io
-        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        RemoteReader.installNestedOpener(on: context)
-        return context
-    }
-
-    private static func checkReadable(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InputError.notFound }
-        if isDirectory.boolValue { throw InputError.isDirectory }
-        guard FileManager.default.isReadableFile(atPath: path) else { throw InputError.unreadable("permission denied") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if size == 0 { throw InputError.empty }
     }
 
     var stream: UnsafeMutablePointer<AVStream> { context.pointee.streams[Int(videoStreamIndex)]! }

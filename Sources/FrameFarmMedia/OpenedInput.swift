@@ -1,0 +1,116 @@
+import CFFmpeg
+import Foundation
+import FrameFarmCore
+
+/// An input opened by `avformat_open_input`, and what FFmpeg reads it through: a file; a remote input's
+/// `RemoteReader`; for a DASH manifest (`DASHInput`), its representation's one file or the HLS playlist of its
+/// segments from memory. The readers must outlive the context, which `MediaFile` closes first.
+struct OpenedInput {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    /// An http(s) input's reader (FFmpeg reads it through this, in bounded range requests); nil for a file.
+    let remoteReader: RemoteReader?
+    /// The HLS playlist a DASH representation of segments becomes, which FFmpeg reads from memory.
+    let playlistReader: MemoryReader?
+    /// Whether the input is a DASH manifest read by `DASHInput`.
+    let isDASH: Bool
+    /// Whether the segments FFmpeg opens go through `RemoteReader`'s nested opener (a playlist's, a remote input's).
+    let watchesSegments: Bool
+    /// The DASH representation read, when the manifest has several.
+    let rendition: Rendition?
+
+    /// What a playlist or manifest read from disk may name: FFmpeg's default lists for HLS and DASH (WebM), and
+    /// AES-128 key files.
+    private static let playlistExtensions = "3gp,aac,avi,ac3,eac3,flac,mkv,m3u8,m4a,m4s,m4v,mpg,mov,mp2,mp3,mp4,mpeg,"
+        + "mpegts,ogg,ogv,oga,ts,vob,wav,webm,key"
+
+    /// Opens `path` (a file or a remote input's name); for a DASH manifest, the representation an earlier open picked
+    /// (`known`) or `request` picks.
+    init(path: String, request: RenditionRequest?, known: StreamAnalysis?) throws {
+        var pathReader = RemoteInput.isRemote(path) ? try RemoteReader(name: path) : nil
+        let dash = DASHInput.isManifest(path, reader: pathReader)
+            ? try DASHInput.open(path, reader: pathReader, request: request, known: known?.path == path ? known?.info.rendition : nil)
+            : nil
+        // A manifest's reader (and its connection) is done with once the manifest is read.
+        if dash != nil { pathReader = nil }
+        isDASH = dash != nil
+        rendition = dash?.rendition
+        // What FFmpeg opens: the input, or for a DASH manifest its representation's file or segments' playlist.
+        var source = path, format: UnsafePointer<AVInputFormat>?
+        var opened: UnsafeMutablePointer<AVFormatContext>?
+        if case .playlist(let text) = dash?.source {
+            playlistReader = try MemoryReader(Data(text.utf8))
+            remoteReader = nil
+            opened = try Self.customContext(reading: playlistReader!.context)
+            format = av_find_input_format("hls")
+        } else {
+            playlistReader = nil
+            if case .file(let file) = dash?.source { source = file }
+            if RemoteInput.isRemote(source) {
+                remoteReader = source == path ? pathReader : try RemoteReader(name: source)
+                // Without a context of its own, avformat_open_input would read the name with FFmpeg's http client.
+                opened = try Self.customContext(reading: remoteReader!.context)
+            } else {
+                remoteReader = nil
+                do { try Self.checkReadable(source) } catch let error as InputError where source != path {
+                    throw InputError.segmentFailed(segment: source, reason: error.description)
+                }
+                // A local playlist's segments are opened through the nested opener too, which notes those missing.
+                if PlaylistScan.isPlaylist(source) {
+                    guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
+                    RemoteReader.installNestedOpener(on: context)
+                    opened = context
+                }
+            }
+        }
+        watchesSegments = opened != nil
+        var options = Self.openOptions(playlistFromMemory: playlistReader != nil, remote: remoteReader != nil)
+        defer { av_dict_free(&options) }
+        // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
+        let openCode = avformat_open_input(&opened, source, format, &options)
+        guard openCode >= 0, let opened else {
+            if let failure = remoteReader?.failure {
+                throw source == path ? failure : InputError.segmentFailed(segment: source, reason: failure.description)
+            }
+            if let failure = RemoteReader.takeNestedFailure(within: path) { throw failure }
+            if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: source) { throw InputError.cutShortBeforeIndex }
+            throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
+        }
+        context = opened
+    }
+
+    /// HLS options (other formats ignore them). A remote playlist would otherwise reuse one http connection for its
+    /// segments, which only FFmpeg's own http client can. The local files a playlist may name are FFmpeg's media
+    /// extensions plus AES-128 keys (`.key`), which FFmpeg leaves out; the segments a DASH manifest names may have
+    /// any extension (`.webm`, `.chk`, none), and a remote manifest was checked to name remote segments only.
+    private static func openOptions(playlistFromMemory: Bool, remote: Bool) -> OpaquePointer? {
+        var options: OpaquePointer?
+        if remote || playlistFromMemory { av_dict_set(&options, "http_persistent", "0", 0) }
+        if playlistFromMemory {
+            for (key, value) in [("allowed_extensions", "ALL"), ("allowed_segment_extensions", "ALL"), ("extension_picky", "0")] {
+                av_dict_set(&options, key, value, 0)
+            }
+        } else {
+            av_dict_set(&options, "allowed_extensions", playlistExtensions, 0)
+        }
+        return options
+    }
+
+    /// A format context that reads through `io` (a reader of ours) and opens what a playlist names through
+    /// `RemoteReader`'s nested opener.
+    private static func customContext(reading io: UnsafeMutablePointer<AVIOContext>) throws -> UnsafeMutablePointer<AVFormatContext> {
+        guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
+        context.pointee.pb = io
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        RemoteReader.installNestedOpener(on: context)
+        return context
+    }
+
+    private static func checkReadable(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InputError.notFound }
+        if isDirectory.boolValue { throw InputError.isDirectory }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw InputError.unreadable("permission denied") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if size == 0 { throw InputError.empty }
+    }
+}
