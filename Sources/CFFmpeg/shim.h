@@ -1,5 +1,6 @@
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
+#include <libavutil/aes.h>
 #include <libavutil/avutil.h>
 #include <libavutil/cpu.h>
 #include <libavutil/display.h>

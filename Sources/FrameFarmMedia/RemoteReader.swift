@@ -50,8 +50,10 @@ final class RemoteReader {
         avio_context_free(&context)
     }
 
-    /// The object's bytes from the start, up to `limit` (a playlist's text); nil when none could be read.
-    func readAll(limit: Int) -> Data? {
+    /// The object's bytes from `start`, up to `limit` (a playlist's text, an encrypted segment); nil when none could
+    /// be read.
+    func readAll(from start: Int = 0, limit: Int) -> Data? {
+        position = start
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while data.count < limit {
@@ -162,9 +164,9 @@ final class RemoteReader {
     /// becomes), FFmpeg asks for through the format context's `io_open`: each remote one through a reader of its
     /// own, so segments are read in range requests too and never by FFmpeg's http client. A nested URL without a
     /// query takes the playlist's (a CDN token that signs a whole folder; a signature per object cannot be
-    /// guessed); its name, as always, has none. What this does not read (a local file; a `crypto+` segment of
-    /// encrypted HLS, whose key and bytes FFmpeg decrypts itself) goes to FFmpeg's own opener. Either way, what
-    /// cannot be opened is kept for `takeNestedFailure`.
+    /// guessed); its name, as always, has none. A remote AES-128 segment (`crypto+URL`) is read whole and decrypted
+    /// here (`EncryptedSegment`). Local files go to FFmpeg's own opener. Either way, what cannot be opened is kept
+    /// for `takeNestedFailure`.
     static func installNestedOpener(on context: UnsafeMutablePointer<AVFormatContext>) {
         NestedOpener.defaults.withLock { defaults in
             if defaults == nil { defaults = (context.pointee.io_open, context.pointee.io_close2) }
@@ -183,76 +185,6 @@ final class RemoteReader {
         guard let opaque else { return -1 }
         return Unmanaged<RemoteReader>.fromOpaque(opaque).takeUnretainedValue().seek(to: offset, whence: whence)
     }
-}
-
-/// `RemoteReader.installNestedOpener`'s callbacks, and the readers they opened (kept alive until FFmpeg closes
-/// their context).
-private enum NestedOpener {
-    typealias Open = @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
-                                     UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
-    typealias Close = @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32
-
-    /// FFmpeg's own `io_open` and `io_close2`, for what the readers do not open.
-    static let defaults = Locked<(open: Open?, close: Close?)?>(nil)
-    /// The readers opened, by their AVIOContext's address.
-    static let readers = Locked<[Int: ReaderBox]>([:])
-
-    final class ReaderBox: @unchecked Sendable {  // unchecked: a reader is used by the one demuxer that opened it
-        let reader: RemoteReader
-        /// The playlist it was opened for.
-        let parent: String
-        init(_ reader: RemoteReader, parent: String) {
-            self.reader = reader
-            self.parent = parent
-        }
-    }
-
-    static let open: Open = { context, pb, url, flags, options in
-        guard let context, let pb, let url else { return -EINVAL }
-        let location = String(cString: url)
-        let parent = context.pointee.url.map { String(cString: $0) } ?? ""
-        guard RemoteInput.isRemote(location) else {
-            guard let fallback = defaults.withLock({ $0?.open }) else { return -EINVAL }
-            let code = fallback(context, pb, url, flags, options)
-            // A local segment missing, or an AES-128 one FFmpeg's client could not fetch, would be skipped too.
-            if code < 0, code != framefarm_averror_exit() {
-                let reason = FFmpegError(rawValue: code).description
-                failures.withLock { $0[parent] = $0[parent] ?? .segmentFailed(segment: location, reason: reason) }
-            }
-            return code
-        }
-        let name = RemoteInput.registerNested(location, within: parent)
-        do {
-            let reader = try RemoteReader(name: name)
-            // An EXT-X-BYTERANGE segment starts part-way into its file.
-            if let options, let entry = av_dict_get(options.pointee, "offset", nil, 0),
-               let offset = Int64(String(cString: entry.pointee.value)), offset > 0 {
-                _ = avio_seek(reader.context, offset, SEEK_SET)
-            }
-            pb.pointee = reader.context
-            readers.withLock { $0[Int(bitPattern: reader.context)] = ReaderBox(reader, parent: parent) }
-            return 0
-        } catch {
-            failures.withLock { $0[parent] = $0[parent] ?? .segmentFailed(segment: name, reason: "\(error)") }
-            return -EIO
-        }
-    }
-
-    static let close: Close = { context, pb in
-        guard let pb else { return 0 }
-        if let box = readers.withLock({ $0.removeValue(forKey: Int(bitPattern: pb)) }) {
-            if let failure = box.reader.failure {
-                failures.withLock { $0[box.parent] = $0[box.parent] ?? .segmentFailed(segment: box.reader.name, reason: failure.description) }
-            }
-            return 0
-        }
-        return defaults.withLock { $0?.close }.map { $0(context, pb) } ?? 0
-    }
-
-    /// The first segment (or rendition playlist) of each playlist that could not be read, by the playlist's name:
-    /// FFmpeg's demuxers skip such a segment and go on, which would leave its part of the video showing the frame
-    /// before it.
-    static let failures = Locked<[String: InputError]>([:])
 }
 
 /// The ranges a process fetched lately, by input name. Every open of a remote input asks for the same first bytes

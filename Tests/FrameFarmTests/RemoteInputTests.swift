@@ -233,10 +233,11 @@ struct RemoteInputTests {
         #expect(!run.stdout.contains(Self.signature) && !run.stderr.contains(Self.signature))
     }
 
-    /// Encrypted HLS over http: the key comes through FrameFarm's reader, with the playlist's token; the AES-128
-    /// segments through FFmpeg's own client (its `crypto` protocol decrypts only what that client reads), by their
-    /// names. Every tile shows its frame.
-    @Test func encryptedSegmentsOverHTTPAreDecrypted() throws {
+    /// Encrypted HLS over http: the key and the AES-128 segments come through FrameFarm's reader (FFmpeg's `crypto`
+    /// protocol would fetch the segments with its own http client), in bounded range requests carrying the
+    /// playlist's token, and are decrypted by FrameFarm: every tile shows its frame. A private origin's `--header`
+    /// reaches the segments; a segment that cannot be decrypted fails the input naming it.
+    @Test func encryptedSegmentsOverHTTPAreReadByFrameFarmAndDecrypted() throws {
         let server = try WebServer()
         let folder = server.root + "/videos"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -250,7 +251,25 @@ struct RemoteInputTests {
         let thumbnails = out + "/locked/thumbnails/"
         try ThumbnailTests.expectTilesOnTheirFrames(in: thumbnails, fps: 10)
         #expect(server.accessLog.contains { $0.contains("/videos/locked.key?") && $0.contains(Self.signature) })
+        let segments = server.accessLog.filter { $0.contains("/videos/locked-") }
+        #expect(segments.count >= 2 && segments.allSatisfy { $0.contains(Self.signature) }, "\(segments)")
+        #expect(segments.allSatisfy { $0.range(of: #""bytes=[0-9]+-[0-9]+" 206 "#, options: .regularExpression) != nil }, "\(segments)")
         #expect(!run.stdout.contains(Self.signature) && !run.stderr.contains(Self.signature))
+
+        let privateOut = server.folder.file("private")
+        let header = try CommandLineTests.run(["thumbnails", server.url("private/locked.m3u8"), "--out", privateOut,
+                                               "--interval", "0.7", "--header", "Authorization: Bearer opensesame"])
+        #expect(header.status == 0, "\(header.stderr)")
+        try ThumbnailTests.expectTilesOnTheirFrames(in: privateOut + "/locked/thumbnails/", fps: 10)
+
+        // A segment cut short of a whole AES block cannot be decrypted.
+        let segment = folder + "/locked-001.ts"
+        try FileManager.default.contents(atPath: segment)!.dropLast(5).write(to: URL(fileURLWithPath: segment))
+        let cut = try CommandLineTests.run(["thumbnails", server.url("videos/locked.m3u8"), "--out", server.folder.file("cut"),
+                                            "--interval", "0.7"])
+        #expect(cut.status == 1)
+        #expect(cut.stderr.contains("\(server.url("videos/locked.m3u8")): cannot read \(server.url("videos/locked-001.ts")), "
+                                    + "which the playlist lists: cannot decrypt it: "), "\(cut.stderr)")
     }
 
     /// A segment a remote playlist lists but the server does not have (404): FFmpeg's demuxer would skip it and

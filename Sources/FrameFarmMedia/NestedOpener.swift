@@ -1,0 +1,150 @@
+import CFFmpeg
+import Foundation
+import FrameFarmCore
+
+/// `RemoteReader.installNestedOpener`'s callbacks, and the readers they opened (kept alive until FFmpeg closes
+/// their context).
+enum NestedOpener {
+    typealias Open = @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+                                     UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    typealias Close = @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32
+
+    /// FFmpeg's own `io_open` and `io_close2`, for what the readers do not open.
+    static let defaults = Locked<(open: Open?, close: Close?)?>(nil)
+    /// The readers opened, by their AVIOContext's address.
+    private static let readers = Locked<[Int: ReaderBox]>([:])
+
+    private final class ReaderBox: @unchecked Sendable {  // unchecked: a reader is used by the one demuxer that opened it
+        /// A segment or playlist read as FFmpeg asks for its bytes.
+        let remote: RemoteReader?
+        /// An AES-128 segment, read whole and decrypted.
+        let decrypted: MemoryReader?
+        /// The playlist it was opened for.
+        let parent: String
+        init(remote: RemoteReader? = nil, decrypted: MemoryReader? = nil, parent: String) {
+            self.remote = remote
+            self.decrypted = decrypted
+            self.parent = parent
+        }
+    }
+
+    /// The first segment (or rendition playlist) of each playlist that could not be read, by the playlist's name:
+    /// FFmpeg's demuxers skip such a segment and go on, which would leave its part of the video showing the frame
+    /// before it.
+    static let failures = Locked<[String: InputError]>([:])
+
+    private static func fail(_ parent: String, segment: String, reason: String) {
+        failures.withLock { $0[parent] = $0[parent] ?? .segmentFailed(segment: segment, reason: reason) }
+    }
+
+    static let open: Open = { context, pb, url, flags, options in
+        guard let context, let pb, let url else { return -EINVAL }
+        let location = String(cString: url)
+        let parent = context.pointee.url.map { String(cString: $0) } ?? ""
+        // FFmpeg's hls demuxer names an AES-128 segment `crypto+URL`, its key and IV in the options.
+        if location.hasPrefix("crypto+"), RemoteInput.isRemote(String(location.dropFirst(7))) {
+            return openEncrypted(String(location.dropFirst(7)), parent: parent, pb: pb, options: options?.pointee)
+        }
+        guard RemoteInput.isRemote(location) else {
+            guard let fallback = defaults.withLock({ $0?.open }) else { return -EINVAL }
+            let code = fallback(context, pb, url, flags, options)
+            // A local segment missing would be skipped too.
+            if code < 0, code != framefarm_averror_exit() {
+                fail(parent, segment: location, reason: FFmpegError(rawValue: code).description)
+            }
+            return code
+        }
+        let name = RemoteInput.registerNested(location, within: parent)
+        do {
+            let reader = try RemoteReader(name: name)
+            // An EXT-X-BYTERANGE segment starts part-way into its file.
+            if let offset = integer(options?.pointee, "offset"), offset > 0 { _ = avio_seek(reader.context, Int64(offset), SEEK_SET) }
+            pb.pointee = reader.context
+            readers.withLock { $0[Int(bitPattern: reader.context)] = ReaderBox(remote: reader, parent: parent) }
+            return 0
+        } catch {
+            fail(parent, segment: name, reason: "\(error)")
+            return -EIO
+        }
+    }
+
+    /// An AES-128 segment: fetched whole through FrameFarm's reader (FFmpeg's `crypto` protocol would fetch it with
+    /// its own http client: no `--header`, `--io-timeout`, retries or token) and decrypted here.
+    private static func openEncrypted(_ location: String, parent: String, pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>,
+                                      options: OpaquePointer?) -> Int32 {
+        let name = RemoteInput.registerNested(location, within: parent)
+        do throws(InputError) {
+            guard let key = hex(options, "key"), let iv = hex(options, "iv") else {
+                throw .decryptionFailed("FFmpeg gave no AES-128 key and IV for it")
+            }
+            let start = integer(options, "offset") ?? 0
+            let end = integer(options, "end_offset").flatMap { $0 > start ? $0 : nil }
+            let reader = try RemoteReader(name: name)
+            let limit = EncryptedSegment.largestBytes + 1
+            guard let sealed = reader.readAll(from: start, limit: end.map { min($0 - start, limit) } ?? limit) else {
+                throw reader.failure ?? .empty
+            }
+            let plain = try MemoryReader(try EncryptedSegment.decrypt(sealed, key: key, iv: iv))
+            pb.pointee = plain.context
+            readers.withLock { $0[Int(bitPattern: plain.context)] = ReaderBox(decrypted: plain, parent: parent) }
+            return 0
+        } catch {
+            fail(parent, segment: name, reason: error.description)
+            return -EIO
+        }
+    }
+
+    static let close: Close = { context, pb in
+        guard let pb else { return 0 }
+        if let box = readers.withLock({ $0.removeValue(forKey: Int(bitPattern: pb)) }) {
+            if let remote = box.remote, let failure = remote.failure {
+                fail(box.parent, segment: remote.name, reason: failure.description)
+            }
+            return 0
+        }
+        return defaults.withLock { $0?.close }.map { $0(context, pb) } ?? 0
+    }
+
+    private static func integer(_ options: OpaquePointer?, _ key: String) -> Int? {
+        av_dict_get(options, key, nil, 0).flatMap { Int(String(cString: $0.pointee.value)) }
+    }
+
+    /// A 16-byte value FFmpeg passes as 32 hex digits.
+    private static func hex(_ options: OpaquePointer?, _ key: String) -> [UInt8]? {
+        guard let text = av_dict_get(options, key, nil, 0).map({ Array(String(cString: $0.pointee.value).utf8) }),
+              text.count == 32 else { return nil }
+        let bytes = stride(from: 0, to: 32, by: 2).compactMap { UInt8(String(decoding: text[$0..<$0 + 2], as: UTF8.self), radix: 16) }
+        return bytes.count == 16 ? bytes : nil
+    }
+}
+
+/// An HLS AES-128 segment's bytes (RFC 8216 section 5.2): AES-128 in CBC mode with PKCS#7 padding, decrypted by
+/// libavutil's AES.
+enum EncryptedSegment {
+    /// A segment larger than this (a minute of 4K at 30 Mb/s) is refused rather than held in memory.
+    static let largestBytes = 256 << 20
+
+    static func decrypt(_ sealed: Data, key: [UInt8], iv: [UInt8]) throws(InputError) -> Data {
+        guard sealed.count <= largestBytes else {
+            throw .decryptionFailed("an encrypted segment larger than \(largestBytes >> 20) MiB")
+        }
+        guard !sealed.isEmpty, sealed.count % 16 == 0 else {
+            throw .decryptionFailed("\(sealed.count) bytes is not a whole number of AES blocks: not AES-128 data, or cut short")
+        }
+        guard let aes = av_aes_alloc() else { throw .decryptionFailed("out of memory") }
+        defer { av_free(UnsafeMutableRawPointer(aes)) }
+        av_aes_init(aes, key, 128, 1)
+        var chain = iv
+        var plain = [UInt8](repeating: 0, count: sealed.count)
+        sealed.withUnsafeBytes { source in
+            plain.withUnsafeMutableBufferPointer { target in
+                av_aes_crypt(aes, target.baseAddress, source.bindMemory(to: UInt8.self).baseAddress, Int32(sealed.count / 16), &chain, 1)
+            }
+        }
+        let padding = Int(plain.last!)
+        guard (1...16).contains(padding), plain.suffix(padding).allSatisfy({ Int($0) == padding }) else {
+            throw .decryptionFailed("its AES-128 padding is wrong (the key does not open it)")
+        }
+        return Data(plain.dropLast(padding))
+    }
+}
