@@ -45,7 +45,10 @@ final class RangeClient {
         Self.initialized
         guard let curl = curl_easy_init() else { throw .connectionFailed("cannot start an http request (libcurl)") }
         self.curl = curl
-        self.location = location
+        // A URL pasted as a path (`.../my clip.mp4`, non-ASCII letters) is sent escaped, as a browser sends it;
+        // escapes already there stay.
+        let allowed = CharacterSet.urlFragmentAllowed.union(CharacterSet(charactersIn: "#%[]"))
+        self.location = location.addingPercentEncoding(withAllowedCharacters: allowed) ?? location
         self.settings = settings
         for header in settings.headers { headerList = curl_slist_append(headerList, header) }
     }

@@ -112,6 +112,11 @@ final class RemoteReader {
                 return false
             }
         }
+        // Nothing at byte 0: an empty object (a 416, or a body of none), which FFmpeg would call "not a video".
+        if start == 0, response.status == 416 || (response.body.isEmpty && response.objectSize == 0) {
+            failure = .empty
+            return false
+        }
         if response.status == 416 { return false }
         guard response.status == 206 || start == 0 else {
             failure = .connectionFailed(Self.noRangesMessage)

@@ -132,6 +132,20 @@ struct RemoteInputTests {
         #expect(entries.count == 2, "failed inputs leave nothing behind: \(entries)")
     }
 
+    /// A URL given with a space in its path is sent escaped and read; an empty object is said to be empty, not
+    /// "not a video".
+    @Test func aURLWithASpaceIsReadAndAnEmptyObjectIsSaid() throws {
+        let server = try WebServer()
+        let clip = try serve(server)
+        try FileManager.default.copyItem(atPath: clip, toPath: server.root + "/videos/my clip.mp4")
+        FileManager.default.createFile(atPath: server.root + "/videos/empty.mp4", contents: Data())
+        let run = try CommandLineTests.run(["probe", server.url("videos/my clip.mp4"), server.url("videos/empty.mp4")])
+        #expect(run.status == 1)
+        #expect(run.stdout.hasPrefix(server.url("videos/my clip.mp4") + "\n"), "\(run.stdout)")
+        #expect(run.stderr == "framefarm: \(server.url("videos/empty.mp4")): file is empty (0 bytes)\n", "\(run.stderr)")
+        #expect(server.accessLog.contains { $0.contains("/videos/my%20clip.mp4") })
+    }
+
     /// `--jobs` of `probe` and `lint`: inputs behind a slow link are read that many at once, past the core count
     /// too (the proxy counts the connections open at once).
     @Test func jobsReadsThatManyRemoteInputsAtOnce() throws {
