@@ -120,11 +120,11 @@ struct SegmentContext {
     }
 
     /// A SegmentTimeline's segments as (start, duration) in timescale units. `@t` defaults to where the previous
-    /// one ended (the first to the presentation time offset); `@r="-1"` repeats up to the next `S`, or to the
-    /// period's end.
+    /// one ended (the first to 0, as ISO/IEC 23009-1 5.3.9.6 says); `@r="-1"` repeats up to the next `S`, or to the
+    /// period's end (the presentation time offset plus the period's duration).
     private func timeline(_ entries: [MarkupNode], timescale: Int, offset: Int) throws(DASHManifestError) -> [(time: Int, duration: Int)] {
         var result: [(time: Int, duration: Int)] = []
-        var next = offset
+        var next = 0
         for (index, entry) in entries.enumerated() {
             let time = try Self.integer(entry.attributes, "t") ?? next
             guard let duration = try Self.integer(entry.attributes, "d"), duration > 0 else {

@@ -62,6 +62,13 @@ public enum RemoteInput {
         return scheme + "://" + authority + (path.isEmpty ? "/" : path)
     }
 
+    /// `scheme://host:port` of a name, the host in lower case.
+    private static func origin(of name: String) -> String {
+        guard let schemeEnd = name.range(of: "://") else { return name }
+        let rest = name[schemeEnd.upperBound...]
+        return name[..<schemeEnd.upperBound] + rest.prefix { $0 != "/" }.lowercased()
+    }
+
     /// Keeps `url` behind its name and returns the name, the only form in which the batch carries it.
     public static func register(_ url: String) -> String {
         let name = name(of: url)
@@ -70,10 +77,12 @@ public enum RemoteInput {
     }
 
     /// Registers a URL a remote playlist names (a rendition, a segment), given the playlist's name: a URL without a
-    /// query of its own takes the playlist's. Returns its name.
+    /// query of its own, on the playlist's own origin, takes the playlist's (a token is never sent to another host).
+    /// Returns its name.
     static func registerNested(_ url: String, within parent: String) -> String {
         let parentLocation = location(of: parent)
-        guard !url.contains("?"), let query = parentLocation.firstIndex(of: "?") else { return register(url) }
+        guard !url.contains("?"), origin(of: name(of: url)) == origin(of: parent),
+              let query = parentLocation.firstIndex(of: "?") else { return register(url) }
         let name = name(of: url)
         state.withLock { $0.locations[name] = url + parentLocation[query...] }
         return name

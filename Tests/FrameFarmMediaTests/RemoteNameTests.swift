@@ -18,6 +18,18 @@ import Testing
         #expect(RemoteInput.folders(in: "news/2024%20Q1/clip.mp4") == ["news", "2024 Q1"])
     }
 
+    /// What a playlist names takes the playlist's token only on the playlist's own origin: a token is never sent to
+    /// another host, port or scheme; a URL with a query of its own keeps it.
+    @Test func nestedURLsTakeThePlaylistsQueryOnItsOriginOnly() {
+        let playlist = RemoteInput.register("https://CDN.example.com/show/master.m3u8?token=abc")
+        func location(_ url: String) -> String { RemoteInput.location(of: RemoteInput.registerNested(url, within: playlist)) }
+        #expect(location("https://cdn.example.com/show/v0.m3u8") == "https://cdn.example.com/show/v0.m3u8?token=abc")
+        #expect(location("https://other.example.net/show/v1.m3u8") == "https://other.example.net/show/v1.m3u8")
+        #expect(location("https://cdn.example.com:8443/show/v2.m3u8") == "https://cdn.example.com:8443/show/v2.m3u8")
+        #expect(location("http://cdn.example.com/show/v3.m3u8") == "http://cdn.example.com/show/v3.m3u8")
+        #expect(location("https://cdn.example.com/show/v4.m3u8?own=1") == "https://cdn.example.com/show/v4.m3u8?own=1")
+    }
+
     @Test func ffmpegLogLinesLoseQueryStrings() {
         #expect(FFmpegLog.redacted("Opening 'https://h/x.mp4?sig=abc&k=1' for reading\n")
                 == "Opening 'https://h/x.mp4' for reading\n")
