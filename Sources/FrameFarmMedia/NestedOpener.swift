@@ -41,11 +41,21 @@ enum NestedOpener {
         guard let context, let pb, let url else { return -EINVAL }
         let location = String(cString: url)
         let parent = context.pointee.url.map { String(cString: $0) } ?? ""
-        // FFmpeg's hls demuxer names an AES-128 segment `crypto+URL`, its key and IV in the options.
-        if location.hasPrefix("crypto+"), RemoteInput.isRemote(String(location.dropFirst(7))) {
-            return openEncrypted(String(location.dropFirst(7)), parent: parent, pb: pb, options: options?.pointee)
+        // FFmpeg's hls demuxer names an AES-128 segment `crypto+URL` or `crypto:PATH`, its key and IV in the options.
+        let encrypted = location.hasPrefix("crypto+") || location.hasPrefix("crypto:") ? String(location.dropFirst(7)) : nil
+        let target = encrypted ?? location
+        // An uploaded playlist must not pull the worker's own files into its outputs.
+        if RemoteInput.isRemote(parent), !RemoteInput.isRemote(target), !target.hasPrefix("data:") {
+            fail(parent, segment: localPath(target) ?? target, reason: "a playlist read over http(s) may not name a file on this machine")
+            return -EACCES
         }
+        if let encrypted { return openEncrypted(encrypted, parent: parent, pb: pb, options: options?.pointee) }
         guard RemoteInput.isRemote(location) else {
+            // FFmpeg opens an empty file or a folder and reads nothing from it, so the segment would be skipped.
+            if let path = localPath(location), let problem = problem(with: path) {
+                fail(parent, segment: path, reason: problem)
+                return -EIO
+            }
             guard let fallback = defaults.withLock({ $0?.open }) else { return -EINVAL }
             let code = fallback(context, pb, url, flags, options)
             // A local segment missing would be skipped too.
@@ -68,22 +78,21 @@ enum NestedOpener {
         }
     }
 
-    /// An AES-128 segment: fetched whole through FrameFarm's reader (FFmpeg's `crypto` protocol would fetch it with
-    /// its own http client: no `--header`, `--io-timeout`, retries or token) and decrypted here.
+    /// An AES-128 segment, read whole and decrypted here: through FrameFarm's reader when remote (FFmpeg's `crypto`
+    /// protocol would fetch it with its own http client: no `--header`, `--io-timeout`, retries or token), from
+    /// disk when local (FFmpeg's protocol does not check the padding, so a wrong key gives garbage frames).
     private static func openEncrypted(_ location: String, parent: String, pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>,
                                       options: OpaquePointer?) -> Int32 {
-        let name = RemoteInput.registerNested(location, within: parent)
+        let remote = RemoteInput.isRemote(location)
+        let name = remote ? RemoteInput.registerNested(location, within: parent) : localPath(location) ?? location
         do throws(InputError) {
             guard let key = hex(options, "key"), let iv = hex(options, "iv") else {
                 throw .decryptionFailed("FFmpeg gave no AES-128 key and IV for it")
             }
             let start = integer(options, "offset") ?? 0
             let end = integer(options, "end_offset").flatMap { $0 > start ? $0 : nil }
-            let reader = try RemoteReader(name: name)
-            let limit = EncryptedSegment.largestBytes + 1
-            guard let sealed = reader.readAll(from: start, limit: end.map { min($0 - start, limit) } ?? limit) else {
-                throw reader.failure ?? .empty
-            }
+            let limit = end.map { min($0 - start, EncryptedSegment.largestBytes + 1) } ?? EncryptedSegment.largestBytes + 1
+            let sealed = remote ? try readRemote(name, from: start, limit: limit) : try readLocal(name, from: start, limit: limit)
             let plain = try MemoryReader(try EncryptedSegment.decrypt(sealed, key: key, iv: iv))
             pb.pointee = plain.context
             readers.withLock { $0[Int(bitPattern: plain.context)] = ReaderBox(decrypted: plain, parent: parent) }
@@ -92,6 +101,46 @@ enum NestedOpener {
             fail(parent, segment: name, reason: error.description)
             return -EIO
         }
+    }
+
+    private static func readRemote(_ name: String, from start: Int, limit: Int) throws(InputError) -> Data {
+        let reader = try RemoteReader(name: name)
+        let data = reader.readAll(from: start, limit: limit)
+        // Part of a segment (its server failed or changed it half-way) would not decrypt.
+        if let failure = reader.failure { throw failure }
+        return data ?? Data()
+    }
+
+    private static func readLocal(_ path: String, from start: Int, limit: Int) throws(InputError) -> Data {
+        if let problem = problem(with: path) { throw .unreadable(problem) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable("no such file") }
+        defer { try? handle.close() }
+        do {
+            try handle.seek(toOffset: UInt64(start))
+            return try handle.read(upToCount: limit) ?? Data()
+        } catch {
+            throw .unreadable(error.localizedDescription)
+        }
+    }
+
+    /// The path a local location names (`file:` URLs as well); nil for other protocols (`data:`).
+    private static func localPath(_ location: String) -> String? {
+        if location.hasPrefix("file://") { return URL(string: location)?.path ?? String(location.dropFirst(7)) }
+        if location.hasPrefix("file:") { return String(location.dropFirst(5)) }
+        if let colon = location.firstIndex(of: ":"), location[..<colon].allSatisfy(\.isLetter), !location.hasPrefix("/") {
+            return nil
+        }
+        return location
+    }
+
+    /// Why the local file at `path` cannot be a segment or key, when it is there but is a folder or empty (a missing
+    /// one FFmpeg reports itself).
+    private static func problem(with path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue { return "is a directory, not a file" }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        return size == 0 ? "file is empty (0 bytes)" : nil
     }
 
     static let close: Close = { context, pb in
@@ -143,7 +192,8 @@ enum EncryptedSegment {
         }
         let padding = Int(plain.last!)
         guard (1...16).contains(padding), plain.suffix(padding).allSatisfy({ Int($0) == padding }) else {
-            throw .decryptionFailed("its AES-128 padding is wrong (the key does not open it)")
+            throw .decryptionFailed("its AES-128 padding is wrong: the key does not open it (a wrong key, a key file that is "
+                                    + "not the 16 bytes of a key, or a segment that is not AES-128 data)")
         }
         return Data(plain.dropLast(padding))
     }

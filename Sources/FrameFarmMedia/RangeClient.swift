@@ -31,6 +31,11 @@ final class RangeClient {
         var error: InputError
         var retryable: Bool
         var partial: Response?
+
+        var timedOut: Bool {
+            if case .timedOut = error { return true }
+            return false
+        }
     }
 
     static let userAgent = "FrameFarm"
@@ -133,8 +138,9 @@ final class RangeClient {
         }
     }
 
-    /// `get`, tried again after a reset or a 5xx (1, 2, 4 s apart) until `settings.attempts` tries; a try that
-    /// brought part of the body counts as progress, not as a failure.
+    /// `get`, tried again after a reset or a 5xx (1, 2, 4 s apart) until `settings.attempts` tries; a try cut off
+    /// after part of the body counts as progress, not as a failure, unless the server went quiet for `--io-timeout`
+    /// (one that sends half of each answer and stalls would otherwise be asked again without end).
     func getRetrying(_ first: Int, through last: Int) throws(InputError) -> Response {
         var attempt = 1
         while true {
@@ -142,7 +148,7 @@ final class RangeClient {
             case .success(let response):
                 return response
             case .failure(let failure):
-                if let partial = failure.partial { return partial }
+                if let partial = failure.partial, !failure.timedOut { return partial }
                 guard failure.retryable, attempt < settings.attempts else { throw failure.error }
                 Thread.sleep(forTimeInterval: Double(1 << (attempt - 1)))
                 attempt += 1

@@ -114,6 +114,8 @@ struct SampleCommand: ParsableCommand {
             throw ValidationError("--first-frame-number must be 0 to \(FrameCode.maximumValue)")
         }
         guard !(letterbox && pillarbox) else { throw ValidationError("choose --letterbox or --pillarbox, not both") }
+        // FFmpeg's HLS muxer cannot encrypt fragmented MP4 segments.
+        guard !(encrypt && fmp4) else { throw ValidationError("--encrypt works with MPEG-TS segments, not with --fmp4") }
         guard paddingUntil == nil || letterbox || pillarbox else {
             throw ValidationError("--padding-until needs --letterbox or --pillarbox")
         }

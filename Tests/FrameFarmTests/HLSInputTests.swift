@@ -166,6 +166,30 @@ import Testing
         }
     }
 
+    /// Local segments FFmpeg would open and read nothing from, or decrypt to garbage: an empty file, a folder, an
+    /// AES-128 segment cut short. Each fails its playlist naming the segment.
+    @Test func emptyFolderAndUndecryptableSegmentsFailTheirPlaylist() throws {
+        let directory = TemporaryDirectory()
+        for (name, encrypt) in [("empty", false), ("folder", false), ("cut", true)] {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", "6", "--size", "320x180",
+                                                 "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"]
+                                                + (encrypt ? ["--encrypt"] : []))
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        try Data().write(to: URL(fileURLWithPath: directory.file("empty-001.ts")))
+        try FileManager.default.removeItem(atPath: directory.file("folder-001.ts"))
+        try FileManager.default.createDirectory(atPath: directory.file("folder-001.ts"), withIntermediateDirectories: false)
+        let cut = directory.file("cut-001.ts")
+        try FileManager.default.contents(atPath: cut)!.dropLast(5).write(to: URL(fileURLWithPath: cut))
+        let inputs = ["empty", "folder", "cut"].map { directory.file($0 + ".m3u8") }
+        let run = try CommandLineTests.run(["thumbnails"] + inputs + ["--out", directory.file("out"), "--interval", "1"])
+        #expect(run.status == 1)
+        for (input, reason) in zip(inputs, ["file is empty (0 bytes)", "is a directory, not a file", "cannot decrypt it: "]) {
+            let segment = input.replacingOccurrences(of: ".m3u8", with: "-001.ts")
+            #expect(run.stderr.contains("framefarm: \(input): cannot read \(segment), which the playlist lists: \(reason)"), "\(run.stderr)")
+        }
+    }
+
     /// AES-128 segments with a key the playlist points to are read (FFmpeg decrypts them): every tile on its frame.
     /// DRM that needs a license server (FairPlay in a rendition playlist of an HLS ladder, Widevine in a DASH
     /// manifest) fails its input with one line naming the system, and the batch goes on.

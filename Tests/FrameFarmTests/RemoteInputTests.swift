@@ -146,6 +146,30 @@ struct RemoteInputTests {
         #expect(server.accessLog.contains { $0.contains("/videos/my%20clip.mp4") })
     }
 
+    /// A server that sends part of each answer and then nothing fails its input after `--io-timeout` (rather than
+    /// being asked for the rest again and again); a playlist read over http that names files on this machine fails
+    /// its input without reading them.
+    @Test func aServerGoingQuietMidFileAndAPlaylistNamingLocalFilesFailTheirInputs() throws {
+        let server = try WebServer()
+        _ = try serve(server, duration: 8)
+        let hanging = try server.proxy("hang", bytes: 20000)
+        let folder = server.root + "/videos"
+        let made = try CommandLineTests.run(["sample", "--out", folder + "/show.m3u8", "--duration", "4", "--size", "320x180",
+                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let playlist = try String(contentsOfFile: folder + "/show.m3u8", encoding: .utf8)
+        try playlist.replacingOccurrences(of: "show-0", with: "file://\(folder)/show-0")
+            .write(toFile: folder + "/local.m3u8", atomically: true, encoding: .utf8)
+        let quiet = server.url("videos/clip.mp4", port: hanging), local = server.url("videos/local.m3u8")
+        let started = Date()
+        let run = try CommandLineTests.run(["thumbnails", quiet, local, "--out", server.folder.file("out"), "--io-timeout", "2"])
+        #expect(Date().timeIntervalSince(started) < 40)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("framefarm: \(quiet): timed out: no data from the server for 2 s (--io-timeout)\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("framefarm: \(local): cannot read \(folder)/show-000.ts, which the playlist lists: a playlist "
+                                    + "read over http(s) may not name a file on this machine"), "\(run.stderr)")
+    }
+
     /// `--jobs` of `probe` and `lint`: inputs behind a slow link are read that many at once, past the core count
     /// too (the proxy counts the connections open at once).
     @Test func jobsReadsThatManyRemoteInputsAtOnce() throws {

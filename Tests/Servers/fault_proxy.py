@@ -6,6 +6,8 @@ Usage: fault_proxy.py MODE UPSTREAM_PORT [BYTES [PEAK_FILE]]; it listens on a fr
   drop   closes each connection once BYTES have gone to the client (a connection reset mid-file: the client must
          resume with a range request);
   stall  accepts connections and never answers (a server slower than any timeout);
+  hang   passes BYTES of each answer, then holds the connection open and sends nothing more (a server that goes
+         quiet mid-file);
   slow   passes everything through, each request BYTES milliseconds late (a distant server), and writes the most
          connections it has had open at once to PEAK_FILE.
 It stops when its standard input closes (the test that started it is gone) or when killed.
@@ -73,6 +75,19 @@ def serve(client, mode, upstream_port, limit, peak_file):
         return
     upstream = socket.create_connection(("127.0.0.1", upstream_port))
     threading.Thread(target=pipe, args=(client, upstream), daemon=True).start()
+    if mode == "hang":
+        sent = 0
+        try:
+            while sent < limit:
+                data = upstream.recv(min(65536, limit - sent))
+                if not data:
+                    break
+                client.sendall(data)
+                sent += len(data)
+            time.sleep(3600)
+        except OSError:
+            pass
+        return
     pipe(upstream, client, limit if mode == "drop" else None)
 
 
