@@ -18,11 +18,6 @@ struct OpenedInput {
     /// The DASH representation read, when the manifest has several.
     let rendition: Rendition?
 
-    /// What a playlist or manifest read from disk may name: FFmpeg's default lists for HLS and DASH (WebM), and
-    /// AES-128 key files.
-    private static let playlistExtensions = "3gp,aac,avi,ac3,eac3,flac,mkv,m3u8,m4a,m4s,m4v,mpg,mov,mp2,mp3,mp4,mpeg,"
-        + "mpegts,ogg,ogv,oga,ts,vob,wav,webm,key"
-
     /// Opens `path` (a file or a remote input's name); for a DASH manifest, the representation an earlier open picked
     /// (`known`) or `request` picks.
     init(path: String, request: RenditionRequest?, known: StreamAnalysis?) throws {
@@ -79,18 +74,17 @@ struct OpenedInput {
     }
 
     /// HLS options (other formats ignore them). A remote playlist would otherwise reuse one http connection for its
-    /// segments, which only FFmpeg's own http client can. The local files a playlist may name are FFmpeg's media
-    /// extensions plus AES-128 keys (`.key`), which FFmpeg leaves out; the segments a DASH manifest names may have
-    /// any extension (`.webm`, `.chk`, none), and a remote manifest was checked to name remote segments only.
+    /// segments, which only FFmpeg's own http client can. What a playlist may name is checked by the nested opener
+    /// (a playlist read over http(s) names http(s) URLs only), not by FFmpeg's list of media extensions, which
+    /// leaves out AES-128 keys (`.key`, `data:` URIs); the segments a DASH manifest names may have any extension
+    /// (`.webm`, `.chk`, none), and a remote manifest was checked to name remote segments only.
     private static func openOptions(playlistFromMemory: Bool, remote: Bool) -> OpaquePointer? {
         var options: OpaquePointer?
         if remote || playlistFromMemory { av_dict_set(&options, "http_persistent", "0", 0) }
+        av_dict_set(&options, "allowed_extensions", "ALL", 0)
         if playlistFromMemory {
-            for (key, value) in [("allowed_extensions", "ALL"), ("allowed_segment_extensions", "ALL"), ("extension_picky", "0")] {
-                av_dict_set(&options, key, value, 0)
-            }
-        } else {
-            av_dict_set(&options, "allowed_extensions", playlistExtensions, 0)
+            av_dict_set(&options, "allowed_segment_extensions", "ALL", 0)
+            av_dict_set(&options, "extension_picky", "0", 0)
         }
         return options
     }

@@ -190,7 +190,8 @@ import Testing
         }
     }
 
-    /// AES-128 segments with a key the playlist points to are read (FFmpeg decrypts them): every tile on its frame.
+    /// AES-128 segments with a key the playlist points to (a file, or inline as a data: URI) are read: every tile on
+    /// its frame.
     /// DRM that needs a license server (FairPlay in a rendition playlist of an HLS ladder, Widevine in a DASH
     /// manifest) fails its input with one line naming the system, and the batch goes on.
     @Test func encryptedSegmentsAreReadAndDRMIsOneClearLine() throws {
@@ -238,6 +239,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out + "/store") && !FileManager.default.fileExists(atPath: out + "/widevine"))
         let folder = out + "/locked/thumbnails/"
         try ThumbnailTests.expectTilesOnTheirFrames(in: folder, fps: 10)
+
+        // The key inline, as a data: URI (which FFmpeg's list of media extensions would refuse).
+        let key = try Data(contentsOf: URL(fileURLWithPath: directory.file("locked.key"))).base64EncodedString()
+        try String(contentsOfFile: playlist, encoding: .utf8)
+            .replacingOccurrences(of: "URI=\"locked.key\"", with: "URI=\"data:application/octet-stream;base64,\(key)\"")
+            .write(toFile: directory.file("inline.m3u8"), atomically: true, encoding: .utf8)
+        let inline = try CommandLineTests.run(["thumbnails", directory.file("inline.m3u8"), "--out", out, "--interval", "0.7"])
+        #expect(inline.status == 0, "\(inline.stderr)")
+        try ThumbnailTests.expectTilesOnTheirFrames(in: out + "/inline/thumbnails/", fps: 10)
     }
 
     /// A live stream (an HLS playlist still growing, directly or as a ladder's rendition; a dynamic DASH manifest)
