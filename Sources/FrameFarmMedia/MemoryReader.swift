@@ -2,8 +2,7 @@ import CFFmpeg
 import Foundation
 
 /// Bytes held in memory that FFmpeg reads as if they were a file: the HLS playlist a DASH representation becomes,
-/// a decrypted AES-128 segment.
-/// Not thread-safe: one per `MediaFile`.
+/// a decrypted AES-128 segment. Not thread-safe: read by the one demuxer that opened it.
 final class MemoryReader {
     private let bytes: [UInt8]
     private var position = 0
