@@ -124,11 +124,15 @@ public struct DASHManifest: Sendable, Equatable {
         }
         let referenceLowered = reference.lowercased()
         if referenceLowered.hasPrefix("http://") || referenceLowered.hasPrefix("https://") { return reference }
-        if referenceLowered.hasPrefix("file:") { return URL(string: reference)?.path ?? reference }
+        if referenceLowered.hasPrefix("file:"), let path = URL(string: reference)?.path {
+            return reference.hasSuffix("/") && !path.hasSuffix("/") ? path + "/" : path
+        }
         if reference.hasPrefix("/") { return reference }
         let folder = base.hasSuffix("/") ? base : (base as NSString).deletingLastPathComponent
-        return ((folder as NSString).appendingPathComponent(reference.removingPercentEncoding ?? reference) as NSString)
+        let path = ((folder as NSString).appendingPathComponent(reference.removingPercentEncoding ?? reference) as NSString)
             .standardizingPath
+        // A folder (`nest/`) keeps its slash: what is resolved against it goes inside it.
+        return reference.hasSuffix("/") && !path.hasSuffix("/") ? path + "/" : path
     }
 
     /// Seconds of an ISO 8601 duration as MPDs write them (`PT1H2M3.5S`, `P1DT2H`); years and months, which have

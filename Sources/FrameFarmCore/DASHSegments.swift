@@ -51,14 +51,15 @@ struct SegmentContext {
         let timescale = try Self.integer(attributes, "timescale") ?? 1
         let startNumber = try Self.integer(attributes, "startNumber") ?? 1
         let offset = try Self.integer(attributes, "presentationTimeOffset") ?? 0
-        guard timescale > 0 else { throw DASHManifestError("@timescale is 0") }
+        guard timescale > 0 else { throw DASHManifestError("@timescale=\"\(timescale)\" is not positive") }
         guard let media = attributes["media"] else { throw DASHManifestError("its SegmentTemplate has no @media") }
         let initialization = try (attributes["initialization"] ?? information.initialization?.attributes["sourceURL"])
             .map { template throws(DASHManifestError) in DASHManifest.Part(location: try address(template, number: nil, time: nil)) }
         let entries: [(time: Int, duration: Int)]
         if let timeline = information.timeline {
             entries = try self.timeline(timeline, timescale: timescale, offset: offset)
-        } else if let duration = try Self.integer(attributes, "duration"), duration > 0 {
+        } else if let duration = try Self.integer(attributes, "duration") {
+            guard duration > 0 else { throw DASHManifestError("@duration=\"\(duration)\" is not positive") }
             let count: Int
             if let endNumber = try Self.integer(attributes, "endNumber") {
                 count = endNumber - startNumber + 1
@@ -90,7 +91,7 @@ struct SegmentContext {
     private func listed(_ information: Information) throws(DASHManifestError) -> DASHManifest.Media {
         let attributes = information.attributes
         let timescale = try Self.integer(attributes, "timescale") ?? 1
-        guard timescale > 0 else { throw DASHManifestError("@timescale is 0") }
+        guard timescale > 0 else { throw DASHManifestError("@timescale=\"\(timescale)\" is not positive") }
         guard !information.urls.isEmpty else { throw DASHManifestError("its SegmentList lists no SegmentURL") }
         let initialization = try information.initialization.map { node throws(DASHManifestError) in
             DASHManifest.Part(location: node.attributes["sourceURL"].map { DASHManifest.resolve($0, against: base) } ?? base,

@@ -196,7 +196,8 @@ final class RemoteReader {
 /// and the same index (an MP4's `moov`: megabytes for a long film), and an input is opened several times (its
 /// facts, its padding samples, each job's decoding, parallel chunks): after the first, these come from here. A
 /// reader asking for a range another reader is fetching waits for it rather than fetching it too. Bounded to
-/// `budgetBytes`, oldest out first; a response is kept only when it is whole (a 206 of every byte asked for).
+/// `budgetBytes`, oldest out first; a response is kept only when it is whole (a 206 of every byte asked for, or of
+/// every byte to the object's end).
 final class RangeCache: @unchecked Sendable {
     static let shared = RangeCache(budgetBytes: 64 * 1024 * 1024)
 
@@ -250,7 +251,9 @@ final class RangeCache: @unchecked Sendable {
             condition.unlock()
         }
         inFlight.removeAll { $0.name == name && $0.first == first && $0.last == last }
-        guard let response, response.status == 206, response.body.count == last - first + 1,
+        // Whole: every byte asked for, or every byte to the object's end (a segment smaller than the range asked).
+        guard let response, response.status == 206,
+              response.body.count == last - first + 1 || response.objectSize == first + response.body.count,
               response.body.count <= budgetBytes / 8 else { return }
         entries.append(Entry(name: name, first: first, response: response))
         bytes += response.body.count

@@ -143,6 +143,11 @@ import Testing
         #expect(DASHManifest.resolve("../seg 1.m4s", against: "/data/show/manifest.mpd") == "/data/seg 1.m4s")
         #expect(DASHManifest.resolve("a%20b.m4s", against: "/data/show/manifest.mpd") == "/data/show/a b.m4s")
         #expect(DASHManifest.resolve("https://x.example/a.m4s", against: "/data/m.mpd") == "https://x.example/a.m4s")
+        // Folders nest, on disk as in URLs.
+        let folder = DASHManifest.resolve("p/as/", against: DASHManifest.resolve("nest/", against: "/data/m.mpd"))
+        #expect(folder == "/data/nest/p/as/" && DASHManifest.resolve("init.mp4", against: folder) == "/data/nest/p/as/init.mp4")
+        #expect(DASHManifest.resolve("init.mp4", against: DASHManifest.resolve("file:///srv/v/", against: "/data/m.mpd"))
+                == "/srv/v/init.mp4")
         #expect(DASHManifest.resolve("/v/a.m4s?t=1", against: "https://cdn.example.com/a/b/m.mpd") == "https://cdn.example.com/v/a.m4s?t=1")
         #expect(DASHManifest.resolve("../c/a b.m4s", against: "https://cdn.example.com/a/b/m.mpd") == "https://cdn.example.com/a/c/a%20b.m4s")
     }

@@ -59,7 +59,11 @@ struct RemoteDASHTests {
             #expect(line.contains(Self.signature), "a request without the manifest's token: \(line)")
             #expect(line.range(of: #""bytes=[0-9]+-[0-9]+" (200|206) "#, options: .regularExpression) != nil, "unbounded: \(line)")
         }
-        #expect(["v1-init.mp4", "v1-000.m4s", "v1-001.m4s", "v1-002.m4s"].allSatisfy { name in requests.contains { $0.contains(name) } })
+        // Each file asked for once, however often the demuxer reopens it (`RangeCache` keeps a segment smaller than
+        // the range asked).
+        for name in ["v1-init.mp4", "v1-000.m4s", "v1-001.m4s", "v1-002.m4s"] {
+            #expect(requests.filter { $0.contains("/" + name) }.count == 1, "\(name): \(requests.filter { $0.contains(name) })")
+        }
         #expect(!requests.contains { $0.contains("/v0-") || $0.contains("/v2-") }, "\(requests)")
         #expect(!run.stdout.contains(Self.signature) && !run.stderr.contains(Self.signature))
 
