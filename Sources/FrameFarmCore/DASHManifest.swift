@@ -1,9 +1,8 @@
 import Foundation
 
 /// A static DASH manifest (MPD) as FrameFarm reads it: the video representations of its one period, each as the
-/// addresses of its bytes. FrameFarm reads a manifest itself rather than through FFmpeg's dash demuxer, which opens
-/// every segment with its own http client: a remote manifest's segments would then go without `--header`, retries,
-/// `--io-timeout` and bounded range requests, and a missing one would be skipped unnoticed.
+/// addresses of its bytes. It gives their sizes before any is read (for `--rendition`), what a remote manifest
+/// names (to refuse local files), and a one-file representation's file, which FrameFarm's own reader then reads.
 ///
 /// What ISO/IEC 23009-1 allows for on-demand content is read: `BaseURL` at every level, each relative to the one
 /// above (the first of several); `SegmentTemplate` (`$RepresentationID$`, `$Number$`, `$Time$`, `$Bandwidth$`,

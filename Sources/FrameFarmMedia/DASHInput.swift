@@ -2,20 +2,20 @@ import CFFmpeg
 import Foundation
 import FrameFarmCore
 
-/// A DASH manifest as FFmpeg is given it. FFmpeg's dash demuxer opens every segment with its own http client
-/// (`avio_open2`, not the format context's `io_open`), so a remote manifest's segments would go without
-/// `--header`, retries, `--io-timeout` and bounded range requests, and a missing one would be skipped. Instead the
-/// manifest is read here (`DASHManifest`), one video representation picked as `--rendition` asks, and FFmpeg reads
-/// either that representation's one file (SegmentBase) like any input, or an HLS media playlist of its segments
-/// (SegmentTemplate, SegmentList), which its hls demuxer opens through `RemoteReader`'s nested opener like the
-/// segments of any remote playlist. A local manifest takes the same path, its segments read from disk.
+/// A DASH manifest, read here before FFmpeg opens it (`DASHManifest`): for its video representations' sizes, for
+/// what a remote manifest may name, and to pick the representation `--rendition` asks. A representation that is one
+/// file (SegmentBase) is then read as that file, through `RemoteReader` when remote: FFmpeg's dash demuxer would open
+/// it with its own http client (`avio_open2`, not the format context's `io_open`), without `--header`, retries,
+/// `--io-timeout` or bounded range requests. A representation of segments (SegmentTemplate, SegmentList) is left to
+/// FFmpeg's dash demuxer, which seeks in it correctly; given to its hls demuxer as a playlist, FFmpeg 5.1 seeks in
+/// fragmented MP4 segments to garbage.
 enum DASHInput {
     /// What FFmpeg opens for the representation picked.
     enum Source {
         /// One file: a local path, or a remote input's name.
         case file(String)
-        /// An HLS media playlist of the representation's segments, given to FFmpeg from memory.
-        case playlist(String)
+        /// The manifest itself, for FFmpeg's dash demuxer (a representation of segments).
+        case demuxer
     }
 
     struct Opening {
@@ -86,7 +86,7 @@ enum DASHInput {
             return Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: path) : part.location),
                            rendition: rendition)
         case .segments:
-            return Opening(source: .playlist(representation.hlsMediaPlaylist!), rendition: rendition)
+            return Opening(source: .demuxer, rendition: nil)
         }
     }
 

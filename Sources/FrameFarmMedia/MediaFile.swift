@@ -71,7 +71,6 @@ public final class MediaFile {
     /// What FFmpeg reads the input through (`OpenedInput`). Released after the container is closed: the container
     /// reads through its readers until then.
     private let remoteReader: RemoteReader?
-    private let playlistReader: MemoryReader?
     private let isDASH: Bool
     private let watchesSegments: Bool
     let context: UnsafeMutablePointer<AVFormatContext>
@@ -101,7 +100,6 @@ public final class MediaFile {
         if known == nil, PlaylistScan.isPlaylist(path), let refusal = PlaylistScan.refusal(path) { throw refusal }
         let input = try OpenedInput(path: path, request: request, known: known)
         remoteReader = input.remoteReader
-        playlistReader = input.playlistReader
         isDASH = input.isDASH
         watchesSegments = input.watchesSegments
         rendition = input.rendition

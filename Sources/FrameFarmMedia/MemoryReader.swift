@@ -1,8 +1,7 @@
 import CFFmpeg
 import Foundation
 
-/// Bytes held in memory that FFmpeg reads as if they were a file: the HLS playlist a DASH representation becomes,
-/// a decrypted AES-128 segment. Not thread-safe: read by the one demuxer that opened it.
+/// Bytes held in memory that FFmpeg reads as if they were a file: a decrypted AES-128 segment. Not thread-safe: read by the one demuxer that opened it.
 final class MemoryReader {
     private let bytes: [UInt8]
     private var position = 0

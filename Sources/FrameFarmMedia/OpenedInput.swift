@@ -3,14 +3,11 @@ import Foundation
 import FrameFarmCore
 
 /// An input opened by `avformat_open_input`, and what FFmpeg reads it through: a file; a remote input's
-/// `RemoteReader`; for a DASH manifest (`DASHInput`), its representation's one file or the HLS playlist of its
-/// segments from memory. The readers must outlive the context, which `MediaFile` closes first.
+/// `RemoteReader`; for a DASH manifest whose representation is one file (`DASHInput`), that file. The readers must outlive the context, which `MediaFile` closes first.
 struct OpenedInput {
     let context: UnsafeMutablePointer<AVFormatContext>
     /// An http(s) input's reader (FFmpeg reads it through this, in bounded range requests); nil for a file.
     let remoteReader: RemoteReader?
-    /// The HLS playlist a DASH representation of segments becomes, which FFmpeg reads from memory.
-    let playlistReader: MemoryReader?
     /// Whether the input is a DASH manifest read by `DASHInput`.
     let isDASH: Bool
     /// Whether the segments FFmpeg opens go through `RemoteReader`'s nested opener (a playlist's, a remote input's).
@@ -22,49 +19,48 @@ struct OpenedInput {
     /// (`known`) or `request` picks.
     init(path: String, request: RenditionRequest?, known: StreamAnalysis?) throws {
         var pathReader = RemoteInput.isRemote(path) ? try RemoteReader(name: path) : nil
-        let dash = DASHInput.isManifest(path, reader: pathReader)
+        var dash = DASHInput.isManifest(path, reader: pathReader)
             ? try DASHInput.open(path, reader: pathReader, request: request, known: known?.path == path ? known?.info.rendition : nil)
             : nil
-        // A manifest's reader (and its connection) is done with once the manifest is read.
+        var source = path, format: UnsafePointer<AVInputFormat>?
+        if case .demuxer = dash?.source {
+            dash = nil
+            // Known to be a manifest: FFmpeg's probe also wants a `profiles` it knows.
+            format = av_find_input_format("dash")
+            // FFmpeg's dash demuxer cannot resolve a relative manifest path's segments.
+            if pathReader == nil { source = URL(fileURLWithPath: path).standardizedFileURL.path }
+        }
+        // A one-file representation's manifest reader (and its connection) is done with once the manifest is read.
         if dash != nil { pathReader = nil }
         isDASH = dash != nil
         rendition = dash?.rendition
-        // What FFmpeg opens: the input, or for a DASH manifest its representation's file or segments' playlist.
-        var source = path, format: UnsafePointer<AVInputFormat>?
+        // What FFmpeg opens: the input, or for a DASH manifest its representation's one file.
         var opened: UnsafeMutablePointer<AVFormatContext>?
-        if case .playlist(let text) = dash?.source {
-            playlistReader = try MemoryReader(Data(text.utf8))
-            remoteReader = nil
-            opened = try Self.customContext(reading: playlistReader!.context)
-            format = av_find_input_format("hls")
+        if case .file(let file) = dash?.source { source = file }
+        if RemoteInput.isRemote(source) {
+            remoteReader = source == path ? pathReader : try RemoteReader(name: source)
+            // Without a context of its own, avformat_open_input would read the name with FFmpeg's http client.
+            opened = try Self.customContext(reading: remoteReader!.context)
         } else {
-            playlistReader = nil
-            if case .file(let file) = dash?.source { source = file }
-            if RemoteInput.isRemote(source) {
-                remoteReader = source == path ? pathReader : try RemoteReader(name: source)
-                // Without a context of its own, avformat_open_input would read the name with FFmpeg's http client.
-                opened = try Self.customContext(reading: remoteReader!.context)
-            } else {
-                remoteReader = nil
-                do { try Self.checkReadable(source) } catch let error as InputError where source != path {
-                    throw InputError.segmentFailed(segment: source, reason: error.description)
-                }
-                // A local playlist's segments are opened through the nested opener too, which notes those missing.
-                if PlaylistScan.isPlaylist(source) {
-                    guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
-                    RemoteReader.installNestedOpener(on: context)
-                    opened = context
-                }
+            remoteReader = nil
+            do { try Self.checkReadable(source) } catch let error as InputError where dash != nil {
+                throw InputError.segmentFailed(segment: source, reason: error.description)
+            }
+            // A local playlist's segments are opened through the nested opener too, which notes those missing.
+            if PlaylistScan.isPlaylist(source) {
+                guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
+                RemoteReader.installNestedOpener(on: context)
+                opened = context
             }
         }
         watchesSegments = opened != nil
-        var options = Self.openOptions(playlistFromMemory: playlistReader != nil, remote: remoteReader != nil)
+        var options = Self.openOptions(remote: remoteReader != nil)
         defer { av_dict_free(&options) }
         // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
         let openCode = avformat_open_input(&opened, source, format, &options)
         guard openCode >= 0, let opened else {
             if let failure = remoteReader?.failure {
-                throw source == path ? failure : InputError.segmentFailed(segment: source, reason: failure.description)
+                throw dash == nil ? failure : InputError.segmentFailed(segment: source, reason: failure.description)
             }
             if let failure = RemoteReader.takeNestedFailure(within: path) { throw failure }
             if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: source) { throw InputError.cutShortBeforeIndex }
@@ -75,17 +71,12 @@ struct OpenedInput {
 
     /// HLS options (other formats ignore them). A remote playlist would otherwise reuse one http connection for its
     /// segments, which only FFmpeg's own http client can. What a playlist may name is checked by the nested opener
-    /// (a playlist read over http(s) names http(s) URLs only), not by FFmpeg's list of media extensions, which
-    /// leaves out AES-128 keys (`.key`, `data:` URIs); the segments a DASH manifest names may have any extension
-    /// (`.webm`, `.chk`, none), and a remote manifest was checked to name remote segments only.
-    private static func openOptions(playlistFromMemory: Bool, remote: Bool) -> OpaquePointer? {
+    /// (a playlist read over http(s) names http(s) URLs only) and by `DASHInput` (a remote manifest likewise), not by
+    /// FFmpeg's list of media extensions, which leaves out AES-128 keys (`.key`, `data:` URIs).
+    private static func openOptions(remote: Bool) -> OpaquePointer? {
         var options: OpaquePointer?
-        if remote || playlistFromMemory { av_dict_set(&options, "http_persistent", "0", 0) }
+        if remote { av_dict_set(&options, "http_persistent", "0", 0) }
         av_dict_set(&options, "allowed_extensions", "ALL", 0)
-        if playlistFromMemory {
-            av_dict_set(&options, "allowed_segment_extensions", "ALL", 0)
-            av_dict_set(&options, "extension_picky", "0", 0)
-        }
         return options
     }
 
