@@ -76,11 +76,12 @@ enum DASHInput {
                                       bandwidth: picked.bandwidth, reason: choice.reason)
             }
         }
-        let representation = videos[index]
-        // A remote manifest names remote segments only: a local path in it must not read this machine's files.
-        if remote, let local = locations(of: representation).first(where: { !RemoteInput.isRemote($0) }) {
+        // A remote manifest names remote segments only: a local path in it must not read this machine's files. Every
+        // representation is checked, not only the one picked: FFmpeg's dash demuxer analyses them all.
+        if remote, let local = videos.lazy.flatMap(locations(of:)).first(where: { !RemoteInput.isRemote($0) }) {
             throw .unreadableManifest("it names '\(local)', which is not an http(s) URL")
         }
+        let representation = videos[index]
         switch representation.media {
         case .file(let part):
             return Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: path) : part.location),

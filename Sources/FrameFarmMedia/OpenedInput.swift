@@ -3,7 +3,8 @@ import Foundation
 import FrameFarmCore
 
 /// An input opened by `avformat_open_input`, and what FFmpeg reads it through: a file; a remote input's
-/// `RemoteReader`; for a DASH manifest whose representation is one file (`DASHInput`), that file. The readers must outlive the context, which `MediaFile` closes first.
+/// `RemoteReader`; for a DASH manifest whose representation is one file (`DASHInput`), that file. The readers must
+/// outlive the context, which `MediaFile` closes first.
 struct OpenedInput {
     let context: UnsafeMutablePointer<AVFormatContext>
     /// An http(s) input's reader (FFmpeg reads it through this, in bounded range requests); nil for a file.

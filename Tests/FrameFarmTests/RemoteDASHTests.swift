@@ -96,10 +96,15 @@ struct RemoteDASHTests {
         let folder = try serveLadder(server)
         _ = try serveLadder(server, manifest: "stalled.mpd", representationBase: server.url("videos/show/", port: stalling))
         _ = try serveLadder(server, manifest: "local.mpd", representationBase: "file:///etc/")
+        // Only a representation that is not the one picked names a local file: still refused.
+        let ladder = try String(contentsOfFile: folder + "/show.mpd", encoding: .utf8)
+        try ladder.replacingOccurrences(of: "<BaseURL>v2.mp4", with: "<BaseURL>file:///etc/v2.mp4")
+            .write(toFile: folder + "/hidden.mpd", atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(atPath: folder + "/v1.mp4")
         let missing = server.url("videos/show/show.mpd")
         let out = server.folder.file("out")
-        let inputs = [missing, server.url("videos/show/stalled.mpd") + Self.query, server.url("videos/show/local.mpd")]
+        let inputs = [missing, server.url("videos/show/stalled.mpd") + Self.query, server.url("videos/show/local.mpd"),
+                      server.url("videos/show/hidden.mpd")]
         let started = Date()
         let run = try CommandLineTests.run(["thumbnails"] + inputs + ["--out", out, "--layout", "hashed", "--io-timeout", "2"])
         #expect(Date().timeIntervalSince(started) < 40)
@@ -111,9 +116,12 @@ struct RemoteDASHTests {
                                + "\(server.url("videos/show/v1.mp4", port: stalling)), which the playlist lists: timed out: "
                                + "no data from the server for 2 s (--io-timeout)"), "\(lines)")
         #expect(lines.contains { $0.hasPrefix("framefarm: \(server.url("videos/show/local.mpd")): cannot read this DASH manifest: "
-                                              + "it names 'file:") && $0.hasSuffix("v1.mp4', which is not an http(s) URL") },
+                                              + "it names 'file:") && $0.hasSuffix("v0.mp4', which is not an http(s) URL") },
                 "\(lines)")
-        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("framefarm: \(server.url("videos/show/hidden.mpd")): cannot read this DASH manifest: "
+                                              + "it names 'file:") && $0.hasSuffix("v2.mp4', which is not an http(s) URL") },
+                "\(lines)")
+        #expect(lines.count == 4, "\(lines)")
         #expect(!run.stderr.contains(Self.signature))
         let entries = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") && $0 != "index.html" }
         #expect(entries.isEmpty, "failed inputs leave nothing behind: \(entries)")
