@@ -58,7 +58,10 @@ struct OpenedInput {
         var options = Self.openOptions(remote: remoteReader != nil)
         defer { av_dict_free(&options) }
         // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
+        // The dash demuxer parses with libxml2 and then cleans its global state up (see `MarkupNode.libxml2Lock`).
+        if format != nil { MarkupNode.libxml2Lock.lock() }
         let openCode = avformat_open_input(&opened, source, format, &options)
+        if format != nil { MarkupNode.libxml2Lock.unlock() }
         guard openCode >= 0, let opened else {
             if let failure = remoteReader?.failure {
                 throw dash == nil ? failure : InputError.segmentFailed(segment: source, reason: failure.description)
