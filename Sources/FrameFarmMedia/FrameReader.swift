@@ -58,6 +58,9 @@ public final class FrameReader {
     /// The frame `keyframe(atOrBefore:)` returned last and the index entry it was sought by, while nothing has
     /// been read since (nine padding samples of a 20-s clip fall back to three keyframes).
     private var lastKeyframe: (indexTime: Double, frame: DecodedFrame)?
+    /// An HLS playlist of fragmented-MP4 segments, which is sought by opening it again (`SegmentedPlaylist`); read
+    /// at the first seek.
+    private lazy var segmentedPlaylist: SegmentedPlaylist? = SegmentedPlaylist.read(by: file)
 
     /// - Parameter referenceFramesOnly: decode only the frames other frames refer to (`VideoDecoder`): an exact
     ///   read then returns the last of those at or before its time, for callers that need a frame near it.
@@ -205,7 +208,11 @@ public final class FrameReader {
         var positioned = false
         if seconds > info.startSeconds {
             do {
-                try file.seek(toSeconds: seconds)
+                if let playlist = segmentedPlaylist {
+                    file = try MediaFile.opened(playlist, at: seconds, analysis: file.analysis, maxPixels: maxPixels)
+                } else {
+                    try file.seek(toSeconds: seconds)
+                }
                 decoder.flush()
                 positioned = true
             } catch is MediaError {}  // this input can't seek: reopened below

@@ -70,9 +70,10 @@ public final class MediaFile {
     public let path: String
     /// What FFmpeg reads the input through (`OpenedInput`). Released after the container is closed: the container
     /// reads through its readers until then.
-    private let remoteReader: RemoteReader?
-    private let isDASH: Bool
-    private let watchesSegments: Bool
+    private let input: OpenedInput
+    private var isDASH: Bool { input.isDASH }
+    /// Packets read ahead of the next (`opened(_:at:...)`), handed out before any more are read.
+    private var readAhead: [Packet] = []
     let context: UnsafeMutablePointer<AVFormatContext>
     let videoStreamIndex: Int32
     private let packet = Packet()
@@ -91,22 +92,26 @@ public final class MediaFile {
     ///   streams appear as packets are read).
     /// - Parameter rendition: for a multivariant HLS playlist or DASH manifest, which rendition to read (the
     ///   highest when nil); a later open given `analysis` reads the same one.
-    public init(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
-                analysis known: StreamAnalysis? = nil, rendition request: RenditionRequest? = nil) throws {
+    public convenience init(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
+                            analysis known: StreamAnalysis? = nil, rendition request: RenditionRequest? = nil) throws {
+        try self.init(path: path, maxPixels: maxPixels, analysis: known, rendition: request, part: nil)
+    }
+
+    /// Opens `path`, or with `part`, its media playlist from a segment on (see `opened(_:at:...)`).
+    private init(path: String, maxPixels: Int, analysis known: StreamAnalysis?, rendition request: RenditionRequest?,
+                 part: (playlist: SegmentedPlaylist, first: Int)?) throws {
         self.path = path
         FFmpegLog.configured
         // FFmpeg would fail on DRM with a key or decryption error that does not say why, and reload a live
         // playlist for as long as it grows (first opens only).
         if known == nil, PlaylistScan.isPlaylist(path), let refusal = PlaylistScan.refusal(path) { throw refusal }
-        let input = try OpenedInput(path: path, request: request, known: known)
-        remoteReader = input.remoteReader
-        isDASH = input.isDASH
-        watchesSegments = input.watchesSegments
+        input = try part.map { try OpenedInput(part: $0.playlist, from: $0.first) }
+            ?? OpenedInput(path: path, request: request, known: known)
         rendition = input.rendition
         let opened = input.context
         context = opened
-        if let known, let parameters = MediaFile.stream(known, in: opened, path: path) {
-            videoStreamIndex = known.streamIndex
+        if let known, let (index, parameters) = MediaFile.stream(known, in: opened, path: path, anyIndex: part != nil) {
+            videoStreamIndex = index
             // Every stored property is set, so deinit closes the context when this throws.
             try check("avcodec_parameters_copy", avcodec_parameters_copy(parameters, known.parameters))
             analysis = known
@@ -116,7 +121,8 @@ public final class MediaFile {
             let analyse = { analysed = analysed ?? MediaFile.findStreamInfo(opened, maxPixels: maxPixels) }
             let picked: (stream: Int32, rendition: Rendition)?
             do {
-                picked = try MediaFile.pickRendition(in: opened, known: known, path: path, request: request, analyse: analyse)
+                picked = try MediaFile.pickRendition(in: opened, known: part == nil ? known : nil, path: path,
+                                                     request: request, analyse: analyse)
             } catch {
                 var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
                 avformat_close_input(&toClose)
@@ -146,8 +152,9 @@ public final class MediaFile {
                                       maxPixels: maxPixels)
         }
         if analysis == nil {
-            analysis = try StreamAnalysis(path: path, info: analysedInfo, streamIndex: videoStreamIndex,
-                                          parameters: parameters)
+            // Part of a playlist keeps the whole one's analysis: its start and stream index are the input's.
+            analysis = try (part != nil ? known : nil) ?? StreamAnalysis(path: path, info: analysedInfo, streamIndex: videoStreamIndex,
+                                                                          parameters: parameters)
         }
         for index in 0..<Int(opened.pointee.nb_streams) where index != Int(videoStreamIndex) {
             opened.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
@@ -219,14 +226,16 @@ public final class MediaFile {
 
     /// The parameters of `known`'s stream in a freshly opened `context`, when the container lists its streams in a
     /// header and that stream is the same codec; nil when the file must be analysed again.
-    private static func stream(_ known: StreamAnalysis, in context: UnsafeMutablePointer<AVFormatContext>,
-                               path: String) -> UnsafeMutablePointer<AVCodecParameters>? {
-        guard known.path == path, context.pointee.ctx_flags & AVFMTCTX_NOHEADER == 0,
-              known.streamIndex < context.pointee.nb_streams,
-              let parameters = context.pointee.streams[Int(known.streamIndex)]?.pointee.codecpar,
+    /// With `anyIndex` (part of a playlist, whose streams are those of one rendition), the first video stream.
+    private static func stream(_ known: StreamAnalysis, in context: UnsafeMutablePointer<AVFormatContext>, path: String,
+                               anyIndex: Bool) -> (Int32, UnsafeMutablePointer<AVCodecParameters>)? {
+        guard known.path == path, context.pointee.ctx_flags & AVFMTCTX_NOHEADER == 0 else { return nil }
+        let index = anyIndex ? av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0) : known.streamIndex
+        guard index >= 0, index < context.pointee.nb_streams,
+              let parameters = context.pointee.streams[Int(index)]?.pointee.codecpar,
               parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
               parameters.pointee.codec_id == known.parameters.pointee.codec_id else { return nil }
-        return parameters
+        return (index, parameters)
     }
 
     deinit {
@@ -396,17 +405,54 @@ public final class MediaFile {
     /// truncated file still gives what it has); a remote input's connection failing for good throws rather than
     /// leave a track silently short.
     func readVideoPacket() throws -> Packet? {
+        if !readAhead.isEmpty { return readAhead.removeFirst() }
         while true {
             packet.unreference()
             let code = av_read_frame(context, packet.pointer)
             // A segment skipped would leave its part of the video showing the frame before it.
-            if watchesSegments, let failure = RemoteReader.takeNestedFailure(within: path) { throw failure }
+            if input.watchesSegments, let failure = RemoteReader.takeNestedFailure(within: input.segmentParent) { throw failure }
             if code < 0 {
-                if let failure = remoteReader?.failure { throw failure }
+                if let failure = input.remoteReader?.failure { throw failure }
                 return nil
             }
             if packet.streamIndex == videoStreamIndex { return packet }
         }
+    }
+
+    /// `playlist`, the media playlist of `known`'s input, opened so that the next packet read is the keyframe at or
+    /// before `seconds` (see `SegmentedPlaylist`): from the segment its durations put `seconds` in, or an earlier
+    /// one when that segment starts later than they say. The packets from the segment's start up to that
+    /// keyframe are read and dropped, and those read past it are kept for `readVideoPacket`.
+    static func opened(_ playlist: SegmentedPlaylist, at seconds: Double, analysis known: StreamAnalysis,
+                       maxPixels: Int) throws -> MediaFile {
+        var first = playlist.playlist.segment(holding: seconds, firstStart: known.info.startSeconds)
+        while true {
+            let file = try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known, rendition: nil,
+                                     part: (playlist, first))
+            if try file.readAhead(toKeyframeAtOrBefore: seconds) || first == 0 { return file }
+            first -= 1
+        }
+    }
+
+    /// Reads packets up to the last keyframe presented at or before `seconds` and keeps those from it on; false
+    /// when there is none (all packets read are kept). Reading stops at the first packet decoded after `seconds`:
+    /// a keyframe after it is also presented after it.
+    private func readAhead(toKeyframeAtOrBefore seconds: Double) throws -> Bool {
+        let target = timestamp(seconds + 5e-7)
+        var kept: [Packet] = [], found = false
+        while let read = try readVideoPacket() {
+            let copy = Packet()
+            av_packet_move_ref(copy.pointer, read.pointer)
+            let presented = copy.presentationTimestamp ?? copy.decodeTimestamp
+            if copy.isKeyFrame, let presented, presented <= target {
+                kept.removeAll()
+                found = true
+            }
+            kept.append(copy)
+            if let decoded = copy.decodeTimestamp ?? presented, decoded > target { break }
+        }
+        readAhead = kept
+        return found
     }
 
     /// Seeks so that the next packet read is the keyframe at or before `seconds`.

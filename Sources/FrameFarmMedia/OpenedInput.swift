@@ -3,12 +3,17 @@ import Foundation
 import FrameFarmCore
 
 /// An input opened by `avformat_open_input`, and what FFmpeg reads it through: a file; a remote input's
-/// `RemoteReader`; for a DASH manifest whose representation is one file (`DASHInput`), that file. The readers must
-/// outlive the context, which `MediaFile` closes first.
+/// `RemoteReader`; for a DASH manifest whose representation is one file (`DASHInput`), that file; for part of an
+/// HLS playlist (`SegmentedPlaylist`), its text in memory. The readers must outlive the context, which `MediaFile`
+/// closes first.
 struct OpenedInput {
     let context: UnsafeMutablePointer<AVFormatContext>
     /// An http(s) input's reader (FFmpeg reads it through this, in bounded range requests); nil for a file.
     let remoteReader: RemoteReader?
+    /// The text of part of a playlist, which FFmpeg reads through this.
+    private let playlistReader: MemoryReader?
+    /// What the nested opener files the failures of the segments it opens under (see `RemoteReader.takeNestedFailure`).
+    let segmentParent: String
     /// Whether the input is a DASH manifest read by `DASHInput`.
     let isDASH: Bool
     /// Whether the segments FFmpeg opens go through `RemoteReader`'s nested opener (a playlist's, a remote input's).
@@ -19,6 +24,8 @@ struct OpenedInput {
     /// Opens `path` (a file or a remote input's name); for a DASH manifest, the representation an earlier open picked
     /// (`known`) or `request` picks.
     init(path: String, request: RenditionRequest?, known: StreamAnalysis?) throws {
+        segmentParent = path
+        playlistReader = nil
         var pathReader = RemoteInput.isRemote(path) ? try RemoteReader(name: path) : nil
         var dash = DASHInput.isManifest(path, reader: pathReader)
             ? try DASHInput.open(path, reader: pathReader, request: request, known: known?.path == path ? known?.info.rendition : nil)
@@ -71,6 +78,31 @@ struct OpenedInput {
             throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
         }
         context = opened
+    }
+
+    /// Opens the media playlist `name` from its segment `first` on (see `SegmentedPlaylist`): its text with the
+    /// segments before left out, read from memory, and what it names resolved against `name` as before.
+    init(part playlist: SegmentedPlaylist, from first: Int) throws {
+        let reader = try MemoryReader(Data(playlist.playlist.text(from: first).utf8))
+        guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
+        context.pointee.pb = reader.context
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        RemoteReader.installNestedOpener(on: context)
+        var opened: UnsafeMutablePointer<AVFormatContext>? = context
+        var options = Self.openOptions(remote: RemoteInput.isRemote(playlist.name))
+        defer { av_dict_free(&options) }
+        let code = avformat_open_input(&opened, playlist.name, av_find_input_format("hls"), &options)
+        guard code >= 0, let opened else {
+            if let failure = RemoteReader.takeNestedFailure(within: playlist.name) { throw failure }
+            throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", code).message)
+        }
+        self.context = opened
+        playlistReader = reader
+        remoteReader = nil
+        segmentParent = playlist.name
+        isDASH = false
+        watchesSegments = true
+        rendition = nil
     }
 
     /// HLS options (other formats ignore them). A remote playlist would otherwise reuse one http connection for its

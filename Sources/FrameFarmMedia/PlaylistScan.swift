@@ -42,7 +42,7 @@ enum PlaylistScan {
     }
 
     /// `reference` as a path or URL name, relative to the playlist at `base`.
-    private static func resolve(_ reference: String, against base: String) -> String {
+    static func resolve(_ reference: String, against base: String) -> String {
         if RemoteInput.isRemote(reference) { return reference }
         if reference.hasPrefix("/") { return RemoteInput.isRemote(base) ? origin(of: base) + reference : reference }
         guard let slash = base.lastIndex(of: "/") else { return reference }
@@ -57,7 +57,7 @@ enum PlaylistScan {
 
     /// The text of the playlist at `path`; a remote one named by `parent` takes its query, as `RemoteReader`'s
     /// nested opener gives it.
-    private static func text(_ path: String, within parent: String? = nil) -> String? {
+    static func text(_ path: String, within parent: String? = nil) -> String? {
         let data: Data?
         if RemoteInput.isRemote(path) {
             let name = parent.map { RemoteInput.registerNested(path, within: $0) } ?? path

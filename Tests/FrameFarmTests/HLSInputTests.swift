@@ -169,6 +169,48 @@ import Testing
                                         + "playlist lists: No such file or directory"), "\(missing.stderr)")
     }
 
+    /// Fragmented-MP4 segments are sought by opening the playlist again from the segment that holds the target
+    /// (FFmpeg 5.1's hls demuxer seeks them to garbage: `--seek keyframe` found no frame at all). Segments of two
+    /// keyframes each, byte ranges of one file (the later ones without an offset), alone and as a ladder's second
+    /// rendition: every keyframe tile shows the keyframe at or before its cue, the second of a segment's included,
+    /// and every exact tile its frame.
+    @Test func fragmentedMP4SegmentsAreSoughtToTheKeyframeAtOrBefore() throws {
+        let directory = TemporaryDirectory()
+        for (name, size, fmp4) in [("r", "320x180", true), ("big", "640x360", false)] {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", "6", "--size", size,
+                                                 "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast"]
+                                                + (fmp4 ? ["--fmp4"] : []))
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        let parts = try (0..<6).map { try Data(contentsOf: URL(fileURLWithPath: directory.file("r-00\($0).m4s"))) }
+        _ = directory.write("whole.m4s", parts.reduce(Data(), +))
+        var ranges = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI=\"r-init.mp4\"\n"
+        for pair in 0..<3 {
+            ranges += "#EXTINF:2.0,\n#EXT-X-BYTERANGE:\(parts[2 * pair].count + parts[2 * pair + 1].count)\(pair == 0 ? "@0" : "")\nwhole.m4s\n"
+        }
+        let media = directory.write("ranges.m3u8", Data((ranges + "#EXT-X-ENDLIST\n").utf8))
+        let ladder = directory.write("ladder.m3u8", Data("""
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=2000000,RESOLUTION=640x360
+            big.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=500000,RESOLUTION=320x180
+            ranges.m3u8
+
+            """.utf8))
+        for input in [media, ladder] {
+            let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+            let keyframes = try CommandLineTests.run(["thumbnails", input, "--out", directory.file("key"), "--interval", "0.5",
+                                                      "--seek", "keyframe"])
+            #expect(keyframes.status == 0, "\(keyframes.stderr)")
+            let folder = directory.file("key/\(name)/thumbnails/")
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int($0.start) * 10 }, "\(name)")
+            let exact = try CommandLineTests.run(["thumbnails", input, "--out", directory.file("exact"), "--interval", "0.7"])
+            #expect(exact.status == 0, "\(exact.stderr)")
+            #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: directory.file("exact/\(name)/thumbnails/"), fps: 10).count == 9)
+        }
+    }
+
     /// Local segments FFmpeg would open and read nothing from, or decrypt to garbage: an empty file, a folder, an
     /// AES-128 segment cut short. Each fails its playlist naming the segment.
     @Test func emptyFolderAndUndecryptableSegmentsFailTheirPlaylist() throws {

@@ -138,7 +138,7 @@ struct RemoteInputTests {
         let server = try WebServer()
         let clip = try serve(server)
         try FileManager.default.copyItem(atPath: clip, toPath: server.root + "/videos/my clip.mp4")
-        FileManager.default.createFile(atPath: server.root + "/videos/empty.mp4", contents: Data())
+        _ = FileManager.default.createFile(atPath: server.root + "/videos/empty.mp4", contents: Data())
         let run = try CommandLineTests.run(["probe", server.url("videos/my clip.mp4"), server.url("videos/empty.mp4")])
         #expect(run.status == 1)
         #expect(run.stdout.hasPrefix(server.url("videos/my clip.mp4") + "\n"), "\(run.stdout)")
@@ -231,8 +231,8 @@ struct RemoteInputTests {
     /// A multivariant HLS ladder over http: the playlists and segments it names are read by FrameFarm's own reader,
     /// in bounded range requests, each carrying the master playlist's token (the names, and so OUT and every line
     /// printed, never do). `auto` reads the 320-px rendition; the others only as far as FFmpeg's first analysis
-    /// of the ladder reads (into their second segment), to learn their sizes; every tile shows its frame. Both
-    /// segment kinds: MPEG-TS, and fragmented MP4 with its init segment.
+    /// of the ladder reads (into their second segment), to learn their sizes; every tile shows its frame, and every
+    /// keyframe tile its keyframe. Both segment kinds: MPEG-TS, and fragmented MP4 with its init segment.
     @Test(arguments: [false, true]) func aRemoteLadderIsReadInRangeRequestsThatCarryThePlaylistsToken(fmp4: Bool) throws {
         let server = try WebServer()
         let folder = server.root + "/videos/show"
@@ -253,6 +253,15 @@ struct RemoteInputTests {
         let thumbnails = out + "/master/thumbnails/"
         #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: thumbnails, fps: 10).count == 9)
         #expect(try #require(ManifestStore.read(out + "/master/manifest.json")).probe.rendition?.width == 320)
+        // Keyframe seeks land on the keyframe at or before each cue (fragmented MP4 by reading the rendition's
+        // playlist again from a segment on, see `SegmentedPlaylist`), through the same reader and token.
+        let keyframes = try CommandLineTests.run(["thumbnails", server.url("videos/show/master.m3u8") + Self.query, "--out",
+                                                  server.folder.file("key"), "--interval", "1", "--seek", "keyframe"])
+        #expect(keyframes.status == 0, "\(keyframes.stderr)")
+        #expect(!keyframes.stdout.contains(Self.signature) && !keyframes.stderr.contains(Self.signature))
+        let keyFolder = server.folder.file("key") + "/master/thumbnails/"
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: keyFolder + "thumbnails.vtt", encoding: .utf8))
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: keyFolder) == cues.map { Int($0.start / 2) * 20 })
 
         let requests = server.accessLog.filter { $0.contains("/videos/show/") }
         #expect(!requests.isEmpty)

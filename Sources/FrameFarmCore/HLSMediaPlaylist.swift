@@ -1,0 +1,100 @@
+import Foundation
+
+/// An HLS media playlist's segments (RFC 8216 section 4.3.2), read so that the playlist can be opened again from
+/// one of them: `text(from:)` is the same playlist without the segments before it. FrameFarm seeks that way in
+/// playlists of fragmented-MP4 segments, which FFmpeg 5.1's hls demuxer seeks to garbage (its MP4 demuxer keeps
+/// the sample tables of the fragments it read before the seek).
+public struct HLSMediaPlaylist: Sendable {
+    public struct Segment: Sendable {
+        /// `#EXTINF` seconds.
+        public var duration: Double
+        /// Lines of the text from the first after the previous segment's address to this segment's address.
+        var lines: Range<Int>
+        /// The `#EXT-X-BYTERANGE` sub-range, when it has one: bytes from `offset`.
+        var byteRange: (length: Int, offset: Int)?
+    }
+
+    public let segments: [Segment]
+    /// Whether segments have an initialization section (`#EXT-X-MAP`): fragmented MP4, as a rule.
+    public let hasInitSection: Bool
+    private let lines: [String]
+    private let mediaSequence: Int
+
+    /// Tags that describe the one segment they precede; every other tag applies to the playlist or, like
+    /// `#EXT-X-KEY` and `#EXT-X-MAP`, to every segment after it, and is kept when earlier segments are left out.
+    private static func describesOneSegment(_ tag: String) -> Bool {
+        tag == "#EXT-X-DISCONTINUITY" || tag == "#EXT-X-GAP"
+            || ["#EXTINF:", "#EXT-X-BYTERANGE:", "#EXT-X-PROGRAM-DATE-TIME:", "#EXT-X-BITRATE:"].contains(where: tag.hasPrefix)
+    }
+
+    /// Nil when `text` is not a media playlist (no `#EXTM3U` header, no segment, or a multivariant playlist).
+    public init?(_ text: String) {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard lines.first == "#EXTM3U", !text.contains("#EXT-X-STREAM-INF") else { return nil }
+        var segments: [Segment] = []
+        var duration: Double?, range: (length: Int, offset: Int)?, nextOffset = 0, blockStart = 1
+        var sequence = 0, initSection = false
+        for (index, line) in lines.enumerated() {
+            if line.hasPrefix("#EXTINF:") {
+                duration = Double(line.dropFirst(8).prefix { $0 != "," }.trimmingCharacters(in: .whitespaces))
+            } else if line.hasPrefix("#EXT-X-BYTERANGE:") {
+                let parts = line.dropFirst(17).split(separator: "@")
+                guard let length = parts.first.flatMap({ Int($0) }) else { return nil }
+                // Without an offset, the range follows the previous segment's.
+                range = (length, parts.count > 1 ? Int(parts[1]) ?? nextOffset : nextOffset)
+            } else if line.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") {
+                sequence = Int(line.dropFirst(22)) ?? 0
+            } else if line.hasPrefix("#EXT-X-MAP:") {
+                initSection = true
+            } else if !line.isEmpty, !line.hasPrefix("#") {
+                segments.append(Segment(duration: duration ?? 0, lines: blockStart..<(index + 1), byteRange: range))
+                if let range { nextOffset = range.offset + range.length }
+                duration = nil
+                range = nil
+                blockStart = index + 1
+            }
+        }
+        guard !segments.isEmpty else { return nil }
+        self.lines = lines
+        self.segments = segments
+        self.mediaSequence = sequence
+        self.hasInitSection = initSection
+    }
+
+    /// The segment that holds stream time `seconds`, the first segment starting at `firstStart`, by the segments'
+    /// declared durations: the last one that starts at or before it (the first, for a time before the stream).
+    public func segment(holding seconds: Double, firstStart: Double) -> Int {
+        var start = firstStart
+        for (index, segment) in segments.enumerated() {
+            start += segment.duration
+            // A microsecond of slack absorbs rounded durations.
+            if start > seconds + 1e-6 { return index }
+        }
+        return segments.count - 1
+    }
+
+    /// The playlist from segment `first` on: the segments before it left out, with the tags that still apply to
+    /// the rest (keys, initialization sections), its media sequence number (an AES-128 segment's default IV)
+    /// and its byte range made explicit.
+    public func text(from first: Int) -> String {
+        guard first > 0 else { return lines.joined(separator: "\n") }
+        var kept: [String] = []
+        let dropped = segments[0].lines.lowerBound..<segments[first].lines.lowerBound
+        var sequenceWritten = false
+        for (index, line) in lines.enumerated() {
+            if dropped.contains(index), !line.hasPrefix("#") || Self.describesOneSegment(line) { continue }
+            if line.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") {
+                kept.append("#EXT-X-MEDIA-SEQUENCE:\(mediaSequence + first)")
+                sequenceWritten = true
+            } else if line.hasPrefix("#EXT-X-BYTERANGE:"), segments[first].lines.contains(index),
+                      let range = segments[first].byteRange {
+                kept.append("#EXT-X-BYTERANGE:\(range.length)@\(range.offset)")
+            } else {
+                kept.append(line)
+            }
+        }
+        if !sequenceWritten { kept.insert("#EXT-X-MEDIA-SEQUENCE:\(mediaSequence + first)", at: 1) }
+        return kept.joined(separator: "\n")
+    }
+}

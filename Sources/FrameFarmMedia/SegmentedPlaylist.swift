@@ -1,0 +1,61 @@
+import CFFmpeg
+import Foundation
+import FrameFarmCore
+
+/// The HLS media playlist of fragmented-MP4 segments that an input reads, which is sought by opening it again from
+/// the segment that holds the target (`MediaFile.opened(_:at:...)`). FFmpeg 5.1's hls demuxer seeks such a playlist
+/// to garbage: its MP4 demuxer keeps the sample tables of the fragments read before the seek and reads on from
+/// them in the new segment's bytes ("Invalid NAL unit size"; `--seek keyframe` got frame 0 or no frame at all).
+/// Playlists of MPEG-TS segments seek correctly and are left to it.
+struct SegmentedPlaylist: Sendable {
+    /// The media playlist's name: the input's, or for a multivariant playlist its rendition's (a remote one
+    /// registered with the input's query, as the nested opener registers it).
+    let name: String
+    let playlist: HLSMediaPlaylist
+
+    /// The media playlist that `file` reads, when it is an HLS playlist of fragmented-MP4 segments; nil for any
+    /// other input, or when the playlist cannot be read here.
+    static func read(by file: MediaFile) -> SegmentedPlaylist? {
+        let context = file.context, path = file.path
+        guard String(cString: context.pointee.iformat.pointee.name) == "hls",
+              let text = PlaylistScan.text(path) else { return nil }
+        var name = path, media = text
+        if text.contains("#EXT-X-STREAM-INF") {
+            // FFmpeg's hls demuxer makes a program per variant, numbered in the playlist's order.
+            let addresses = variantAddresses(in: text)
+            guard let variant = program(of: file.videoStreamIndex, in: context), addresses.indices.contains(variant),
+                  let uri = addresses[variant] else { return nil }
+            let resolved = PlaylistScan.resolve(uri, against: path)
+            name = RemoteInput.isRemote(resolved) ? RemoteInput.registerNested(resolved, within: path) : resolved
+            guard let nested = PlaylistScan.text(name) else { return nil }
+            media = nested
+        }
+        guard let playlist = HLSMediaPlaylist(media), playlist.hasInitSection else { return nil }
+        return SegmentedPlaylist(name: name, playlist: playlist)
+    }
+
+    /// The address after each `#EXT-X-STREAM-INF`, in order; nil for a variant whose video is an
+    /// `#EXT-X-MEDIA` rendition (its address is not the video's playlist).
+    private static func variantAddresses(in text: String) -> [String?] {
+        var addresses: [String?] = []
+        var variant: String?
+        for line in text.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("#EXT-X-STREAM-INF") {
+                variant = line
+            } else if let inf = variant, !line.isEmpty, !line.hasPrefix("#") {
+                addresses.append(inf.contains("VIDEO=\"") ? nil : line)
+                variant = nil
+            }
+        }
+        return addresses
+    }
+
+    private static func program(of stream: Int32, in context: UnsafeMutablePointer<AVFormatContext>) -> Int? {
+        for index in 0..<Int(context.pointee.nb_programs) {
+            let program = context.pointee.programs[index]!.pointee
+            let members = UnsafeBufferPointer(start: program.stream_index, count: Int(program.nb_stream_indexes))
+            if members.contains(UInt32(stream)) { return Int(program.id) }
+        }
+        return nil
+    }
+}
