@@ -24,14 +24,8 @@ public final class MarkupNode {
     /// Every child element called `name`, in document order.
     public func children(_ name: String) -> [MarkupNode] { children.filter { $0.name == name } }
 
-    /// Held around every use of libxml2 in the process: FFmpeg's dash demuxer calls `xmlCleanupParser()` after each
-    /// manifest, which frees the library's global state under a parse running on another thread.
-    public static let libxml2Lock = NSLock()
-
     /// The root element of `data`; throws the parser's reason, with its line, when `data` is not well-formed XML.
     public static func parse(_ data: Data) throws(MarkupError) -> MarkupNode {
-        libxml2Lock.lock()
-        defer { libxml2Lock.unlock() }
         let builder = TreeBuilder()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false

@@ -2,20 +2,19 @@ import CFFmpeg
 import Foundation
 import FrameFarmCore
 
-/// A DASH manifest, read here before FFmpeg opens it (`DASHManifest`): for its video representations' sizes, for
-/// what a remote manifest may name, and to pick the representation `--rendition` asks. A representation that is one
-/// file (SegmentBase) is then read as that file, through `RemoteReader` when remote: FFmpeg's dash demuxer would open
-/// it with its own http client (`avio_open2`, not the format context's `io_open`), without `--header`, retries,
-/// `--io-timeout` or bounded range requests. A representation of segments (SegmentTemplate, SegmentList) is left to
-/// FFmpeg's dash demuxer, which seeks in it correctly; given to its hls demuxer as a playlist, FFmpeg 5.1 seeks in
-/// fragmented MP4 segments to garbage.
+/// A DASH manifest, read here rather than by FFmpeg's dash demuxer (`DASHManifest`), which opens what it names with its
+/// own http client (`avio_open2`, not the format context's `io_open`): without `--header`, retries, `--io-timeout` or
+/// bounded range requests, and it skips a segment it cannot read. One video representation is picked as
+/// `--rendition` asks, and FFmpeg reads either its one file (SegmentBase) like any input, or an HLS media playlist of
+/// its segments (SegmentTemplate, SegmentList), which its hls demuxer opens through `RemoteReader`'s nested opener
+/// like the segments of any playlist, and which is sought like any fragmented-MP4 playlist (`SegmentedPlaylist`).
 enum DASHInput {
     /// What FFmpeg opens for the representation picked.
     enum Source {
         /// One file: a local path, or a remote input's name.
         case file(String)
-        /// The manifest itself, for FFmpeg's dash demuxer (a representation of segments).
-        case demuxer
+        /// An HLS media playlist of the representation's segments, given to FFmpeg from memory.
+        case playlist(String)
     }
 
     struct Opening {
@@ -77,7 +76,7 @@ enum DASHInput {
             }
         }
         // A remote manifest names remote segments only: a local path in it must not read this machine's files. Every
-        // representation is checked, not only the one picked: FFmpeg's dash demuxer analyses them all.
+        // representation is checked, not only the one picked (a later open may pick another).
         if remote, let local = videos.lazy.flatMap(locations(of:)).first(where: { !RemoteInput.isRemote($0) }) {
             throw .unreadableManifest("it names '\(local)', which is not an http(s) URL")
         }
@@ -87,7 +86,7 @@ enum DASHInput {
             return Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: path) : part.location),
                            rendition: rendition)
         case .segments:
-            return Opening(source: .demuxer, rendition: nil)
+            return Opening(source: .playlist(representation.hlsMediaPlaylist!), rendition: rendition)
         }
     }
 

@@ -72,6 +72,8 @@ public final class MediaFile {
     /// reads through its readers until then.
     private let input: OpenedInput
     private var isDASH: Bool { input.isDASH }
+    /// A DASH representation's segments as a playlist FFmpeg reads from memory (see `SegmentedPlaylist`).
+    var segmentedPlaylist: SegmentedPlaylist? { input.segmentedPlaylist }
     /// Packets read ahead of the next (`opened(_:at:...)`), handed out before any more are read.
     private var readAhead: [Packet] = []
     let context: UnsafeMutablePointer<AVFormatContext>

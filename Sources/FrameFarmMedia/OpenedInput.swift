@@ -3,15 +3,17 @@ import Foundation
 import FrameFarmCore
 
 /// An input opened by `avformat_open_input`, and what FFmpeg reads it through: a file; a remote input's
-/// `RemoteReader`; for a DASH manifest whose representation is one file (`DASHInput`), that file; for part of an
-/// HLS playlist (`SegmentedPlaylist`), its text in memory. The readers must outlive the context, which `MediaFile`
-/// closes first.
+/// `RemoteReader`; for a DASH manifest (`DASHInput`), its representation's one file or an HLS media playlist of its
+/// segments in memory; for part of an HLS playlist (`SegmentedPlaylist`), that part's text in memory. The readers
+/// must outlive the context, which `MediaFile` closes first.
 struct OpenedInput {
     let context: UnsafeMutablePointer<AVFormatContext>
     /// An http(s) input's reader (FFmpeg reads it through this, in bounded range requests); nil for a file.
     let remoteReader: RemoteReader?
-    /// The text of part of a playlist, which FFmpeg reads through this.
+    /// A playlist's text (part of an HLS playlist, a DASH representation's segments), which FFmpeg reads through this.
     private let playlistReader: MemoryReader?
+    /// For a DASH representation of fragmented-MP4 segments, the playlist of them, sought by opening it again.
+    let segmentedPlaylist: SegmentedPlaylist?
     /// What the nested opener files the failures of the segments it opens under (see `RemoteReader.takeNestedFailure`).
     let segmentParent: String
     /// Whether the input is a DASH manifest read by `DASHInput`.
@@ -25,25 +27,25 @@ struct OpenedInput {
     /// (`known`) or `request` picks.
     init(path: String, request: RenditionRequest?, known: StreamAnalysis?) throws {
         segmentParent = path
-        playlistReader = nil
         var pathReader = RemoteInput.isRemote(path) ? try RemoteReader(name: path) : nil
-        var dash = DASHInput.isManifest(path, reader: pathReader)
+        let dash = DASHInput.isManifest(path, reader: pathReader)
             ? try DASHInput.open(path, reader: pathReader, request: request, known: known?.path == path ? known?.info.rendition : nil)
             : nil
-        var source = path, format: UnsafePointer<AVInputFormat>?
-        if case .demuxer = dash?.source {
-            dash = nil
-            // Known to be a manifest: FFmpeg's probe also wants a `profiles` it knows.
-            format = av_find_input_format("dash")
-            // FFmpeg's dash demuxer cannot resolve a relative manifest path's segments.
-            if pathReader == nil { source = URL(fileURLWithPath: path).standardizedFileURL.path }
-        }
-        // A one-file representation's manifest reader (and its connection) is done with once the manifest is read.
-        if dash != nil { pathReader = nil }
         isDASH = dash != nil
         rendition = dash?.rendition
+        if case .playlist(let text) = dash?.source {
+            (context, playlistReader) = try Self.openPlaylist(text, name: path)
+            remoteReader = nil
+            watchesSegments = true
+            segmentedPlaylist = HLSMediaPlaylist(text).flatMap { $0.hasInitSection ? SegmentedPlaylist(name: path, playlist: $0) : nil }
+            return
+        }
+        playlistReader = nil
+        segmentedPlaylist = nil
+        // A one-file representation's manifest reader (and its connection) is done with once the manifest is read.
+        if dash != nil { pathReader = nil }
         // What FFmpeg opens: the input, or for a DASH manifest its representation's one file.
-        var opened: UnsafeMutablePointer<AVFormatContext>?
+        var source = path, opened: UnsafeMutablePointer<AVFormatContext>?
         if case .file(let file) = dash?.source { source = file }
         if RemoteInput.isRemote(source) {
             remoteReader = source == path ? pathReader : try RemoteReader(name: source)
@@ -65,10 +67,7 @@ struct OpenedInput {
         var options = Self.openOptions(remote: remoteReader != nil)
         defer { av_dict_free(&options) }
         // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
-        // The dash demuxer parses with libxml2 and then cleans its global state up (see `MarkupNode.libxml2Lock`).
-        if format != nil { MarkupNode.libxml2Lock.lock() }
-        let openCode = avformat_open_input(&opened, source, format, &options)
-        if format != nil { MarkupNode.libxml2Lock.unlock() }
+        let openCode = avformat_open_input(&opened, source, nil, &options)
         guard openCode >= 0, let opened else {
             if let failure = remoteReader?.failure {
                 throw dash == nil ? failure : InputError.segmentFailed(segment: source, reason: failure.description)
@@ -80,29 +79,33 @@ struct OpenedInput {
         context = opened
     }
 
-    /// Opens the media playlist `name` from its segment `first` on (see `SegmentedPlaylist`): its text with the
-    /// segments before left out, read from memory, and what it names resolved against `name` as before.
+    /// Opens the media playlist `name` from its segment `first` on (see `SegmentedPlaylist`).
     init(part playlist: SegmentedPlaylist, from first: Int) throws {
-        let reader = try MemoryReader(Data(playlist.playlist.text(from: first).utf8))
-        guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory("avformat_alloc_context") }
-        context.pointee.pb = reader.context
-        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        RemoteReader.installNestedOpener(on: context)
-        var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        var options = Self.openOptions(remote: RemoteInput.isRemote(playlist.name))
-        defer { av_dict_free(&options) }
-        let code = avformat_open_input(&opened, playlist.name, av_find_input_format("hls"), &options)
-        guard code >= 0, let opened else {
-            if let failure = RemoteReader.takeNestedFailure(within: playlist.name) { throw failure }
-            throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", code).message)
-        }
-        self.context = opened
-        playlistReader = reader
+        (context, playlistReader) = try Self.openPlaylist(playlist.playlist.text(from: first), name: playlist.name)
         remoteReader = nil
         segmentParent = playlist.name
         isDASH = false
         watchesSegments = true
         rendition = nil
+        segmentedPlaylist = nil
+    }
+
+    /// An HLS media playlist's `text`, read from memory by FFmpeg's hls demuxer, what it names resolved against `name`
+    /// and opened through the nested opener. The segments may have any extension (`.webm`, `.chk`, none): those of
+    /// a DASH manifest were checked by `DASHInput`, and part of a playlist opened before.
+    private static func openPlaylist(_ text: String, name: String) throws -> (UnsafeMutablePointer<AVFormatContext>, MemoryReader) {
+        let reader = try MemoryReader(Data(text.utf8))
+        var opened: UnsafeMutablePointer<AVFormatContext>? = try customContext(reading: reader.context)
+        var options = openOptions(remote: RemoteInput.isRemote(name))
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "allowed_segment_extensions", "ALL", 0)
+        av_dict_set(&options, "extension_picky", "0", 0)
+        let code = avformat_open_input(&opened, name, av_find_input_format("hls"), &options)
+        guard code >= 0, let opened else {
+            if let failure = RemoteReader.takeNestedFailure(within: name) { throw failure }
+            throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", code).message)
+        }
+        return (opened, reader)
     }
 
     /// HLS options (other formats ignore them). A remote playlist would otherwise reuse one http connection for its

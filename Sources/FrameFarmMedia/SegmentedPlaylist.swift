@@ -13,9 +13,10 @@ struct SegmentedPlaylist: Sendable {
     let name: String
     let playlist: HLSMediaPlaylist
 
-    /// The media playlist that `file` reads, when it is an HLS playlist of fragmented-MP4 segments; nil for any
-    /// other input, or when the playlist cannot be read here.
+    /// The media playlist that `file` reads, when it is an HLS playlist (or a DASH representation made one) of
+    /// fragmented-MP4 segments; nil for any other input, or when the playlist cannot be read here.
     static func read(by file: MediaFile) -> SegmentedPlaylist? {
+        if let own = file.segmentedPlaylist { return own }
         let context = file.context, path = file.path
         guard String(cString: context.pointee.iformat.pointee.name) == "hls",
               let text = PlaylistScan.text(path) else { return nil }

@@ -93,6 +93,7 @@ import Testing
         #expect(parsed.representations.map(\.id) == ["v", "w"])
         #expect(parsed.representations[0].media == .file(DASHManifest.Part(location: "https://other.example.net/v/main.mp4")))
         #expect(parsed.representations[1].media == .file(DASHManifest.Part(location: "https://cdn.example.com/root/w.mp4")))
+        #expect(parsed.representations[0].hlsMediaPlaylist == nil)
     }
 
     /// What cannot be read is refused in words: each names what is wrong.
@@ -149,5 +150,26 @@ import Testing
                 == "/srv/v/init.mp4")
         #expect(DASHManifest.resolve("/v/a.m4s?t=1", against: "https://cdn.example.com/a/b/m.mpd") == "https://cdn.example.com/v/a.m4s?t=1")
         #expect(DASHManifest.resolve("../c/a b.m4s", against: "https://cdn.example.com/a/b/m.mpd") == "https://cdn.example.com/a/c/a%20b.m4s")
+    }
+
+    /// The HLS media playlist a representation becomes (read by FFmpeg's hls demuxer): durations, byte ranges
+    /// as length@offset, the init segment as EXT-X-MAP, and an address that could break a line or a quote escaped.
+    @Test func theHLSPlaylistListsEverySegment() throws {
+        let parsed = try manifest("""
+            <Period><AdaptationSet contentType="video"><Representation id="v" width="320" height="180">
+            <BaseURL>one.mp4</BaseURL><SegmentList timescale="10" duration="25"><Initialization range="0-99"/>
+            <SegmentURL mediaRange="100-199"/><SegmentURL media="we&quot;ird&#10;name.m4s"/></SegmentList>
+            </Representation></AdaptationSet></Period>
+            """, duration: "PT5S")
+        let playlist = try #require(parsed.representations[0].hlsMediaPlaylist)
+        #expect(playlist.split(separator: "\n") == [
+            "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:3", "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD",
+            "#EXT-X-MAP:URI=\"https://cdn.example.com/a/one.mp4\",BYTERANGE=\"100@0\"",
+            "#EXTINF:2.500000,", "#EXT-X-BYTERANGE:100@100", "https://cdn.example.com/a/one.mp4",
+            "#EXTINF:2.500000,", "https://cdn.example.com/a/we%22ird%0Aname.m4s", "#EXT-X-ENDLIST",
+        ])
+        // As a media playlist it has its two segments, and can be opened from the second.
+        let media = try #require(HLSMediaPlaylist(playlist))
+        #expect(media.segments.map(\.duration) == [2.5, 2.5] && media.hasInitSection)
     }
 }
