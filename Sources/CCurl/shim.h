@@ -19,3 +19,6 @@ static inline CURLcode framefarm_curl_set_callback(CURL *curl, CURLoption option
 static inline CURLcode framefarm_curl_get_long(CURL *curl, CURLINFO info, long *value) {
     return curl_easy_getinfo(curl, info, value);
 }
+static inline CURLcode framefarm_curl_get_string(CURL *curl, CURLINFO info, char **value) {
+    return curl_easy_getinfo(curl, info, value);
+}

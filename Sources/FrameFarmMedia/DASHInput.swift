@@ -45,10 +45,12 @@ enum DASHInput {
     static func open(_ path: String, reader: RemoteReader?, request: RenditionRequest?,
                      known: Rendition?) throws(InputError) -> Opening {
         let remote = reader != nil
-        let location = remote ? path : URL(fileURLWithPath: path).standardizedFileURL.path
-        let manifest: DASHManifest
+        let manifest: DASHManifest, base: String
         do {
             let data = try text(of: path, reader: reader)
+            // Addresses are relative to where the manifest URL's redirects led.
+            base = reader?.base ?? path
+            let location = remote ? base : URL(fileURLWithPath: path).standardizedFileURL.path
             // DRM and live as for any playlist (a manifest known by its content was not scanned for them).
             if let refusal = PlaylistScan.refusal(inText: String(decoding: data, as: UTF8.self)) { throw refusal }
             manifest = try DASHManifest(parsing: data, location: location)
@@ -83,7 +85,7 @@ enum DASHInput {
         let representation = videos[index]
         switch representation.media {
         case .file(let part):
-            return Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: path) : part.location),
+            return Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: base) : part.location),
                            rendition: rendition)
         case .segments:
             return Opening(source: .playlist(representation.hlsMediaPlaylist!), rendition: rendition)

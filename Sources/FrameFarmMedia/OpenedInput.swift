@@ -26,18 +26,21 @@ struct OpenedInput {
     /// Opens `path` (a file or a remote input's name); for a DASH manifest, the representation an earlier open picked
     /// (`known`) or `request` picks.
     init(path: String, request: RenditionRequest?, known: StreamAnalysis?) throws {
-        segmentParent = path
         var pathReader = RemoteInput.isRemote(path) ? try RemoteReader(name: path) : nil
         let dash = DASHInput.isManifest(path, reader: pathReader)
             ? try DASHInput.open(path, reader: pathReader, request: request, known: known?.path == path ? known?.info.rendition : nil)
             : nil
+        // A playlist's addresses are relative to where its URL's redirects led, learnt with its first bytes.
+        if let pathReader, pathReader.redirectedName == nil { _ = pathReader.peek(1) }
+        let base = pathReader?.base ?? path
+        segmentParent = base
         isDASH = dash != nil
         rendition = dash?.rendition
         if case .playlist(let text) = dash?.source {
-            (context, playlistReader) = try Self.openPlaylist(text, name: path)
+            (context, playlistReader) = try Self.openPlaylist(text, name: base)
             remoteReader = nil
             watchesSegments = true
-            segmentedPlaylist = HLSMediaPlaylist(text).flatMap { $0.hasInitSection ? SegmentedPlaylist(name: path, playlist: $0) : nil }
+            segmentedPlaylist = HLSMediaPlaylist(text).flatMap { $0.hasInitSection ? SegmentedPlaylist(name: base, playlist: $0) : nil }
             return
         }
         playlistReader = nil
@@ -45,10 +48,10 @@ struct OpenedInput {
         // A one-file representation's manifest reader (and its connection) is done with once the manifest is read.
         if dash != nil { pathReader = nil }
         // What FFmpeg opens: the input, or for a DASH manifest its representation's one file.
-        var source = path, opened: UnsafeMutablePointer<AVFormatContext>?
+        var source = base, opened: UnsafeMutablePointer<AVFormatContext>?
         if case .file(let file) = dash?.source { source = file }
         if RemoteInput.isRemote(source) {
-            remoteReader = source == path ? pathReader : try RemoteReader(name: source)
+            remoteReader = dash == nil ? pathReader : try RemoteReader(name: source)
             // Without a context of its own, avformat_open_input would read the name with FFmpeg's http client.
             opened = try Self.customContext(reading: remoteReader!.context)
         } else {
@@ -72,7 +75,7 @@ struct OpenedInput {
             if let failure = remoteReader?.failure {
                 throw dash == nil ? failure : InputError.segmentFailed(segment: source, reason: failure.description)
             }
-            if let failure = RemoteReader.takeNestedFailure(within: path) { throw failure }
+            if let failure = RemoteReader.takeNestedFailure(within: base) { throw failure }
             if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: source) { throw InputError.cutShortBeforeIndex }
             throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
         }

@@ -18,14 +18,14 @@ enum PlaylistScan {
     /// one declares, or a live stream (FFmpeg would reload a live playlist for as long as it grows); nil when
     /// neither, or when they cannot be read here (FFmpeg then says what is wrong).
     static func refusal(_ path: String) -> InputError? {
-        guard let text = self.text(path) else { return nil }
+        guard let (text, base) = self.text(path) else { return nil }
         if let refusal = refusal(inText: text) { return refusal }
         guard text.contains("#EXT-X-STREAM-INF") else { return nil }
         var previousWasVariant = false
         for line in text.split(whereSeparator: \.isNewline).map(String.init) {
             defer { previousWasVariant = line.hasPrefix("#EXT-X-STREAM-INF") }
             guard previousWasVariant, !line.hasPrefix("#"), !line.isEmpty,
-                  let nested = self.text(resolve(line, against: path), within: path) else { continue }
+                  let nested = self.text(resolve(line, against: base), within: base)?.text else { continue }
             if let refusal = refusal(inText: nested) { return refusal }
         }
         return nil
@@ -55,19 +55,18 @@ enum PlaylistScan {
         return String(name[..<pathStart])
     }
 
-    /// The text of the playlist at `path`; a remote one named by `parent` takes its query, as `RemoteReader`'s
-    /// nested opener gives it.
-    static func text(_ path: String, within parent: String? = nil) -> String? {
-        let data: Data?
+    /// The text of the playlist at `path`, and what its addresses are relative to (where a remote one's redirects
+    /// led, else `path`); a remote one named by `parent` takes its query, as `RemoteReader`'s nested opener gives it.
+    static func text(_ path: String, within parent: String? = nil) -> (text: String, base: String)? {
         if RemoteInput.isRemote(path) {
             let name = parent.map { RemoteInput.registerNested(path, within: $0) } ?? path
-            data = try? RemoteReader(name: name).readAll(limit: largestText)
-        } else {
-            data = FileHandle(forReadingAtPath: path).flatMap { handle in
-                defer { try? handle.close() }
-                return try? handle.read(upToCount: largestText)
-            }
+            guard let reader = try? RemoteReader(name: name), let data = reader.readAll(limit: largestText) else { return nil }
+            return (String(decoding: data, as: UTF8.self), reader.base)
         }
-        return data.map { String(decoding: $0, as: UTF8.self) }
+        let data = FileHandle(forReadingAtPath: path).flatMap { handle in
+            defer { try? handle.close() }
+            return try? handle.read(upToCount: largestText)
+        }
+        return data.map { (String(decoding: $0, as: UTF8.self), path) }
     }
 }

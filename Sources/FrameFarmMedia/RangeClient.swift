@@ -12,6 +12,8 @@ final class RangeClient {
         /// Lower-case names; a redirect's headers are replaced by those of the response it leads to.
         var headers: [String: String]
         var body: [UInt8]
+        /// The URL redirects led to, when they led elsewhere: what a playlist's relative addresses resolve against.
+        var redirectedTo: String?
 
         /// The whole object's size: `Content-Range`'s total, else `Content-Length` of a 200.
         var objectSize: Int? {
@@ -92,8 +94,11 @@ final class RangeClient {
                 return curl_easy_perform(curl)
             }
         }
+        var effective: UnsafeMutablePointer<CChar>?
+        framefarm_curl_get_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
+        let final = effective.map { String(cString: $0) }
         let response = Response(status: collector.status, reason: collector.reason, headers: collector.headers,
-                                body: collector.body)
+                                body: collector.body, redirectedTo: final == location ? nil : final)
         func failed(_ error: InputError, retryable: Bool = false) -> Result<Response, Failure> {
             .failure(Failure(error: error, retryable: retryable,
                              partial: response.status == 206 && !response.body.isEmpty ? response : nil))

@@ -21,6 +21,8 @@ final class RemoteReader {
     private static let ioBufferSize = 64 * 1024
 
     let name: String
+    /// The name of the URL redirects led to, once a request has been answered (see `base`).
+    private(set) var redirectedName: String?
     private let client: RangeClient
     private(set) var failure: InputError?
     /// The object's size, from the first answer's `Content-Range`.
@@ -49,6 +51,10 @@ final class RemoteReader {
         av_freep(&context.pointee.buffer)
         avio_context_free(&context)
     }
+
+    /// What a playlist or manifest read through this reader names is relative to: where redirects led (a short link
+    /// to a CDN's folder), else the name. Known once the first bytes are read.
+    var base: String { redirectedName ?? name }
 
     /// The object's bytes from `start`, up to `limit` (a playlist's text, an encrypted segment); nil when none could
     /// be read.
@@ -112,6 +118,7 @@ final class RemoteReader {
                 return false
             }
         }
+        if redirectedName == nil, let moved = response.redirectedTo { redirectedName = RemoteInput.register(moved) }
         // Nothing at byte 0: an empty object (a 416, or a body of none), which FFmpeg would call "not a video".
         if start == 0, response.status == 416 || (response.body.isEmpty && response.objectSize == 0) {
             failure = .empty

@@ -19,16 +19,16 @@ struct SegmentedPlaylist: Sendable {
         if let own = file.segmentedPlaylist { return own }
         let context = file.context, path = file.path
         guard String(cString: context.pointee.iformat.pointee.name) == "hls",
-              let text = PlaylistScan.text(path) else { return nil }
-        var name = path, media = text
+              let (text, base) = PlaylistScan.text(path) else { return nil }
+        var name = base, media = text
         if text.contains("#EXT-X-STREAM-INF") {
             // FFmpeg's hls demuxer makes a program per variant, numbered in the playlist's order.
             let addresses = variantAddresses(in: text)
             guard let variant = program(of: file.videoStreamIndex, in: context), addresses.indices.contains(variant),
                   let uri = addresses[variant] else { return nil }
-            let resolved = PlaylistScan.resolve(uri, against: path)
-            name = RemoteInput.isRemote(resolved) ? RemoteInput.registerNested(resolved, within: path) : resolved
-            guard let nested = PlaylistScan.text(name) else { return nil }
+            let resolved = PlaylistScan.resolve(uri, against: base)
+            name = RemoteInput.isRemote(resolved) ? RemoteInput.registerNested(resolved, within: base) : resolved
+            guard let nested = PlaylistScan.text(name)?.text else { return nil }
             media = nested
         }
         guard let playlist = HLSMediaPlaylist(media), playlist.hasInitSection else { return nil }

@@ -90,6 +90,12 @@ struct RemoteDASHTests {
         #expect(probed.status == 0, "\(probed.stderr)")
         let report = try #require((try JSONSerialization.jsonObject(with: Data(probed.stdout.utf8)) as? [[String: Any]])?.first)
         #expect(report["fileFormat"] as? String == "dash" && report["codedWidth"] as? Int == 1280, "\(report)")
+        // Nor need it be where the media are: a short link redirects to it, and what it names is relative to where
+        // the redirect led.
+        let short = try CommandLineTests.run(["thumbnails", server.url("go/show-mpd"), "--out", server.folder.file("short"),
+                                              "--interval", "1"])
+        #expect(short.status == 0, "\(short.stderr)")
+        #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: server.folder.file("short") + "/show-mpd/thumbnails/", fps: 10).count == 6)
     }
 
     /// A private origin's `--header` reaches the representation's file or segments.

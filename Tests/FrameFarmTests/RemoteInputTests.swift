@@ -232,7 +232,8 @@ struct RemoteInputTests {
     /// in bounded range requests, each carrying the master playlist's token (the names, and so OUT and every line
     /// printed, never do). `auto` reads the 320-px rendition; the others only as far as FFmpeg's first analysis
     /// of the ladder reads (into their second segment), to learn their sizes; every tile shows its frame, and every
-    /// keyframe tile its keyframe. Both segment kinds: MPEG-TS, and fragmented MP4 with its init segment.
+    /// keyframe tile its keyframe, also through a short link that redirects to the playlist. Both segment kinds:
+    /// MPEG-TS, and fragmented MP4 with its init segment.
     @Test(arguments: [false, true]) func aRemoteLadderIsReadInRangeRequestsThatCarryThePlaylistsToken(fmp4: Bool) throws {
         let server = try WebServer()
         let folder = server.root + "/videos/show"
@@ -262,6 +263,11 @@ struct RemoteInputTests {
         let keyFolder = server.folder.file("key") + "/master/thumbnails/"
         let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: keyFolder + "thumbnails.vtt", encoding: .utf8))
         #expect(try ThumbnailTests.frameNumbers(cues, folder: keyFolder) == cues.map { Int($0.start / 2) * 20 })
+        // A short link that redirects to the playlist: what it names is relative to where the redirect led.
+        let short = try CommandLineTests.run(["thumbnails", server.url("go/master-m3u8") + Self.query, "--out",
+                                              server.folder.file("short"), "--interval", "0.7"])
+        #expect(short.status == 0, "\(short.stderr)")
+        #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: server.folder.file("short") + "/master-m3u8/thumbnails/", fps: 10).count == 9)
 
         let requests = server.accessLog.filter { $0.contains("/videos/show/") }
         #expect(!requests.isEmpty)

@@ -30,7 +30,8 @@ final class WebServer {
         try Self.runQuietly("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                                                  "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                                                  "-keyout", key, "-out", certificate])
-        // /private/ wants a bearer token; /moved/ redirects to /videos/; /forbidden/ always refuses.
+        // /private/ wants a bearer token; /moved/ redirects to /videos/; /go/NAME-EXT is a short link to
+        // /videos/show/NAME.EXT (and nothing else under /go/ is there); /forbidden/ always refuses.
         let server = """
                 server {
                     listen 127.0.0.1:\(port);
@@ -40,6 +41,7 @@ final class WebServer {
                     root \(root);
                     location /forbidden/ { return 403; }
                     location /moved/ { rewrite ^/moved/(.*)$ /videos/$1 redirect; }
+                    location /go/ { rewrite ^/go/(\\w+)-(\\w+)$ /videos/show/$1.$2 redirect; }
                     location /private/ {
                         if ($http_authorization != "Bearer opensesame") { return 401; }
                         alias \(root)/videos/;
