@@ -226,7 +226,7 @@ public enum Lint {
         }
         findings.append(LintFinding(.aspectClass, String(format: "%@ content, %.3f:1", report.aspectClass.rawValue,
                                                          report.contentAspectRatio)))
-        if report.sampleAspectRatio != "1:1", report.sampleAspectRatio != "0:1" {
+        if report.sampleAspectRatio != "1:1" {
             findings.append(LintFinding(.nonSquarePixels, "sample aspect ratio \(report.sampleAspectRatio): coded "
                                         + "\(report.codedWidth)x\(report.codedHeight) shows as \(report.displayWidth)x\(report.displayHeight)"))
         }

@@ -276,6 +276,8 @@ public final class MediaFile {
         let pixelFormatName = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
         var sar = parameters.sample_aspect_ratio
         if sar.num <= 0 || sar.den <= 0 { sar = stream.pointee.sample_aspect_ratio }
+        // Neither says (0:1, FFmpeg's "unknown"): square, as players show it.
+        if sar.num <= 0 || sar.den <= 0 { sar = AVRational(num: 1, den: 1) }
         let geometry = DisplayGeometry(
             codedSize: PixelSize(width: Int(parameters.width), height: Int(parameters.height)),
             sampleAspectRatio: SampleAspectRatio(Int(sar.num), Int(sar.den)),

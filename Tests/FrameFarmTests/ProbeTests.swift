@@ -33,6 +33,16 @@ import FrameFarmMedia
         #expect(abs(report.durationSeconds - 2) < 0.1)
     }
 
+    /// A stream that gives no sample aspect ratio (FFmpeg's 0:1, "unknown": a Matroska track without one, WebM DASH
+    /// segments) has square pixels, as players show it, and says so.
+    @Test func anUnknownSampleAspectRatioIsSquare() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "unknown.mkv") { $0.sampleAspectRatio = SampleAspectRatio(0, 1) }
+        let report = try Prober.probe(paths: [path]).first!.get()
+        #expect(report.sampleAspectRatio == "1:1")
+        #expect(report.displayWidth == report.codedWidth && report.displayHeight == report.codedHeight)
+    }
+
     /// MP4's index lists every packet, so the keyframe interval is read from it; Matroska's and MPEG-TS's are
     /// found by reading packets. Both must find the sample's 0.8 s.
     @Test(arguments: ["mp4", "mkv", "ts"])
