@@ -74,6 +74,14 @@ public struct HLSMediaPlaylist: Sendable {
         return segments.count - 1
     }
 
+    /// When segment `index` starts by the declared durations, the first segment starting at `firstStart`.
+    public func start(of index: Int, firstStart: Double) -> Double {
+        firstStart + segments.prefix(index).reduce(0) { $0 + $1.duration }
+    }
+
+    /// The longest declared duration.
+    public var longestDuration: Double { segments.map(\.duration).max() ?? 0 }
+
     /// The playlist from segment `first` on: the segments before it left out, with the tags that still apply to
     /// the rest (keys, initialization sections), its media sequence number (an AES-128 segment's default IV)
     /// and its byte range made explicit.

@@ -366,21 +366,25 @@ public final class MediaFile {
     /// keyframe are read and dropped, and those read past it are kept for `readVideoPacket`.
     static func opened(_ playlist: SegmentedPlaylist, at seconds: Double, analysis known: StreamAnalysis,
                        maxPixels: Int) throws -> MediaFile {
-        var first = playlist.playlist.segment(holding: seconds, firstStart: known.info.startSeconds)
+        let segments = playlist.playlist
+        var first = segments.segment(holding: seconds, firstStart: known.info.startSeconds)
         while true {
             let file = try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known, rendition: nil,
                                      part: (playlist, first))
-            if try file.readAhead(toKeyframeAtOrBefore: seconds) || first == 0 { return file }
+            // Two segments past the target at most: a playlist whose timestamps start again (a discontinuity) or
+            // whose durations are wrong would otherwise be read to its end.
+            let reach = seconds - segments.start(of: first, firstStart: known.info.startSeconds) + 2 * segments.longestDuration + 1
+            if try file.readAhead(toKeyframeAtOrBefore: seconds, reaching: reach) || first == 0 { return file }
             first -= 1
         }
     }
 
     /// Reads packets up to the last keyframe presented at or before `seconds` and keeps those from it on; false
-    /// when there is none (all packets read are kept). Reading stops at the first packet decoded after `seconds`:
-    /// a keyframe after it is also presented after it.
-    private func readAhead(toKeyframeAtOrBefore seconds: Double) throws -> Bool {
+    /// when there is none (all packets read are kept). Reading stops at the first packet decoded after `seconds`
+    /// (a keyframe after it is also presented after it), or `reach` seconds after the first packet.
+    private func readAhead(toKeyframeAtOrBefore seconds: Double, reaching reach: Double) throws -> Bool {
         let target = timestamp(seconds + 5e-7)
-        var kept: [Packet] = [], found = false
+        var kept: [Packet] = [], found = false, firstDecoded: Int64?
         while let read = try readVideoPacket() {
             let copy = Packet()
             av_packet_move_ref(copy.pointer, read.pointer)
@@ -390,7 +394,9 @@ public final class MediaFile {
                 found = true
             }
             kept.append(copy)
-            if let decoded = copy.decodeTimestamp ?? presented, decoded > target { break }
+            guard let decoded = copy.decodeTimestamp ?? presented else { continue }
+            firstDecoded = firstDecoded ?? decoded
+            if decoded > target || self.seconds(decoded - firstDecoded!) > reach { break }
         }
         readAhead = kept
         return found

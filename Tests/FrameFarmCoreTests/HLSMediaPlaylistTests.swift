@@ -72,6 +72,8 @@ import Testing
         let start = 0.08
         #expect([-5, 0, 2.07, 2.08, 4.07, 4.08, 5.57, 5.58, 100].map { parsed.segment(holding: $0, firstStart: start) }
                 == [0, 0, 0, 1, 1, 2, 2, 3, 3])
+        #expect((0..<4).map { parsed.start(of: $0, firstStart: start) } == [0.08, 2.08, 4.08, 5.58])
+        #expect(parsed.longestDuration == 2)
     }
 
     @Test func whatIsNotAMediaPlaylistIsNotRead() {
