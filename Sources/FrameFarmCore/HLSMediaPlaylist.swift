@@ -1,9 +1,8 @@
 import Foundation
 
 /// An HLS media playlist's segments (RFC 8216 section 4.3.2), read so that the playlist can be opened again from
-/// one of them: `text(from:)` is the same playlist without the segments before it. FrameFarm seeks that way in
-/// playlists of fragmented-MP4 segments, which FFmpeg 5.1's hls demuxer seeks to garbage (its MP4 demuxer keeps
-/// the sample tables of the fragments it read before the seek).
+/// one of them: `text(from:)` is the same playlist without the segments before it. FrameFarm seeks in playlists
+/// that way: FFmpeg 5.1's hls demuxer seeks fragmented-MP4 segments to garbage, and MPEG-TS ones imprecisely.
 public struct HLSMediaPlaylist: Sendable {
     public struct Segment: Sendable {
         /// `#EXTINF` seconds.
@@ -15,8 +14,6 @@ public struct HLSMediaPlaylist: Sendable {
     }
 
     public let segments: [Segment]
-    /// Whether segments have an initialization section (`#EXT-X-MAP`): fragmented MP4, as a rule.
-    public let hasInitSection: Bool
     private let lines: [String]
     private let mediaSequence: Int
 
@@ -34,7 +31,7 @@ public struct HLSMediaPlaylist: Sendable {
         guard lines.first == "#EXTM3U", !text.contains("#EXT-X-STREAM-INF") else { return nil }
         var segments: [Segment] = []
         var duration: Double?, range: (length: Int, offset: Int)?, nextOffset = 0, blockStart = 1
-        var sequence = 0, initSection = false
+        var sequence = 0
         for (index, line) in lines.enumerated() {
             if line.hasPrefix("#EXTINF:") {
                 duration = Double(line.dropFirst(8).prefix { $0 != "," }.trimmingCharacters(in: .whitespaces))
@@ -45,8 +42,6 @@ public struct HLSMediaPlaylist: Sendable {
                 range = (length, parts.count > 1 ? Int(parts[1]) ?? nextOffset : nextOffset)
             } else if line.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") {
                 sequence = Int(line.dropFirst(22)) ?? 0
-            } else if line.hasPrefix("#EXT-X-MAP:") {
-                initSection = true
             } else if !line.isEmpty, !line.hasPrefix("#") {
                 segments.append(Segment(duration: duration ?? 0, lines: blockStart..<(index + 1), byteRange: range))
                 if let range { nextOffset = range.offset + range.length }
@@ -59,7 +54,6 @@ public struct HLSMediaPlaylist: Sendable {
         self.lines = lines
         self.segments = segments
         self.mediaSequence = sequence
-        self.hasInitSection = initSection
     }
 
     /// The segment that holds stream time `seconds`, the first segment starting at `firstStart`, by the segments'

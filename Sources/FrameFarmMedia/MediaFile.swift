@@ -112,7 +112,7 @@ public final class MediaFile {
         rendition = input.rendition
         let opened = input.context
         context = opened
-        if let known, let (index, parameters) = MediaFile.stream(known, in: opened, path: path, anyIndex: part != nil) {
+        if let known, let (index, parameters) = MediaFile.stream(known, in: opened, path: path, isPart: part != nil) {
             videoStreamIndex = index
             // Every stored property is set, so deinit closes the context when this throws.
             try check("avcodec_parameters_copy", avcodec_parameters_copy(parameters, known.parameters))
@@ -165,11 +165,12 @@ public final class MediaFile {
 
     /// The parameters of `known`'s stream in a freshly opened `context`, when the container lists its streams in a
     /// header and that stream is the same codec; nil when the file must be analysed again.
-    /// With `anyIndex` (part of a playlist, whose streams are those of one rendition), the first video stream.
+    /// For part of a playlist (`isPart`: the streams of one rendition, which the hls demuxer made from its first
+    /// segment, MPEG-TS ones too), the first video stream.
     private static func stream(_ known: StreamAnalysis, in context: UnsafeMutablePointer<AVFormatContext>, path: String,
-                               anyIndex: Bool) -> (Int32, UnsafeMutablePointer<AVCodecParameters>)? {
-        guard known.path == path, context.pointee.ctx_flags & AVFMTCTX_NOHEADER == 0 else { return nil }
-        let index = anyIndex ? av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0) : known.streamIndex
+                               isPart: Bool) -> (Int32, UnsafeMutablePointer<AVCodecParameters>)? {
+        guard known.path == path, isPart || context.pointee.ctx_flags & AVFMTCTX_NOHEADER == 0 else { return nil }
+        let index = isPart ? av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0) : known.streamIndex
         guard index >= 0, index < context.pointee.nb_streams,
               let parameters = context.pointee.streams[Int(index)]?.pointee.codecpar,
               parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
@@ -362,12 +363,13 @@ public final class MediaFile {
 
     /// `playlist`, the media playlist of `known`'s input, opened so that the next packet read is the keyframe at or
     /// before `seconds` (see `SegmentedPlaylist`): from the segment its durations put `seconds` in, or an earlier
-    /// one when that segment starts later than they say. The packets from the segment's start up to that
-    /// keyframe are read and dropped, and those read past it are kept for `readVideoPacket`.
+    /// one when that segment starts later than they say or holds no keyframe before `seconds`. The packets from
+    /// the segment's start up to that keyframe are read and dropped, and those read past it are kept for
+    /// `readVideoPacket`.
     static func opened(_ playlist: SegmentedPlaylist, at seconds: Double, analysis known: StreamAnalysis,
                        maxPixels: Int) throws -> MediaFile {
         let segments = playlist.playlist
-        var first = segments.segment(holding: seconds, firstStart: known.info.startSeconds)
+        var first = segments.segment(holding: seconds, firstStart: known.info.startSeconds), step = 1
         while true {
             let file = try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known, rendition: nil,
                                      part: (playlist, first))
@@ -375,7 +377,10 @@ public final class MediaFile {
             // whose durations are wrong would otherwise be read to its end.
             let reach = seconds - segments.start(of: first, firstStart: known.info.startSeconds) + 2 * segments.longestDuration + 1
             if try file.readAhead(toKeyframeAtOrBefore: seconds, reaching: reach) || first == 0 { return file }
-            first -= 1
+            // No keyframe there yet: twice as far back each time, so a long group of pictures in short segments
+            // costs a few opens, not one per segment.
+            first = max(0, first - step)
+            step *= 2
         }
     }
 

@@ -12,7 +12,7 @@ struct OpenedInput {
     let remoteReader: RemoteReader?
     /// A playlist's text (part of an HLS playlist, a DASH representation's segments), which FFmpeg reads through this.
     private let playlistReader: MemoryReader?
-    /// For a DASH representation of fragmented-MP4 segments, the playlist of them, sought by opening it again.
+    /// For a DASH representation of segments, the playlist of them, sought by opening it again.
     let segmentedPlaylist: SegmentedPlaylist?
     /// What the nested opener files the failures of the segments it opens under (see `RemoteReader.takeNestedFailure`).
     let segmentParent: String
@@ -40,7 +40,7 @@ struct OpenedInput {
             (context, playlistReader) = try Self.openPlaylist(text, name: base)
             remoteReader = nil
             watchesSegments = true
-            segmentedPlaylist = HLSMediaPlaylist(text).flatMap { $0.hasInitSection ? SegmentedPlaylist(name: base, playlist: $0) : nil }
+            segmentedPlaylist = HLSMediaPlaylist(text).map { SegmentedPlaylist(name: base, playlist: $0) }
             return
         }
         playlistReader = nil
@@ -67,7 +67,7 @@ struct OpenedInput {
             }
         }
         watchesSegments = opened != nil
-        var options = Self.openOptions(remote: remoteReader != nil)
+        var options = Self.openOptions()
         defer { av_dict_free(&options) }
         // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
         let openCode = avformat_open_input(&opened, source, nil, &options)
@@ -99,7 +99,7 @@ struct OpenedInput {
     private static func openPlaylist(_ text: String, name: String) throws -> (UnsafeMutablePointer<AVFormatContext>, MemoryReader) {
         let reader = try MemoryReader(Data(text.utf8))
         var opened: UnsafeMutablePointer<AVFormatContext>? = try customContext(reading: reader.context)
-        var options = openOptions(remote: RemoteInput.isRemote(name))
+        var options = openOptions()
         defer { av_dict_free(&options) }
         av_dict_set(&options, "allowed_segment_extensions", "ALL", 0)
         av_dict_set(&options, "extension_picky", "0", 0)
@@ -111,13 +111,14 @@ struct OpenedInput {
         return (opened, reader)
     }
 
-    /// HLS options (other formats ignore them). A remote playlist would otherwise reuse one http connection for its
-    /// segments, which only FFmpeg's own http client can. What a playlist may name is checked by the nested opener
+    /// HLS options (other formats ignore them). A playlist, local or remote, that names http(s) segments would
+    /// otherwise reuse one http connection for them, which only FFmpeg's own http client can (on the nested opener's
+    /// readers FFmpeg 5.1 aborted the process). What a playlist may name is checked by the nested opener
     /// (a playlist read over http(s) names http(s) URLs only) and by `DASHInput` (a remote manifest likewise), not by
     /// FFmpeg's list of media extensions, which leaves out AES-128 keys (`.key`, `data:` URIs).
-    private static func openOptions(remote: Bool) -> OpaquePointer? {
+    private static func openOptions() -> OpaquePointer? {
         var options: OpaquePointer?
-        if remote { av_dict_set(&options, "http_persistent", "0", 0) }
+        av_dict_set(&options, "http_persistent", "0", 0)
         av_dict_set(&options, "allowed_extensions", "ALL", 0)
         return options
     }

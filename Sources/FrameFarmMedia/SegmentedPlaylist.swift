@@ -2,19 +2,19 @@ import CFFmpeg
 import Foundation
 import FrameFarmCore
 
-/// The HLS media playlist of fragmented-MP4 segments that an input reads, which is sought by opening it again from
-/// the segment that holds the target (`MediaFile.opened(_:at:...)`). FFmpeg 5.1's hls demuxer seeks such a playlist
-/// to garbage: its MP4 demuxer keeps the sample tables of the fragments read before the seek and reads on from
-/// them in the new segment's bytes ("Invalid NAL unit size"; `--seek keyframe` got frame 0 or no frame at all).
-/// Playlists of MPEG-TS segments seek correctly and are left to it.
+/// The HLS media playlist that an input reads, which is sought by opening it again from the segment that holds the
+/// target (`MediaFile.opened(_:at:...)`). FFmpeg 5.1's hls demuxer seeks fragmented-MP4 segments to garbage (its MP4
+/// demuxer keeps the sample tables of the fragments read before the seek and reads on from them in the new
+/// segment's bytes: "Invalid NAL unit size", `--seek keyframe` got frame 0 or no frame at all), and MPEG-TS ones to
+/// the first keyframe of the target's segment, which may come after the target or long before it.
 struct SegmentedPlaylist: Sendable {
     /// The media playlist's name: the input's, or for a multivariant playlist its rendition's (a remote one
     /// registered with the input's query, as the nested opener registers it).
     let name: String
     let playlist: HLSMediaPlaylist
 
-    /// The media playlist that `file` reads, when it is an HLS playlist (or a DASH representation made one) of
-    /// fragmented-MP4 segments; nil for any other input, or when the playlist cannot be read here.
+    /// The media playlist that `file` reads, when it is an HLS playlist (or a DASH representation made one); nil
+    /// for any other input, or when the playlist cannot be read here.
     static func read(by file: MediaFile) -> SegmentedPlaylist? {
         if let own = file.segmentedPlaylist { return own }
         let context = file.context, path = file.path
@@ -31,7 +31,7 @@ struct SegmentedPlaylist: Sendable {
             guard let nested = PlaylistScan.text(name)?.text else { return nil }
             media = nested
         }
-        guard let playlist = HLSMediaPlaylist(media), playlist.hasInitSection else { return nil }
+        guard let playlist = HLSMediaPlaylist(media) else { return nil }
         return SegmentedPlaylist(name: name, playlist: playlist)
     }
 

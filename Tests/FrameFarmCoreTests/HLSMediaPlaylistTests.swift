@@ -35,7 +35,6 @@ import Testing
     @Test func thePlaylistFromASegmentKeepsWhatStillAppliesToIt() throws {
         let parsed = try #require(HLSMediaPlaylist(playlist))
         #expect(parsed.segments.map(\.duration) == [2, 2, 1.5, 1.5])
-        #expect(parsed.hasInitSection)
         #expect(parsed.text(from: 0) == playlist)
         // Segment 2 is the ninth of the stream; its range follows segment 1's (100 + 200 bytes in); both keys
         // precede it and the later one applies; the discontinuity and the date belong to segments left out.
@@ -62,7 +61,6 @@ import Testing
     @Test func aPartWithoutTheTagGetsItsSequenceNumber() throws {
         let parsed = try #require(HLSMediaPlaylist("#EXTM3U\n#EXTINF:4,\na.ts\n#EXTINF:4,\nb.ts\n#EXT-X-ENDLIST\n"))
         #expect(parsed.text(from: 1) == "#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:1\n#EXTINF:4,\nb.ts\n#EXT-X-ENDLIST\n")
-        #expect(!parsed.hasInitSection)
     }
 
     /// The segment holding a time, from the first segment's start and the declared durations: a time on a

@@ -169,24 +169,27 @@ import Testing
                                         + "playlist lists: No such file or directory"), "\(missing.stderr)")
     }
 
-    /// Fragmented-MP4 segments are sought by opening the playlist again from the segment that holds the target
-    /// (FFmpeg 5.1's hls demuxer seeks them to garbage: `--seek keyframe` found no frame at all). Segments of two
-    /// keyframes each, byte ranges of one file (the later ones without an offset), alone and as a ladder's second
-    /// rendition: every keyframe tile shows the keyframe at or before its cue, the second of a segment's included,
-    /// and every exact tile its frame.
-    @Test func fragmentedMP4SegmentsAreSoughtToTheKeyframeAtOrBefore() throws {
+    /// A playlist is sought by opening it again from the segment that holds the target. FFmpeg 5.1's hls demuxer
+    /// seeks fragmented-MP4 segments to garbage (`--seek keyframe` found no frame at all), and MPEG-TS ones to the
+    /// first keyframe of the target's segment. Segments of two keyframes each, byte ranges of one file (the later
+    /// ones without an offset), alone and as a ladder's second rendition: every keyframe tile shows the keyframe at
+    /// or before its cue, the second of a segment's included, and every exact tile its frame.
+    @Test(arguments: [true, false]) func segmentsAreSoughtToTheKeyframeAtOrBefore(fragmentedMP4: Bool) throws {
         let directory = TemporaryDirectory()
-        for (name, size, fmp4) in [("r", "320x180", true), ("big", "640x360", false)] {
+        for (name, size, fmp4) in [("r", "320x180", fragmentedMP4), ("big", "640x360", false)] {
             let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", "6", "--size", size,
                                                  "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast"]
                                                 + (fmp4 ? ["--fmp4"] : []))
             #expect(made.status == 0, "\(made.stderr)")
         }
-        let parts = try (0..<6).map { try Data(contentsOf: URL(fileURLWithPath: directory.file("r-00\($0).m4s"))) }
-        _ = directory.write("whole.m4s", parts.reduce(Data(), +))
-        var ranges = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI=\"r-init.mp4\"\n"
+        let segment = fragmentedMP4 ? "m4s" : "ts"
+        let parts = try (0..<6).map { try Data(contentsOf: URL(fileURLWithPath: directory.file("r-00\($0).\(segment)"))) }
+        _ = directory.write("whole.\(segment)", parts.reduce(Data(), +))
+        var ranges = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            + (fragmentedMP4 ? "#EXT-X-MAP:URI=\"r-init.mp4\"\n" : "")
         for pair in 0..<3 {
-            ranges += "#EXTINF:2.0,\n#EXT-X-BYTERANGE:\(parts[2 * pair].count + parts[2 * pair + 1].count)\(pair == 0 ? "@0" : "")\nwhole.m4s\n"
+            ranges += "#EXTINF:2.0,\n#EXT-X-BYTERANGE:\(parts[2 * pair].count + parts[2 * pair + 1].count)\(pair == 0 ? "@0" : "")"
+                + "\nwhole.\(segment)\n"
         }
         let media = directory.write("ranges.m3u8", Data((ranges + "#EXT-X-ENDLIST\n").utf8))
         let ladder = directory.write("ladder.m3u8", Data("""

@@ -286,6 +286,30 @@ struct RemoteInputTests {
         #expect(!run.stdout.contains(Self.signature) && !run.stderr.contains(Self.signature))
     }
 
+    /// A local playlist may name its segments over http (a CDN's): they are read through FrameFarm's reader, as a
+    /// remote playlist's are, where FFmpeg 5.1's hls demuxer aborted the process reusing an http connection on them.
+    @Test(arguments: [false, true]) func aLocalPlaylistOfRemoteSegmentsIsRead(fmp4: Bool) throws {
+        let server = try WebServer()
+        let folder = server.root + "/videos/cdn"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try CommandLineTests.run(["sample", "--out", folder + "/s.m3u8", "--duration", "4", "--size", "320x180",
+                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"]
+                                            + (fmp4 ? ["--fmp4"] : []))
+        try #require(made.status == 0, "\(made.stderr)")
+        let remote = try String(contentsOfFile: folder + "/s.m3u8", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.hasPrefix("#") || line.isEmpty ? line.replacingOccurrences(of: "URI=\"", with: "URI=\"\(server.url("videos/cdn/"))")
+                    : server.url("videos/cdn/" + line)
+            }.joined(separator: "\n")
+        let playlist = server.folder.file("local.m3u8")
+        try remote.write(toFile: playlist, atomically: true, encoding: .utf8)
+        let out = server.folder.file("out")
+        let run = try CommandLineTests.run(["thumbnails", playlist, "--out", out, "--interval", "0.7"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: out + "/local/thumbnails/", fps: 10).count == 6)
+        #expect(server.accessLog.contains { $0.contains("/videos/cdn/s-001.") })
+    }
+
     /// Encrypted HLS over http: the key and the AES-128 segments come through FrameFarm's reader (FFmpeg's `crypto`
     /// protocol would fetch the segments with its own http client), in bounded range requests carrying the
     /// playlist's token, and are decrypted by FrameFarm: every tile shows its frame. A private origin's `--header`
