@@ -191,10 +191,17 @@ public final class FrameReader {
     /// that frame again without a second decode.
     public func keyframe(atOrBefore seconds: Double) throws -> DecodedFrame? {
         let indexTime = keyframeTime(atOrBefore: seconds)
-        if let indexTime, let last = lastKeyframe, last.indexTime == indexTime { return last.frame }
+        // The index of a fragmented MP4 grows as its fragments are read: an entry found only counts when the index
+        // reaches past the target.
+        if let indexTime, let last = lastKeyframe, last.indexTime == indexTime, last.frame.timeSeconds <= seconds + 5e-7,
+           let lastEntry = lastIndexTime, lastEntry > seconds {
+            return last.frame
+        }
         try seek(toSeconds: seconds)
         let frame = try nextFrame()
-        if let indexTime, let frame { lastKeyframe = (indexTime, frame) }
+        // Index times are decode times: with B-frames a keyframe is shown after its entry's time, so a target
+        // between the two finds that entry but is shown the keyframe before, which is not that entry's frame.
+        if let indexTime, let frame, frame.timeSeconds >= indexTime - 5e-7 { lastKeyframe = (indexTime, frame) }
         return frame
     }
 
@@ -229,6 +236,13 @@ public final class FrameReader {
         targetFrameSent = false
         demuxerFinished = false
         finished = false
+    }
+
+    /// Stream time of the index's last entry; nil when it has none.
+    private var lastIndexTime: Double? {
+        let count = avformat_index_get_entries_count(file.stream)
+        guard count > 0, let entry = avformat_index_get_entry(file.stream, count - 1) else { return nil }
+        return file.seconds(entry.pointee.timestamp)
     }
 
     /// Stream time of the keyframe at or before `seconds`, from the container's index; nil when it has none.

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+/// Keyframe tiles show the keyframe at or before their cue however close the targets fall. With B-frames an MP4
+/// index's times are decode times, shown later; a fragmented MP4's index grows as its fragments are read. Targets a
+/// third of a second apart each get their own keyframe, never an earlier one kept from the target before.
+@Suite struct KeyframeSeekTests {
+    @Test(arguments: [false, true]) func everyTargetGetsTheKeyframeAtOrBefore(fragmented: Bool) throws {
+        let directory = TemporaryDirectory()
+        let sample = directory.file(fragmented ? "v.m3u8" : "v.mp4")
+        let made = try CommandLineTests.run(["sample", "--out", sample, "--duration", "6", "--size", "320x180",
+                                             "--keyframe-interval", "2", "--bframes", "2"] + (fragmented ? ["--fmp4"] : []))
+        try #require(made.status == 0, "\(made.stderr)")
+        var input = sample
+        if fragmented {
+            // The playlist's initialization segment and fragments, one after another, are one fragmented MP4.
+            let pieces = ["v-init.mp4", "v-000.m4s", "v-001.m4s", "v-002.m4s"]
+            input = directory.write("whole.mp4", try pieces.map { try Data(contentsOf: URL(fileURLWithPath: directory.file($0))) }
+                .reduce(Data(), +))
+        }
+        let out = directory.file("out")
+        let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", "0.33", "--seek", "keyframe"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let folder = out + "/" + URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + "/thumbnails/"
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        #expect(cues.count == 19)
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int($0.start / 2) * 50 })
+    }
+}
