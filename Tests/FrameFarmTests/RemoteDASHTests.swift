@@ -116,7 +116,7 @@ struct RemoteDASHTests {
 
     /// A representation's file or segment the server does not have (FFmpeg's dash demuxer skipped a missing
     /// segment), one on a server that stalls past `--io-timeout`, and a manifest naming this machine's files: each
-    /// fails its input with one line naming what.
+    /// fails its input with one line naming what, and nothing after a failed segment is asked for.
     @Test(arguments: [false, true]) func aFileThatCannotBeReadFailsItsInputNamingIt(segmented: Bool) throws {
         let server = try WebServer()
         let stalling = try server.proxy("stall")
@@ -147,6 +147,8 @@ struct RemoteDASHTests {
                                      && $0.hasSuffix("\(file(id, segmented: segmented))', which is not an http(s) URL") }, "\(lines)")
         }
         #expect(lines.count == 4, "\(lines)")
+        // Once a segment has failed, the segments after it are not asked for (FFmpeg would go on to each of them).
+        if segmented { #expect(!server.accessLog.contains { $0.contains("/videos/show/v1-002.m4s") }) }
         #expect(!run.stderr.contains(Self.signature))
         let entries = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") && $0 != "index.html" }
         #expect(entries.isEmpty, "failed inputs leave nothing behind: \(entries)")
