@@ -100,14 +100,12 @@ enum DASHInput {
     }
 
     private static func text(of path: String, reader: RemoteReader?) throws(InputError) -> Data {
-        if let reader {
-            guard let data = reader.readAll(limit: PlaylistScan.largestText) else { throw reader.failure ?? .empty }
-            return data
+        guard let data = PlaylistScan.read(path, reader: reader) else {
+            throw reader?.failure ?? (reader == nil ? .unreadable("cannot open it") : .empty)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable("cannot open it") }
-        defer { try? handle.close() }
-        do { return try handle.read(upToCount: PlaylistScan.largestText) ?? Data() } catch {
-            throw .unreadable(error.localizedDescription)
+        guard data.count <= PlaylistScan.largestText else {
+            throw .unreadableManifest("it is larger than \(PlaylistScan.largestText >> 20) MiB")
         }
+        return data
     }
 }

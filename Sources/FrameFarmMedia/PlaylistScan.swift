@@ -5,8 +5,9 @@ import FrameFarmCore
 /// opens it, for the DRM it declares (`StreamProtection`): FFmpeg would fail on such a stream with a key or
 /// decryption error that does not say why.
 enum PlaylistScan {
-    /// Playlists and manifests are text of a few kilobytes; more than this is not read.
-    static let largestText = 1 << 20
+    /// Playlists and manifests are text of a few kilobytes to a few megabytes (a long video's segments, each with
+    /// its own signed URL); one larger than this is not read.
+    static let largestText = 16 << 20
 
     /// Whether `path` (a file or a remote input's name) names a playlist or manifest by its extension.
     static func isPlaylist(_ path: String) -> Bool {
@@ -57,16 +58,19 @@ enum PlaylistScan {
 
     /// The text of the playlist at `path`, and what its addresses are relative to (where a remote one's redirects
     /// led, else `path`); a remote one named by `parent` takes its query, as `RemoteReader`'s nested opener gives it.
+    /// Nil when it cannot be read, or is larger than `largestText`.
     static func text(_ path: String, within parent: String? = nil) -> (text: String, base: String)? {
-        if RemoteInput.isRemote(path) {
-            let name = parent.map { RemoteInput.registerNested(path, within: $0) } ?? path
-            guard let reader = try? RemoteReader(name: name), let data = reader.readAll(limit: largestText) else { return nil }
-            return (String(decoding: data, as: UTF8.self), reader.base)
-        }
-        let data = FileHandle(forReadingAtPath: path).flatMap { handle in
-            defer { try? handle.close() }
-            return try? handle.read(upToCount: largestText)
-        }
-        return data.map { (String(decoding: $0, as: UTF8.self), path) }
+        let remote = RemoteInput.isRemote(path)
+        let reader = remote ? try? RemoteReader(name: parent.map { RemoteInput.registerNested(path, within: $0) } ?? path) : nil
+        guard !remote || reader != nil, let data = read(path, reader: reader), data.count <= largestText else { return nil }
+        return (String(decoding: data, as: UTF8.self), reader?.base ?? path)
+    }
+
+    /// Up to one byte more than `largestText` of `path`, through `reader` when remote; nil when nothing could be read.
+    static func read(_ path: String, reader: RemoteReader?) -> Data? {
+        if let reader { return reader.readAll(limit: largestText + 1) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: largestText + 1)
     }
 }

@@ -214,6 +214,32 @@ import Testing
         }
     }
 
+    /// A manifest of megabytes (a long video's timeline, a segment's URL signed each) is read; one past 16 MiB is
+    /// refused in one line, rather than cut short and called malformed XML.
+    @Test func aLargeManifestIsReadAndAnOversizedOneIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let made = try CommandLineTests.run(["sample", "--out", directory.file("r0.m3u8"), "--duration", "4", "--size", "320x180",
+                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast", "--fmp4"])
+        #expect(made.status == 0, "\(made.stderr)")
+        func manifest(_ name: String, megabytes: Int) -> String {
+            directory.write(name, Data("""
+                <?xml version="1.0"?>
+                <!-- \(String(repeating: "x", count: megabytes << 20)) -->
+                <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT4S"><Period>
+                <AdaptationSet contentType="video"><Representation id="0" mimeType="video/mp4" width="320" height="180" \
+                bandwidth="500000"><SegmentList timescale="10" duration="20"><Initialization sourceURL="r0-init.mp4"/>\
+                <SegmentURL media="r0-000.m4s"/><SegmentURL media="r0-001.m4s"/></SegmentList></Representation>
+                </AdaptationSet></Period></MPD>
+
+                """.utf8))
+        }
+        let large = manifest("large.mpd", megabytes: 2), oversized = manifest("oversized.mpd", megabytes: 17)
+        let run = try CommandLineTests.run(["thumbnails", large, oversized, "--out", directory.file("out"), "--interval", "1"])
+        #expect(run.status == 1)
+        #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: directory.file("out/large/thumbnails/"), fps: 10).count == 4)
+        #expect(run.stderr.contains("framefarm: \(oversized): cannot read this DASH manifest: it is larger than 16 MiB"), "\(run.stderr)")
+    }
+
     /// Local segments FFmpeg would open and read nothing from, or decrypt to garbage: an empty file, a folder, an
     /// AES-128 segment cut short. Each fails its playlist naming the segment.
     @Test func emptyFolderAndUndecryptableSegmentsFailTheirPlaylist() throws {
