@@ -33,6 +33,25 @@ enum MP4Boxes {
         return index < media
     }
 
+    /// Why a fragmented-MP4 segment (or initialization segment) of `size` bytes, whose first bytes are `head`, is
+    /// cut short: a top-level box whose header lies in `head` runs past its end. Nil when none does, or when `head`
+    /// does not open with a box such segments open with (an MPEG-TS segment).
+    static func cutShortSegment(head: Data, size: Int) -> String? {
+        guard let first = fields(in: head, at: 0, limit: head.count),
+              ["styp", "moof", "sidx", "emsg", "prft", "ftyp", "free"].contains(first.type) else { return nil }
+        var offset = 0
+        while offset < size, let box = fields(in: head, at: offset, limit: min(head.count, size)) {
+            // 0 is "to the end of the file"; below the header's own length is not a box.
+            guard box.claimedSize >= UInt64(box.headerSize) else { return nil }
+            let end = UInt64(offset) + box.claimedSize
+            if end > UInt64(size) {
+                return "it is cut short: its '\(box.type)' box needs \(end) bytes, the file has \(size)"
+            }
+            offset = Int(end)
+        }
+        return nil
+    }
+
     /// The types of the boxes at the top level of the file at `path`, in order (box headers only).
     private static func topLevelTypes(path: String) -> [String] {
         guard let handle = FileHandle(forReadingAtPath: path) else { return [] }

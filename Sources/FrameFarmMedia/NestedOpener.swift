@@ -59,6 +59,11 @@ enum NestedOpener {
                 fail(parent, segment: path, reason: problem)
                 return -EIO
             }
+            // A segment cut short (an upload that stopped) would have its last frames read from the next one's bytes.
+            if let path = localPath(location), let problem = cutShort(path, options: options?.pointee) {
+                fail(parent, segment: path, reason: problem)
+                return -EIO
+            }
             guard let fallback = defaults.withLock({ $0?.open }) else { return -EINVAL }
             let code = fallback(context, pb, url, flags, options)
             // A local segment missing would be skipped too.
@@ -71,7 +76,12 @@ enum NestedOpener {
         do {
             let reader = try RemoteReader(name: name)
             // An EXT-X-BYTERANGE segment starts part-way into its file.
-            if let offset = integer(options?.pointee, "offset"), offset > 0 { _ = avio_seek(reader.context, Int64(offset), SEEK_SET) }
+            let offset = integer(options?.pointee, "offset") ?? 0
+            if let head = reader.peek(64 << 10, at: offset), let size = reader.size,
+               let problem = MP4Boxes.cutShortSegment(head: head, size: (integer(options?.pointee, "end_offset") ?? size) - offset) {
+                throw InputError.unreadable(problem)
+            }
+            if offset > 0 { _ = avio_seek(reader.context, Int64(offset), SEEK_SET) }
             pb.pointee = reader.context
             readers.withLock { $0[Int(bitPattern: reader.context)] = ReaderBox(remote: reader, parent: parent) }
             return 0
@@ -124,6 +134,17 @@ enum NestedOpener {
         } catch {
             throw .unreadable(error.localizedDescription)
         }
+    }
+
+    /// Why the local segment at `path` (from its `offset` to its `end_offset`, when FFmpeg gives them) is cut short
+    /// (`MP4Boxes.cutShortSegment`); nil when it is whole, or cannot be read here.
+    private static func cutShort(_ path: String, options: OpaquePointer?) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let start = integer(options, "offset") ?? 0
+        guard let fileSize = try? handle.seekToEnd(), (try? handle.seek(toOffset: UInt64(start))) != nil,
+              let head = try? handle.read(upToCount: 64 << 10) else { return nil }
+        return MP4Boxes.cutShortSegment(head: head, size: (integer(options, "end_offset") ?? Int(fileSize)) - start)
     }
 
     /// The path a local location names (`file:` URLs as well); nil for other protocols (`data:`).

@@ -70,12 +70,12 @@ final class RemoteReader {
         return failure == nil || !data.isEmpty ? data : nil
     }
 
-    /// Up to `count` bytes from the start, leaving the read position where it was (they stay fetched: reading
-    /// them next asks the server for nothing); nil when none could be read.
-    func peek(_ count: Int) -> Data? {
+    /// Up to `count` bytes from `start`, leaving the read position where it was (they stay fetched: reading them
+    /// next asks the server for nothing); nil when none could be read.
+    func peek(_ count: Int, at start: Int = 0) -> Data? {
         let saved = position
         defer { position = saved }
-        position = 0
+        position = start
         var bytes = [UInt8](repeating: 0, count: count)
         let read = bytes.withUnsafeMutableBufferPointer { self.read(into: $0.baseAddress!, count: count) }
         return read > 0 ? Data(bytes[..<Int(read)]) : nil

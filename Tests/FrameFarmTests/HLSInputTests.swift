@@ -264,6 +264,23 @@ import Testing
         }
     }
 
+    /// A fragmented-MP4 segment cut short (an upload that stopped) fails its playlist naming it: FFmpeg read its
+    /// missing frames from the next segment's bytes, and the tiles there froze without a word.
+    @Test func aFragmentedMP4SegmentCutShortFailsItsPlaylist() throws {
+        let directory = TemporaryDirectory()
+        let playlist = directory.file("cut.m3u8")
+        let made = try CommandLineTests.run(["sample", "--out", playlist, "--duration", "6", "--size", "320x180", "--fps", "10",
+                                             "--keyframe-interval", "2", "--preset", "ultrafast", "--fmp4"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let segment = directory.file("cut-001.m4s")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: segment))
+        try whole.prefix(whole.count * 2 / 3).write(to: URL(fileURLWithPath: segment))
+        let run = try CommandLineTests.run(["thumbnails", playlist, "--out", directory.file("out"), "--interval", "1"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("framefarm: \(playlist): cannot read \(segment), which the playlist lists: it is cut short: its "
+                                    + "'mdat' box needs \(whole.count) bytes, the file has \(whole.count * 2 / 3)"), "\(run.stderr)")
+    }
+
     /// AES-128 segments with a key the playlist points to (a file, or inline as a data: URI) are read: every tile on
     /// its frame.
     /// DRM that needs a license server (FairPlay in a rendition playlist of an HLS ladder, Widevine in a DASH
