@@ -75,7 +75,7 @@ public final class MediaFile {
     /// A DASH representation's segments as a playlist FFmpeg reads from memory (see `SegmentedPlaylist`).
     var segmentedPlaylist: SegmentedPlaylist? { input.segmentedPlaylist }
     /// Packets read ahead of the next (`opened(_:at:...)`), handed out before any more are read.
-    private var readAhead: [Packet] = []
+    var packetsReadAhead: [Packet] = []
     let context: UnsafeMutablePointer<AVFormatContext>
     let videoStreamIndex: Int32
     private let packet = Packet()
@@ -100,7 +100,7 @@ public final class MediaFile {
     }
 
     /// Opens `path`, or with `part`, its media playlist from a segment on (see `opened(_:at:...)`).
-    private init(path: String, maxPixels: Int, analysis known: StreamAnalysis?, rendition request: RenditionRequest?,
+    init(path: String, maxPixels: Int, analysis known: StreamAnalysis?, rendition request: RenditionRequest?,
                  part: (playlist: SegmentedPlaylist, first: Int)?) throws {
         self.path = path
         FFmpegLog.configured
@@ -347,7 +347,7 @@ public final class MediaFile {
     /// truncated file still gives what it has); a remote input's connection failing for good throws rather than
     /// leave a track silently short.
     func readVideoPacket() throws -> Packet? {
-        if !readAhead.isEmpty { return readAhead.removeFirst() }
+        if !packetsReadAhead.isEmpty { return packetsReadAhead.removeFirst() }
         while true {
             packet.unreference()
             let code = av_read_frame(context, packet.pointer)
@@ -359,52 +359,6 @@ public final class MediaFile {
             }
             if packet.streamIndex == videoStreamIndex { return packet }
         }
-    }
-
-    /// `playlist`, the media playlist of `known`'s input, opened so that the next packet read is the keyframe at or
-    /// before `seconds` (see `SegmentedPlaylist`): from the segment its durations put `seconds` in, or an earlier
-    /// one when that segment starts later than they say or holds no keyframe before `seconds`. The packets from
-    /// the segment's start up to that keyframe are read and dropped, and those read past it are kept for
-    /// `readVideoPacket`.
-    static func opened(_ playlist: SegmentedPlaylist, at seconds: Double, analysis known: StreamAnalysis,
-                       maxPixels: Int) throws -> MediaFile {
-        let segments = playlist.playlist
-        var first = segments.segment(holding: seconds, firstStart: known.info.startSeconds), step = 1
-        while true {
-            let file = try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known, rendition: nil,
-                                     part: (playlist, first))
-            // Two segments past the target at most: a playlist whose timestamps start again (a discontinuity) or
-            // whose durations are wrong would otherwise be read to its end.
-            let reach = seconds - segments.start(of: first, firstStart: known.info.startSeconds) + 2 * segments.longestDuration + 1
-            if try file.readAhead(toKeyframeAtOrBefore: seconds, reaching: reach) || first == 0 { return file }
-            // No keyframe there yet: twice as far back each time, so a long group of pictures in short segments
-            // costs a few opens, not one per segment.
-            first = max(0, first - step)
-            step *= 2
-        }
-    }
-
-    /// Reads packets up to the last keyframe presented at or before `seconds` and keeps those from it on; false
-    /// when there is none (all packets read are kept). Reading stops at the first packet decoded after `seconds`
-    /// (a keyframe after it is also presented after it), or `reach` seconds after the first packet.
-    private func readAhead(toKeyframeAtOrBefore seconds: Double, reaching reach: Double) throws -> Bool {
-        let target = timestamp(seconds + 5e-7)
-        var kept: [Packet] = [], found = false, firstDecoded: Int64?
-        while let read = try readVideoPacket() {
-            let copy = Packet()
-            av_packet_move_ref(copy.pointer, read.pointer)
-            let presented = copy.presentationTimestamp ?? copy.decodeTimestamp
-            if copy.isKeyFrame, let presented, presented <= target {
-                kept.removeAll()
-                found = true
-            }
-            kept.append(copy)
-            guard let decoded = copy.decodeTimestamp ?? presented else { continue }
-            firstDecoded = firstDecoded ?? decoded
-            if decoded > target || self.seconds(decoded - firstDecoded!) > reach { break }
-        }
-        readAhead = kept
-        return found
     }
 
     /// Seeks so that the next packet read is the keyframe at or before `seconds`.
