@@ -352,7 +352,9 @@ public final class MediaFile {
             packet.unreference()
             let code = av_read_frame(context, packet.pointer)
             // A segment skipped would leave its part of the video showing the frame before it.
-            if input.watchesSegments, let failure = RemoteReader.takeNestedFailure(within: input.segmentParent) { throw failure }
+            if input.watchesSegments, let failure = RemoteReader.takeNestedFailure(within: input.segmentParent) {
+                throw input.isDASH ? failure.inManifest : failure
+            }
             if code < 0 {
                 if let failure = input.remoteReader?.failure { throw failure }
                 return nil

@@ -37,10 +37,10 @@ struct OpenedInput {
         isDASH = dash != nil
         rendition = dash?.rendition
         if case .playlist(let text) = dash?.source {
-            (context, playlistReader) = try Self.openPlaylist(text, name: base)
+            (context, playlistReader) = try Self.openPlaylist(text, name: base, isManifest: true)
             remoteReader = nil
             watchesSegments = true
-            segmentedPlaylist = HLSMediaPlaylist(text).map { SegmentedPlaylist(name: base, playlist: $0) }
+            segmentedPlaylist = HLSMediaPlaylist(text).map { SegmentedPlaylist(name: base, playlist: $0, isManifest: true) }
             return
         }
         playlistReader = nil
@@ -57,7 +57,7 @@ struct OpenedInput {
         } else {
             remoteReader = nil
             do { try Self.checkReadable(source) } catch let error as InputError where dash != nil {
-                throw InputError.segmentFailed(segment: source, reason: error.description)
+                throw InputError.segmentFailed(segment: source, reason: error.description, inManifest: true)
             }
             // A local playlist's segments are opened through the nested opener too, which notes those missing.
             if PlaylistScan.isPlaylist(source) {
@@ -73,7 +73,7 @@ struct OpenedInput {
         let openCode = avformat_open_input(&opened, source, nil, &options)
         guard openCode >= 0, let opened else {
             if let failure = remoteReader?.failure {
-                throw dash == nil ? failure : InputError.segmentFailed(segment: source, reason: failure.description)
+                throw dash == nil ? failure : InputError.segmentFailed(segment: source, reason: failure.description, inManifest: true)
             }
             if let failure = RemoteReader.takeNestedFailure(within: base) { throw failure }
             if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: source) { throw InputError.cutShortBeforeIndex }
@@ -84,10 +84,11 @@ struct OpenedInput {
 
     /// Opens the media playlist `name` from its segment `first` on (see `SegmentedPlaylist`).
     init(part playlist: SegmentedPlaylist, from first: Int) throws {
-        (context, playlistReader) = try Self.openPlaylist(playlist.playlist.text(from: first), name: playlist.name)
+        (context, playlistReader) = try Self.openPlaylist(playlist.playlist.text(from: first), name: playlist.name,
+                                                          isManifest: playlist.isManifest)
         remoteReader = nil
         segmentParent = playlist.name
-        isDASH = false
+        isDASH = playlist.isManifest
         watchesSegments = true
         rendition = nil
         segmentedPlaylist = nil
@@ -96,7 +97,8 @@ struct OpenedInput {
     /// An HLS media playlist's `text`, read from memory by FFmpeg's hls demuxer, what it names resolved against `name`
     /// and opened through the nested opener. The segments may have any extension (`.webm`, `.chk`, none): those of
     /// a DASH manifest were checked by `DASHInput`, and part of a playlist opened before.
-    private static func openPlaylist(_ text: String, name: String) throws -> (UnsafeMutablePointer<AVFormatContext>, MemoryReader) {
+    private static func openPlaylist(_ text: String, name: String,
+                                     isManifest: Bool) throws -> (UnsafeMutablePointer<AVFormatContext>, MemoryReader) {
         let reader = try MemoryReader(Data(text.utf8))
         var opened: UnsafeMutablePointer<AVFormatContext>? = try customContext(reading: reader.context)
         var options = openOptions()
@@ -105,7 +107,7 @@ struct OpenedInput {
         av_dict_set(&options, "extension_picky", "0", 0)
         let code = avformat_open_input(&opened, name, av_find_input_format("hls"), &options)
         guard code >= 0, let opened else {
-            if let failure = RemoteReader.takeNestedFailure(within: name) { throw failure }
+            if let failure = RemoteReader.takeNestedFailure(within: name) { throw isManifest ? failure.inManifest : failure }
             throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", code).message)
         }
         return (opened, reader)

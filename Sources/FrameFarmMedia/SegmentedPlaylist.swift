@@ -12,6 +12,8 @@ struct SegmentedPlaylist: Sendable {
     /// registered with the input's query, as the nested opener registers it).
     let name: String
     let playlist: HLSMediaPlaylist
+    /// Whether it is a DASH representation's segments (failures then name the manifest).
+    var isManifest = false
 
     /// The media playlist that `file` reads, when it is an HLS playlist (or a DASH representation made one); nil
     /// for any other input, or when the playlist cannot be read here.

@@ -136,10 +136,10 @@ struct RemoteDASHTests {
         #expect(Date().timeIntervalSince(started) < 40)
         #expect(run.status == 1)
         let lines = run.stderr.split(separator: "\n").map(String.init).filter { !$0.contains("inputs done in") }
-        #expect(lines.contains("framefarm: \(missing): cannot read \(server.url("videos/show/" + gone)), which the playlist "
+        #expect(lines.contains("framefarm: \(missing): cannot read \(server.url("videos/show/" + gone)), which the manifest "
                                + "lists: HTTP 404 Not Found"), "\(lines)")
         #expect(lines.contains("framefarm: \(server.url("videos/show/stalled.mpd")): cannot read "
-                               + "\(server.url("videos/show/" + file(1, segmented: segmented), port: stalling)), which the playlist "
+                               + "\(server.url("videos/show/" + file(1, segmented: segmented), port: stalling)), which the manifest "
                                + "lists: timed out: no data from the server for 2 s (--io-timeout)"), "\(lines)")
         for (manifest, id) in [("local", 0), ("hidden", 2)] {
             #expect(lines.contains { $0.hasPrefix("framefarm: \(server.url("videos/show/\(manifest).mpd")): cannot read this DASH "
