@@ -7,7 +7,7 @@ import FrameFarmCore
 /// bounded range requests, and it skips a segment it cannot read. One video representation is picked as
 /// `--rendition` asks, and FFmpeg reads either its one file (SegmentBase) like any input, or an HLS media playlist of
 /// its segments (SegmentTemplate, SegmentList), which its hls demuxer opens through `RemoteReader`'s nested opener
-/// like the segments of any playlist, and which is sought like any fragmented-MP4 playlist (`SegmentedPlaylist`).
+/// like the segments of any playlist, and which is sought like any playlist (`SegmentedPlaylist`).
 enum DASHInput {
     /// What FFmpeg opens for the representation picked.
     enum Source {

@@ -58,8 +58,8 @@ public final class FrameReader {
     /// The frame `keyframe(atOrBefore:)` returned last and the index entry it was sought by, while nothing has
     /// been read since (nine padding samples of a 20-s clip fall back to three keyframes).
     private var lastKeyframe: (indexTime: Double, frame: DecodedFrame)?
-    /// An HLS playlist of fragmented-MP4 segments, which is sought by opening it again (`SegmentedPlaylist`); read
-    /// at the first seek.
+    /// An HLS playlist (or a DASH representation made one), which is sought by opening it again
+    /// (`SegmentedPlaylist`); read at the first seek.
     private lazy var segmentedPlaylist: SegmentedPlaylist? = SegmentedPlaylist.read(by: file)
 
     /// - Parameter referenceFramesOnly: decode only the frames other frames refer to (`VideoDecoder`): an exact

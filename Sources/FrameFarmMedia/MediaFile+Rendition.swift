@@ -56,10 +56,15 @@ extension MediaFile {
             av_dict_get(metadata, "variant_bitrate", nil, 0).flatMap { Int(String(cString: $0.pointee.value)) }
         }
         if let own = value(context.pointee.streams[Int(index)]!.pointee.metadata) { return own }
-        for program in 0..<Int(context.pointee.nb_programs) {
-            let entry = context.pointee.programs[program]!.pointee
-            let members = UnsafeBufferPointer(start: entry.stream_index, count: Int(entry.nb_stream_indexes))
-            if members.contains(UInt32(index)) { return value(entry.metadata) }
+        return program(of: index, in: context).flatMap { value($0.metadata) }
+    }
+
+    /// The program holding `stream`: FFmpeg's hls demuxer makes one per variant, numbered in the playlist's order.
+    static func program(of stream: Int32, in context: UnsafeMutablePointer<AVFormatContext>) -> AVProgram? {
+        for index in 0..<Int(context.pointee.nb_programs) {
+            let program = context.pointee.programs[index]!.pointee
+            let members = UnsafeBufferPointer(start: program.stream_index, count: Int(program.nb_stream_indexes))
+            if members.contains(UInt32(stream)) { return program }
         }
         return nil
     }

@@ -101,7 +101,7 @@ public final class MediaFile {
 
     /// Opens `path`, or with `part`, its media playlist from a segment on (see `opened(_:at:...)`).
     init(path: String, maxPixels: Int, analysis known: StreamAnalysis?, rendition request: RenditionRequest?,
-                 part: (playlist: SegmentedPlaylist, first: Int)?) throws {
+         part: (playlist: SegmentedPlaylist, first: Int)?) throws {
         self.path = path
         FFmpegLog.configured
         // FFmpeg would fail on DRM with a key or decryption error that does not say why, and reload a live

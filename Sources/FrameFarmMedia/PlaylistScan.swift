@@ -21,15 +21,26 @@ enum PlaylistScan {
     static func refusal(_ path: String) -> InputError? {
         guard let (text, base) = self.text(path) else { return nil }
         if let refusal = refusal(inText: text) { return refusal }
-        guard text.contains("#EXT-X-STREAM-INF") else { return nil }
-        var previousWasVariant = false
-        for line in text.split(whereSeparator: \.isNewline).map(String.init) {
-            defer { previousWasVariant = line.hasPrefix("#EXT-X-STREAM-INF") }
-            guard previousWasVariant, !line.hasPrefix("#"), !line.isEmpty,
-                  let nested = self.text(resolve(line, against: base), within: base)?.text else { continue }
+        for variant in variants(in: text) {
+            guard let nested = self.text(resolve(variant.address, against: base), within: base)?.text else { continue }
             if let refusal = refusal(inText: nested) { return refusal }
         }
         return nil
+    }
+
+    /// A multivariant playlist's variants in order: each `#EXT-X-STREAM-INF` tag and the address after it.
+    static func variants(in text: String) -> [(tag: String, address: String)] {
+        var variants: [(tag: String, address: String)] = []
+        var tag: String?
+        for line in text.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("#EXT-X-STREAM-INF") {
+                tag = line
+            } else if let open = tag, !line.isEmpty, !line.hasPrefix("#") {
+                variants.append((open, line))
+                tag = nil
+            }
+        }
+        return variants
     }
 
     /// Why FrameFarm cannot read the stream a playlist's or manifest's `text` describes (see `refusal(_:)`).

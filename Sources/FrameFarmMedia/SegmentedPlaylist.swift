@@ -25,41 +25,17 @@ struct SegmentedPlaylist: Sendable {
         var name = base, media = text
         if text.contains("#EXT-X-STREAM-INF") {
             // FFmpeg's hls demuxer makes a program per variant, numbered in the playlist's order.
-            let addresses = variantAddresses(in: text)
-            guard let variant = program(of: file.videoStreamIndex, in: context), addresses.indices.contains(variant),
-                  let uri = addresses[variant] else { return nil }
-            let resolved = PlaylistScan.resolve(uri, against: base)
+            // A variant whose video is an `#EXT-X-MEDIA` rendition has an address that is not the video's playlist.
+            let variants = PlaylistScan.variants(in: text)
+            guard let variant = MediaFile.program(of: file.videoStreamIndex, in: context).map({ Int($0.id) }),
+                  variants.indices.contains(variant), !variants[variant].tag.contains("VIDEO=\"") else { return nil }
+            let resolved = PlaylistScan.resolve(variants[variant].address, against: base)
             name = RemoteInput.isRemote(resolved) ? RemoteInput.registerNested(resolved, within: base) : resolved
             guard let nested = PlaylistScan.text(name)?.text else { return nil }
             media = nested
         }
         guard let playlist = HLSMediaPlaylist(media) else { return nil }
         return SegmentedPlaylist(name: name, playlist: playlist)
-    }
-
-    /// The address after each `#EXT-X-STREAM-INF`, in order; nil for a variant whose video is an
-    /// `#EXT-X-MEDIA` rendition (its address is not the video's playlist).
-    private static func variantAddresses(in text: String) -> [String?] {
-        var addresses: [String?] = []
-        var variant: String?
-        for line in text.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            if line.hasPrefix("#EXT-X-STREAM-INF") {
-                variant = line
-            } else if let inf = variant, !line.isEmpty, !line.hasPrefix("#") {
-                addresses.append(inf.contains("VIDEO=\"") ? nil : line)
-                variant = nil
-            }
-        }
-        return addresses
-    }
-
-    private static func program(of stream: Int32, in context: UnsafeMutablePointer<AVFormatContext>) -> Int? {
-        for index in 0..<Int(context.pointee.nb_programs) {
-            let program = context.pointee.programs[index]!.pointee
-            let members = UnsafeBufferPointer(start: program.stream_index, count: Int(program.nb_stream_indexes))
-            if members.contains(UInt32(stream)) { return Int(program.id) }
-        }
-        return nil
     }
 }
 
