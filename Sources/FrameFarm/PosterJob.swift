@@ -73,7 +73,7 @@ public struct PosterJob: BatchJob {
         }
         let folderPath = try input.makeOutputFolder(), options = options
         let posters = files
-        let gpuFrame = GPUFrame(frame)
+        let gpuFrame = GPUFrame(frame, codedSize: facts.info.geometry.codedSize)
         let crop = gpuFrame.crop(SourceRect(codedContent))
         try input.gpu.withRenderer { renderer in
             let jobs = posters.indices.map { index in

@@ -39,7 +39,7 @@ public struct PreviewJob: BatchJob {
         // Drawn into a staging folder that replaces preview/ once every render is in (as a thumbnail track is):
         // a preview failing midway leaves the earlier one as it was, and one for fewer devices leaves no others.
         try AtomicFile.replacingFolder(at: try input.makeOutputFolder() + "/preview") { staging in
-            try draw(plans, from: frame, into: staging, input: input)
+            try draw(plans, from: GPUFrame(frame, codedSize: facts.info.geometry.codedSize), into: staging, input: input)
         }
         let paddingDetected = facts.codedContentRect.size != facts.info.geometry.codedSize
         let section = PreviewSection(
@@ -55,12 +55,11 @@ public struct PreviewJob: BatchJob {
     /// Draws and encodes every planned render into `folder` (under the names of their files in preview/).
     /// Renders that would come out identical (fit and fill on a screen of the picture's own shape) are drawn and
     /// encoded once and written under each name.
-    private func draw(_ plans: [PlannedRender], from frame: DecodedFrame, into folder: String,
+    private func draw(_ plans: [PlannedRender], from gpuFrame: GPUFrame, into folder: String,
                       input: InputContext) throws {
         // Largest first, so each slot's buffers grow on its first submission only.
         let copies = Self.identicalRenders(plans).sorted { plans[$0[0]].canvas.size.area > plans[$1[0]].canvas.size.area }
         let drawn = copies.map(\.[0])
-        let gpuFrame = GPUFrame(frame)
         if let largest = drawn.map({ plans[$0].canvas.size }).max(by: { $0.area < $1.area }) {
             input.encoders.reserve(largest, format: options.format)
         }

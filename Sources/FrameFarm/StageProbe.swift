@@ -136,7 +136,7 @@ import FrameFarmMedia
     }
 
     private static func makeBatch(frame: DecodedFrame, facts: MediaFacts, work: RenderWork) throws -> RenderBatch {
-        let gpuFrame = GPUFrame(frame)
+        let gpuFrame = GPUFrame(frame, codedSize: facts.info.geometry.codedSize)
         let geometry = facts.info.geometry
         switch work {
         case .deviceScreens, .previewRenders:

@@ -268,7 +268,7 @@ public struct ThumbnailJob: BatchJob {
                     let key = ObjectIdentifier(tile.frame)
                     if sourceIndex[key] == nil {
                         sourceIndex[key] = sources.count
-                        sources.append(GPUFrame(tile.frame))
+                        sources.append(GPUFrame(tile.frame, codedSize: geometry.codedSize))
                     }
                     let index = sourceIndex[key]!
                     jobs.append(RenderJob(sourceIndex: index, sourceCrop: sources[index].crop(SourceRect(codedContent)),

@@ -11,6 +11,9 @@ public struct HLSMediaPlaylist: Sendable {
         var lines: Range<Int>
         /// The `#EXT-X-BYTERANGE` sub-range, when it has one: bytes from `offset`.
         var byteRange: (length: Int, offset: Int)?
+        /// Whether `#EXT-X-DISCONTINUITY` precedes it: from here on the timestamps may start again and the codec's
+        /// parameters change (an advertisement stitched in, a programme joined to another).
+        public var startsDiscontinuity = false
     }
 
     public let segments: [Segment]
@@ -31,9 +34,11 @@ public struct HLSMediaPlaylist: Sendable {
         guard lines.first == "#EXTM3U", !text.contains("#EXT-X-STREAM-INF") else { return nil }
         var segments: [Segment] = []
         var duration: Double?, range: (length: Int, offset: Int)?, nextOffset = 0, blockStart = 1
-        var sequence = 0
+        var sequence = 0, discontinuity = false
         for (index, line) in lines.enumerated() {
-            if line.hasPrefix("#EXTINF:") {
+            if line == "#EXT-X-DISCONTINUITY" {
+                discontinuity = true
+            } else if line.hasPrefix("#EXTINF:") {
                 duration = Double(line.dropFirst(8).prefix { $0 != "," }.trimmingCharacters(in: .whitespaces))
             } else if line.hasPrefix("#EXT-X-BYTERANGE:") {
                 let parts = line.dropFirst(17).split(separator: "@")
@@ -43,10 +48,12 @@ public struct HLSMediaPlaylist: Sendable {
             } else if line.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") {
                 sequence = Int(line.dropFirst(22)) ?? 0
             } else if !line.isEmpty, !line.hasPrefix("#") {
-                segments.append(Segment(duration: duration ?? 0, lines: blockStart..<(index + 1), byteRange: range))
+                segments.append(Segment(duration: duration ?? 0, lines: blockStart..<(index + 1), byteRange: range,
+                                        startsDiscontinuity: discontinuity && !segments.isEmpty))
                 if let range { nextOffset = range.offset + range.length }
                 duration = nil
                 range = nil
+                discontinuity = false
                 blockStart = index + 1
             }
         }
@@ -73,18 +80,33 @@ public struct HLSMediaPlaylist: Sendable {
         firstStart + segments.prefix(index).reduce(0) { $0 + $1.duration }
     }
 
+    /// The segments between the discontinuities around segment `index`: those that share its timeline.
+    public func run(of index: Int) -> Range<Int> {
+        var lower = index, upper = index + 1
+        while lower > 0, !segments[lower].startsDiscontinuity { lower -= 1 }
+        while upper < segments.count, !segments[upper].startsDiscontinuity { upper += 1 }
+        return lower..<upper
+    }
+
+    /// Whether a discontinuity divides the segments.
+    public var hasDiscontinuities: Bool { segments.contains(where: \.startsDiscontinuity) }
+
     /// The longest declared duration.
     public var longestDuration: Double { segments.map(\.duration).max() ?? 0 }
 
-    /// The playlist from segment `first` on: the segments before it left out, with the tags that still apply to
-    /// the rest (keys, initialization sections), its media sequence number (an AES-128 segment's default IV)
-    /// and its byte range made explicit.
-    public func text(from first: Int) -> String {
-        guard first > 0 else { return lines.joined(separator: "\n") }
+    /// The playlist of segments `first` up to `end` (all the rest when nil): the segments before them left out,
+    /// with the tags that still apply to the rest (keys, initialization sections), its media sequence number (an
+    /// AES-128 segment's default IV) and its byte range made explicit; the segments after them left out with
+    /// their tags.
+    public func text(from first: Int, to end: Int? = nil) -> String {
+        let end = end ?? segments.count
+        guard first > 0 || end < segments.count else { return lines.joined(separator: "\n") }
         var kept: [String] = []
         let dropped = segments[0].lines.lowerBound..<segments[first].lines.lowerBound
+        let droppedAfter = end < segments.count ? segments[end].lines.lowerBound..<segments[segments.count - 1].lines.upperBound : 0..<0
         var sequenceWritten = false
         for (index, line) in lines.enumerated() {
+            if droppedAfter.contains(index) { continue }
             if dropped.contains(index), !line.hasPrefix("#") || Self.describesOneSegment(line) { continue }
             if line.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") {
                 kept.append("#EXT-X-MEDIA-SEQUENCE:\(mediaSequence + first)")

@@ -47,6 +47,9 @@ public final class FrameReader {
     private var finished = false
     /// Whether the demuxer has run out of packets (a drain that follows is the end of the stream, not a keyframe's).
     private var demuxerFinished = false
+    /// The playlist's next run of segments, opened when the demuxer reached a discontinuity; read once the decoder
+    /// has put out the frames of the run before it.
+    private var nextRun: MediaFile?
     /// Frames the decoder has put out (frames discarded before decoding are not counted).
     public private(set) var framesDecoded = 0
     /// Packets sent to the decoder: what decoding cost, frames it held back or skipped included.
@@ -59,7 +62,7 @@ public final class FrameReader {
     /// been read since (nine padding samples of a 20-s clip fall back to three keyframes).
     private var lastKeyframe: (indexTime: Double, frame: DecodedFrame)?
     /// An HLS playlist (or a DASH representation made one), which is sought by opening it again
-    /// (`SegmentedPlaylist`); read at the first seek.
+    /// (`SegmentedPlaylist`).
     private lazy var segmentedPlaylist: SegmentedPlaylist? = SegmentedPlaylist.read(by: file)
 
     /// - Parameter referenceFramesOnly: decode only the frames other frames refer to (`VideoDecoder`): an exact
@@ -77,12 +80,26 @@ public final class FrameReader {
         self.skipsDeblocking = skipsDeblocking
         self.maxPixels = maxPixels
         self.threads = threads
-        file = try MediaFile(path: path, maxPixels: maxPixels, analysis: analysis, rendition: rendition)
-        info = file.info
+        let opened = try MediaFile(path: path, maxPixels: maxPixels, analysis: analysis, rendition: rendition)
+        file = opened
+        info = opened.info
         normalizer = FrameNormalizer(streamPeakLuminance: info.color.peakLuminance)
-        decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
+        decoder = try Self.decoder(for: opened, threads: threads, keyframesOnly: keyframesOnly,
                                    referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking,
                                    maxPixels: maxPixels)
+        if segmentedPlaylist?.playlist.hasDiscontinuities == true { try seek(toSeconds: info.startSeconds) }
+    }
+
+    private static func decoder(for file: MediaFile, threads: Int, keyframesOnly: Bool, referenceFramesOnly: Bool,
+                                skipsDeblocking: Bool, maxPixels: Int) throws -> VideoDecoder {
+        try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
+                         referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
+    }
+
+    /// A decoder for `file` with this reader's settings.
+    private func newDecoder() throws -> VideoDecoder {
+        try Self.decoder(for: file, threads: threads, keyframesOnly: keyframesOnly,
+                         referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking, maxPixels: maxPixels)
     }
 
     /// How this reader's file was analysed, for other readers of it.
@@ -122,6 +139,15 @@ public final class FrameReader {
                 return try normalizer.normalize(frame, timeSeconds: seconds)
             }
             if step == .endOfStream {
+                // A discontinuity: the next run of segments may change the codec's parameters, so it gets a
+                // decoder of its own.
+                if let next = nextRun {
+                    file = next
+                    decoder = try newDecoder()
+                    nextRun = nil
+                    draining = false
+                    continue
+                }
                 // A keyframe-only decoder is drained after every keyframe (see `keyframe(atOrBefore:)`): reading on
                 // means flushing it and feeding it the packets that follow.
                 if keyframesOnly && !demuxerFinished {
@@ -140,7 +166,8 @@ public final class FrameReader {
     private func feedDecoder() throws {
         if draining { return }
         guard let packet = try file.readVideoPacket() else {
-            demuxerFinished = true
+            nextRun = try file.openedNextRun(maxPixels: maxPixels)
+            demuxerFinished = nextRun == nil
             draining = true
             _ = try decoder.send(nil)
             return
@@ -216,7 +243,10 @@ public final class FrameReader {
         if seconds > info.startSeconds {
             do {
                 if let playlist = segmentedPlaylist {
+                    let run = file.run
                     file = try MediaFile.opened(playlist, at: seconds, analysis: file.analysis, maxPixels: maxPixels)
+                    // Across a discontinuity the codec's parameters may change.
+                    if file.run != run { decoder = try newDecoder() }
                 } else {
                     try file.seek(toSeconds: seconds)
                 }
@@ -225,11 +255,10 @@ public final class FrameReader {
             } catch is MediaError {}  // this input can't seek: reopened below
         }
         if !positioned {
-            file = try MediaFile(path: path, maxPixels: maxPixels, analysis: file.analysis)
-            decoder = try VideoDecoder(file: file, threads: threads, keyframesOnly: keyframesOnly,
-                                       referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking,
-                                       maxPixels: maxPixels)
+            file = try MediaFile.openedAtStart(segmentedPlaylist, analysis: file.analysis, maxPixels: maxPixels)
+            decoder = try newDecoder()
         }
+        nextRun = nil
         pending = nil
         draining = false
         drainedEarly = false
@@ -330,37 +359,22 @@ public final class FrameReader {
         return onScreen
     }
 
-    /// Splits `targets` into contiguous runs, one per worker (at most one per target), and calls `body` on each
-    /// run at once, each with its own single-threaded reader (keyframe-only by default); returns the runs' results
-    /// in order, or rethrows the first run's error. For samples spread over a video (padding, poster candidates):
-    /// decoded one after another they kept one core busy and the others idle.
-    public static func inRuns<Result: Sendable>(
-        path: String, analysis: StreamAnalysis?, targets: [Double], workers: Int, keyframesOnly: Bool = true,
-        referenceFramesOnly: Bool = false, skipsDeblocking: Bool = false, maxPixels: Int,
-        _ body: @Sendable (FrameReader, ArraySlice<Double>) throws -> Result
-    ) throws -> [Result] {
-        let runs = targets.indices.split(into: max(1, min(workers, targets.count)))
-        return try Concurrent.map(count: runs.count) { run in
-            Swift.Result { () throws -> Result in
-                let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: keyframesOnly,
-                                             referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking,
-                                             maxPixels: maxPixels)
-                return try body(reader, targets[runs[run]])
-            }
-        }.map { try $0.get() }
-    }
-
     /// The keyframe times, the last packet time and every packet's time (in file order) of the first
     /// `maxPackets` packets: from the container's index when it lists every packet (MP4 and MOV do; reading 3000
     /// packets of a 1080p file was an eighth of `probe`'s CPU time), else from a demux-only scan (no decoding)
     /// that rewinds afterwards. Index times are decode times, which differ from presentation times by the
     /// stream's fixed reordering delay: the gaps are the same.
     public func scanPackets(maxPackets: Int = 100_000) throws -> PacketScan {
-        if let indexed = indexedPackets(maxPackets: maxPackets) { return indexed }
+        if let indexed = file.indexedPackets(maxPackets: maxPackets) { return indexed }
         try seek(toSeconds: info.startSeconds)
         var scan = PacketScan()
         var count = 0
-        while count < maxPackets, let packet = try file.readVideoPacket() {
+        while count < maxPackets {
+            guard let packet = try file.readVideoPacket() else {
+                guard let next = try file.openedNextRun(maxPixels: maxPixels) else { break }
+                file = next
+                continue
+            }
             count += 1
             if let pts = packet.presentationTimestamp ?? packet.decodeTimestamp {
                 let time = file.seconds(pts)
@@ -373,30 +387,4 @@ public final class FrameReader {
         try seek(toSeconds: info.startSeconds)
         return scan
     }
-
-    private func indexedPackets(maxPackets: Int) -> PacketScan? {
-        let stream = file.stream
-        let entries = Int(avformat_index_get_entries_count(stream))
-        guard entries > 0, stream.pointee.nb_frames == Int64(entries) else { return nil }
-        var scan = PacketScan()
-        for index in 0..<min(entries, maxPackets) {
-            guard let entry = avformat_index_get_entry(stream, Int32(index)),
-                  entry.pointee.flags & AVINDEX_DISCARD_FRAME == 0 else { continue }
-            let time = file.seconds(entry.pointee.timestamp)
-            scan.lastTime = max(scan.lastTime ?? time, time)
-            scan.packetTimes.append(time)
-            if entry.pointee.flags & AVINDEX_KEYFRAME != 0 { scan.keyframes.append(time) }
-        }
-        return scan
-    }
-}
-
-/// What `FrameReader.scanPackets` finds in a stream's first packets, without decoding.
-public struct PacketScan: Sendable {
-    public var keyframes: [Double] = []
-    public var lastTime: Double?
-    /// Every packet's time, in file order: presentation times from a scan, decode times from an index.
-    public var packetTimes: [Double] = []
-    /// Presentation times of the packets the demuxer flagged damaged (a scan only; -1 when unknown).
-    public var corruptTimes: [Double] = []
 }

@@ -76,6 +76,10 @@ public final class MediaFile {
     var segmentedPlaylist: SegmentedPlaylist? { input.segmentedPlaylist }
     /// Packets read ahead of the next (`opened(_:at:...)`), handed out before any more are read.
     var packetsReadAhead: [Packet] = []
+    /// For segments of a playlist opened alone (`MediaFile.part`), which they are.
+    let part: PlaylistPart?
+    /// Ticks added to every packet's timestamps (see `MediaFile.part`).
+    private var timeOffset: Int64 = 0
     let context: UnsafeMutablePointer<AVFormatContext>
     let videoStreamIndex: Int32
     private let packet = Packet()
@@ -99,23 +103,28 @@ public final class MediaFile {
         try self.init(path: path, maxPixels: maxPixels, analysis: known, rendition: request, part: nil)
     }
 
-    /// Opens `path`, or with `part`, its media playlist from a segment on (see `opened(_:at:...)`).
+    /// Opens `path`, or with `part`, some segments of its media playlist (see `opened(_:at:...)`).
     init(path: String, maxPixels: Int, analysis known: StreamAnalysis?, rendition request: RenditionRequest?,
-         part: (playlist: SegmentedPlaylist, first: Int)?) throws {
+         part: PlaylistPart?) throws {
         self.path = path
+        self.part = part
         FFmpegLog.configured
         // FFmpeg would fail on DRM with a key or decryption error that does not say why, and reload a live
         // playlist for as long as it grows (first opens only).
         if known == nil, PlaylistScan.isPlaylist(path), let refusal = PlaylistScan.refusal(path) { throw refusal }
-        input = try part.map { try OpenedInput(part: $0.playlist, from: $0.first) }
+        input = try part.map { try OpenedInput(part: $0) }
             ?? OpenedInput(path: path, request: request, known: known)
         rendition = input.rendition
         let opened = input.context
         context = opened
         if let known, let (index, parameters) = MediaFile.stream(known, in: opened, path: path, isPart: part != nil) {
             videoStreamIndex = index
+            // After a discontinuity, an initialization section of its own (fragmented MP4) may change the codec's
+            // parameters; MPEG-TS segments carry theirs in the stream.
+            let ownParameters = part.map { $0.playlist.playlist.run(of: 0).upperBound <= $0.segments.lowerBound } == true
+                && parameters.pointee.extradata_size > 0 && parameters.pointee.width > 0
             // Every stored property is set, so deinit closes the context when this throws.
-            try check("avcodec_parameters_copy", avcodec_parameters_copy(parameters, known.parameters))
+            if !ownParameters { try check("avcodec_parameters_copy", avcodec_parameters_copy(parameters, known.parameters)) }
             analysis = known
         } else {
             // Analysed once (a second avformat_find_stream_info on an HLS playlist crashes FFmpeg 5.1).
@@ -359,8 +368,18 @@ public final class MediaFile {
                 if let failure = input.remoteReader?.failure { throw failure }
                 return nil
             }
-            if packet.streamIndex == videoStreamIndex { return packet }
+            guard packet.streamIndex == videoStreamIndex else { continue }
+            if timeOffset != 0 { packet.shiftTimestamps(by: timeOffset) }
+            return packet
         }
+    }
+
+    /// Moves every packet's timestamps, those read ahead and those still to be read, `seconds` later.
+    func shiftTimestamps(by seconds: Double) {
+        let ticks = Int64((seconds * Double(timeBase.den) / Double(timeBase.num)).rounded())
+        guard ticks != 0 else { return }
+        timeOffset += ticks
+        for packet in packetsReadAhead { packet.shiftTimestamps(by: ticks) }
     }
 
     /// Seeks so that the next packet read is the keyframe at or before `seconds`.

@@ -82,10 +82,12 @@ struct OpenedInput {
         context = opened
     }
 
-    /// Opens the media playlist `name` from its segment `first` on (see `SegmentedPlaylist`).
-    init(part playlist: SegmentedPlaylist, from first: Int) throws {
-        (context, playlistReader) = try Self.openPlaylist(playlist.playlist.text(from: first), name: playlist.name,
-                                                          isManifest: playlist.isManifest)
+    /// Opens some segments of a media playlist as a playlist of their own (see `SegmentedPlaylist`).
+    init(part: PlaylistPart) throws {
+        let playlist = part.playlist
+        (context, playlistReader) = try Self.openPlaylist(
+            playlist.playlist.text(from: part.segments.lowerBound, to: part.segments.upperBound),
+            name: playlist.name, isManifest: playlist.isManifest)
         remoteReader = nil
         segmentParent = playlist.name
         isDASH = playlist.isManifest

@@ -9,6 +9,12 @@ final class Packet {
         pointer = packet
     }
 
+    /// A packet that takes over `other`'s data, leaving `other` blank.
+    convenience init(moving other: Packet) {
+        self.init()
+        av_packet_move_ref(pointer, other.pointer)
+    }
+
     deinit {
         var packet: UnsafeMutablePointer<AVPacket>? = pointer
         av_packet_free(&packet)
@@ -22,4 +28,10 @@ final class Packet {
     var size: Int { Int(pointer.pointee.size) }
 
     func unreference() { av_packet_unref(pointer) }
+
+    /// Moves the packet's timestamps `ticks` of its stream's time base later.
+    func shiftTimestamps(by ticks: Int64) {
+        if pointer.pointee.pts != framefarm_av_nopts_value() { pointer.pointee.pts += ticks }
+        if pointer.pointee.dts != framefarm_av_nopts_value() { pointer.pointee.dts += ticks }
+    }
 }

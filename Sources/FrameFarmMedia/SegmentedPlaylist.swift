@@ -14,6 +14,15 @@ struct SegmentedPlaylist: Sendable {
     let playlist: HLSMediaPlaylist
     /// Whether it is a DASH representation's segments (failures then name the manifest).
     var isManifest = false
+    /// Seconds added to the timestamps of the run of segments (`HLSMediaPlaylist.run(of:)`) starting at each
+    /// segment, once learnt (see `MediaFile.part`).
+    let runOffsets = Locked<[Int: Double]>([:])
+
+    init(name: String, playlist: HLSMediaPlaylist, isManifest: Bool = false) {
+        self.name = name
+        self.playlist = playlist
+        self.isManifest = isManifest
+    }
 
     /// The media playlist that `file` reads, when it is an HLS playlist (or a DASH representation made one); nil
     /// for any other input, or when the playlist cannot be read here.
@@ -39,28 +48,85 @@ struct SegmentedPlaylist: Sendable {
     }
 }
 
+/// Segments of a playlist that FFmpeg reads as a playlist of their own (`OpenedInput(part:)`).
+struct PlaylistPart {
+    let playlist: SegmentedPlaylist
+    let segments: Range<Int>
+}
+
 extension MediaFile {
     /// `playlist`, the media playlist of `known`'s input, opened so that the next packet read is the keyframe at or
     /// before `seconds` (see `SegmentedPlaylist`): from the segment its durations put `seconds` in, or an earlier
-    /// one when that segment starts later than they say or holds no keyframe before `seconds`. The packets from
-    /// the segment's start up to that keyframe are read and dropped, and those read past it are kept for
-    /// `readVideoPacket`.
+    /// one of its run when that segment starts later than they say or holds no keyframe before `seconds`. The
+    /// packets from the segment's start up to that keyframe are read and dropped, and those read past it are kept
+    /// for `readVideoPacket`.
     static func opened(_ playlist: SegmentedPlaylist, at seconds: Double, analysis known: StreamAnalysis,
                        maxPixels: Int) throws -> MediaFile {
         let segments = playlist.playlist
         var first = segments.segment(holding: seconds, firstStart: known.info.startSeconds), step = 1
+        let run = segments.run(of: first)
         while true {
-            let file = try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known, rendition: nil,
-                                     part: (playlist, first))
-            // Two segments past the target at most: a playlist whose timestamps start again (a discontinuity) or
-            // whose durations are wrong would otherwise be read to its end.
+            let file = try part(PlaylistPart(playlist: playlist, segments: first..<run.upperBound), analysis: known,
+                                maxPixels: maxPixels)
+            // Two segments past the target at most: a playlist whose durations are wrong would otherwise be read
+            // to its end.
             let reach = seconds - segments.start(of: first, firstStart: known.info.startSeconds) + 2 * segments.longestDuration + 1
-            if try file.readAhead(toKeyframeAtOrBefore: seconds, reaching: reach) || first == 0 { return file }
+            if try file.readAhead(toKeyframeAtOrBefore: seconds, reaching: reach) || first == run.lowerBound { return file }
             // No keyframe there yet: twice as far back each time, so a long group of pictures in short segments
             // costs a few opens, not one per segment.
-            first = max(0, first - step)
+            first = max(run.lowerBound, first - step)
             step *= 2
         }
+    }
+
+    /// The input from its start: for a playlist divided by discontinuities, its first run of segments (see `part`).
+    static func openedAtStart(_ playlist: SegmentedPlaylist?, analysis known: StreamAnalysis, maxPixels: Int) throws -> MediaFile {
+        guard let playlist, playlist.playlist.hasDiscontinuities else {
+            return try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known)
+        }
+        return try part(PlaylistPart(playlist: playlist, segments: playlist.playlist.run(of: 0)), analysis: known,
+                        maxPixels: maxPixels)
+    }
+
+    /// For segments of a playlist opened alone, the first segment of their run (`HLSMediaPlaylist.run(of:)`).
+    var run: Int? { part.map { $0.playlist.playlist.run(of: $0.segments.lowerBound).lowerBound } }
+
+    /// For part of a playlist that ends at a discontinuity, the next run of segments, opened; nil at the end.
+    func openedNextRun(maxPixels: Int) throws -> MediaFile? {
+        guard let part, part.segments.upperBound < part.playlist.playlist.segments.count else { return nil }
+        let next = part.playlist.playlist.run(of: part.segments.upperBound)
+        return try MediaFile.part(PlaylistPart(playlist: part.playlist, segments: next), analysis: analysis,
+                                  maxPixels: maxPixels)
+    }
+
+    /// Segments of one run of `known`'s playlist, opened and placed on the playlist's timeline as players place
+    /// them. After a discontinuity the timestamps may start again (an advertisement stitched in, usually from 0
+    /// or 10 s), so FFmpeg, which reads across it unchanged, showed the last frame before it for the rest of the
+    /// video. A run whose first timestamp lies more than half a segment from where the durations before it end
+    /// is moved there, as hls.js and Safari move it; one that carries on the timeline is left as it is.
+    /// A discontinuity also ends what one open of the playlist reads (`openedNextRun`), so each run gets a decoder
+    /// of its own, in case its codec parameters change.
+    static func part(_ part: PlaylistPart, analysis known: StreamAnalysis, maxPixels: Int) throws -> MediaFile {
+        let file = try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known, rendition: nil, part: part)
+        let segments = part.playlist.playlist
+        let runStart = segments.run(of: part.segments.lowerBound).lowerBound
+        guard runStart > 0 else { return file }
+        let learnt = part.playlist.runOffsets.withLock { $0[runStart] }
+        let offset = try learnt ?? {
+            // The run's first time: from this open's first packet, or a one-segment open of the run's start.
+            let measured = runStart == part.segments.lowerBound ? file : try MediaFile(
+                path: known.path, maxPixels: maxPixels, analysis: known, rendition: nil,
+                part: PlaylistPart(playlist: part.playlist, segments: runStart..<(runStart + 1)))
+            guard let packet = try measured.readVideoPacket(),
+                  let first = (packet.presentationTimestamp ?? packet.decodeTimestamp).map(measured.seconds) else { return 0 }
+            if measured === file { file.packetsReadAhead = [Packet(moving: packet)] }
+            let expected = segments.start(of: runStart, firstStart: known.info.startSeconds)
+            let offset = abs(expected - first) > segments.longestDuration / 2 ? expected - first : 0
+            part.playlist.runOffsets.withLock { $0[runStart] = offset }
+            return offset
+        }()
+        file.shiftTimestamps(by: offset)
+        return file
     }
 
     /// Reads packets up to the last keyframe presented at or before `seconds` and keeps those from it on; false
@@ -70,8 +136,7 @@ extension MediaFile {
         let target = timestamp(seconds + 5e-7)
         var kept: [Packet] = [], found = false, firstDecoded: Int64?
         while let read = try readVideoPacket() {
-            let copy = Packet()
-            av_packet_move_ref(copy.pointer, read.pointer)
+            let copy = Packet(moving: read)
             let presented = copy.presentationTimestamp ?? copy.decodeTimestamp
             if copy.isKeyFrame, let presented, presented <= target {
                 kept.removeAll()

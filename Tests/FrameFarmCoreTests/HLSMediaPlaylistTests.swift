@@ -57,6 +57,48 @@ import Testing
             """)
     }
 
+    /// The discontinuity before segment 1 divides the segments into two runs; segments up to one (a run) are a
+    /// playlist with those after them left out, the end kept.
+    @Test func runsOfSegmentsBetweenDiscontinuitiesArePlaylistsOfTheirOwn() throws {
+        let parsed = try #require(HLSMediaPlaylist(playlist))
+        #expect(parsed.hasDiscontinuities)
+        #expect([0, 1, 2, 3].map(parsed.run(of:)) == [0..<1, 1..<4, 1..<4, 1..<4])
+        #expect(parsed.text(from: 0, to: 1) == """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-MEDIA-SEQUENCE:7
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXT-X-MAP:URI="init.mp4"
+            #EXT-X-KEY:METHOD=AES-128,URI="k1.key"
+            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
+            #EXTINF:2.0,
+            #EXT-X-BYTERANGE:100@0
+            all.m4s
+            #EXT-X-ENDLIST
+            """)
+        #expect(parsed.text(from: 1, to: 3) == """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-MEDIA-SEQUENCE:8
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXT-X-MAP:URI="init.mp4"
+            #EXT-X-KEY:METHOD=AES-128,URI="k1.key"
+            #EXT-X-DISCONTINUITY
+            #EXT-X-KEY:METHOD=AES-128,URI="k2.key"
+            #EXTINF:2.0,first
+            #EXT-X-BYTERANGE:200@100
+            all.m4s
+            #EXTINF:1.5,
+            #EXT-X-BYTERANGE:300
+            all.m4s
+            #EXT-X-ENDLIST
+            """)
+        let single = try #require(HLSMediaPlaylist("#EXTM3U\n#EXT-X-DISCONTINUITY\n#EXTINF:2,\na.ts\n#EXTINF:2,\nb.ts\n"))
+        #expect(!single.hasDiscontinuities && single.run(of: 1) == 0..<2)
+    }
+
     /// Without `#EXT-X-MEDIA-SEQUENCE` the first segment is number 0, so the part says its own first number.
     @Test func aPartWithoutTheTagGetsItsSequenceNumber() throws {
         let parsed = try #require(HLSMediaPlaylist("#EXTM3U\n#EXTINF:4,\na.ts\n#EXTINF:4,\nb.ts\n#EXT-X-ENDLIST\n"))

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+/// A playlist whose segments change timeline at `#EXT-X-DISCONTINUITY` (an advertisement stitched into a
+/// programme): each run of segments is placed where the durations before it end, as players place it, whatever
+/// its own timestamps say, and is decoded with its own codec parameters.
+@Suite struct HLSDiscontinuityTests {
+    /// Three runs of 3 s: the programme (320x180, frames 0 to 29), an advertisement at another size whose
+    /// timestamps start again at zero (frames 100 to 129), and the programme from its start again. With fragmented
+    /// MP4 the advertisement has an initialization section of its own. Every tile, exact and keyframe, shows the
+    /// frame players show at its cue, and `lint` finds no break in the timestamps.
+    @Test(arguments: [false, true]) func runsAreReadOnThePlaylistsTimeline(fragmentedMP4: Bool) throws {
+        let directory = TemporaryDirectory()
+        var playlist = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        let runs = [("programme", "320x180", 0), ("advert", "480x270", 100), ("programme", "320x180", 0)]
+        for (index, (name, size, firstFrame)) in runs.enumerated() {
+            let file = directory.file(name + ".m3u8")
+            if !FileManager.default.fileExists(atPath: file) {
+                let made = try CommandLineTests.run(["sample", "--out", file, "--duration", "3", "--size", size, "--fps", "10",
+                                                     "--keyframe-interval", "1", "--preset", "ultrafast",
+                                                     "--first-frame-number", String(firstFrame)] + (fragmentedMP4 ? ["--fmp4"] : []))
+                #expect(made.status == 0, "\(made.stderr)")
+            }
+            // Its initialization section (fragmented MP4) and segments, without the playlist's own header and end.
+            let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+            let first = try #require(lines.firstIndex { $0.hasPrefix("#EXT-X-MAP") || $0.hasPrefix("#EXTINF") })
+            playlist += (index > 0 ? "#EXT-X-DISCONTINUITY\n" : "")
+                + lines[first...].filter { $0 != "#EXT-X-ENDLIST" }.joined(separator: "\n") + "\n"
+        }
+        let input = directory.write("stitched.m3u8", Data((playlist + "#EXT-X-ENDLIST\n").utf8))
+        /// The frame on screen at `time`: exact, or the keyframe (one a second) at or before it.
+        func expectedFrame(_ time: Double, keyframe: Bool) -> Int {
+            let run = min(2, Int(time / 3)), within = time - Double(3 * run)
+            let frames = keyframe ? Int(within + 1e-6) * 10 : Int((within * 10 + 1e-6).rounded(.down))
+            return runs[run].2 + frames
+        }
+        for seek in ["exact", "keyframe"] {
+            let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file(seek), "--interval", "0.7",
+                                                "--seek", seek])
+            #expect(run.status == 0, "\(run.stderr)")
+            let folder = directory.file("\(seek)/stitched/thumbnails/")
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+            #expect(cues.count == 13)
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { expectedFrame($0.start, keyframe: seek == "keyframe") },
+                    "\(seek)")
+        }
+        let lint = try CommandLineTests.run(["lint", input])
+        #expect(!lint.stdout.contains("timestamp-jump") && !lint.stdout.contains("damaged"), "\(lint.stdout)")
+    }
+
+    /// A discontinuity whose timestamps carry on (a packager's cut, not a new timeline) moves nothing, even where
+    /// the durations before it are a little off (the first says 2.3 s of its 2).
+    @Test func aRunThatCarriesOnTheTimelineStaysWhereItIs() throws {
+        let directory = TemporaryDirectory()
+        let source = directory.file("show.m3u8")
+        let made = try CommandLineTests.run(["sample", "--out", source, "--duration", "6", "--size", "320x180", "--fps", "10",
+                                             "--keyframe-interval", "2", "--preset", "ultrafast"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let text = try String(contentsOfFile: source, encoding: .utf8).replacingOccurrences(of: "#EXTINF:2.000000,\nshow-000",
+                                                                                            with: "#EXTINF:2.300000,\nshow-000")
+        #expect(text.contains("2.300000"))
+        let cut = try #require(text.range(of: "#EXTINF", options: .backwards))
+        let input = directory.write("cut.m3u8", Data(text.replacingCharacters(in: cut.lowerBound..<cut.lowerBound,
+                                                                               with: "#EXT-X-DISCONTINUITY\n").utf8))
+        let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file("out"), "--interval", "0.7"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: directory.file("out/cut/thumbnails/"), fps: 10).count == 9)
+    }
+}
