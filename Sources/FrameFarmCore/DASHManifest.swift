@@ -1,6 +1,6 @@
 import Foundation
 
-/// A static DASH manifest (MPD) as FrameFarm reads it: the video representations of its one period, each as the
+/// A static DASH manifest (MPD) as FrameFarm reads it: the video representations of each period, each as the
 /// addresses of its bytes. It gives their sizes before any is read (for `--rendition`), what a remote manifest
 /// names (to refuse local files), and a one-file representation's file, which FrameFarm's own reader then reads.
 ///
@@ -48,31 +48,52 @@ public struct DASHManifest: Sendable, Equatable {
         public var media: Media
     }
 
-    /// The video representations, in manifest order (the renditions `--rendition` picks among).
+    /// The video representations of the first period, in manifest order (the renditions `--rendition` picks among).
     public var representations: [Representation]
-    /// `@mediaPresentationDuration`, or the period's duration; nil when the manifest gives neither.
+    /// The video representations of each later period (a manifest of several: advertisements or chapters joined).
+    public var laterPeriods: [[Representation]] = []
+    /// `@mediaPresentationDuration`, or the periods' durations; nil when the manifest gives neither.
     public var durationSeconds: Double?
 
     /// Reads the manifest `data`, found at `location` (a path or URL: relative addresses resolve against it).
-    /// Throws, in words, for what is not a static single-period manifest or names its segments in a way the
-    /// standard does not allow; a manifest without video representations reads as none.
+    /// Throws, in words, for what is not a static manifest or names its segments in a way the standard does not
+    /// allow; a manifest without video representations reads as none.
     public init(parsing data: Data, location: String) throws(DASHManifestError) {
         let root: MarkupNode
         do { root = try MarkupNode.parse(data) } catch { throw DASHManifestError(error.description) }
         guard root.name == "MPD" else { throw DASHManifestError("its root element is <\(root.name)>, not <MPD>") }
         if root.attributes["type"] == "dynamic" { throw DASHManifestError("a dynamic (live) manifest") }
         let periods = root.children("Period")
-        guard let period = periods.first else { throw DASHManifestError("it has no Period") }
-        if periods.count > 1 {
-            throw DASHManifestError("it has \(periods.count) periods (ads or chapters joined); FrameFarm reads manifests "
-                                    + "of one period: give each part's manifest, or the joined video")
-        }
+        guard !periods.isEmpty else { throw DASHManifestError("it has no Period") }
         let total = try root.attributes["mediaPresentationDuration"].map(Self.seconds(isoDuration:))
-        let start = try period.attributes["start"].map(Self.seconds(isoDuration:)) ?? 0
-        let periodSeconds = try period.attributes["duration"].map(Self.seconds(isoDuration:)) ?? total.map { $0 - start }
-        durationSeconds = total ?? periodSeconds
-        let periodBase = Self.base(of: period, within: Self.base(of: root, within: location))
-        representations = []
+        // A period without `@start` follows the one before it (ISO/IEC 23009-1 5.3.2.1); one without `@duration`
+        // lasts until the next starts, the last until the presentation ends.
+        var starts: [Double?] = [], durations: [Double?] = []
+        for period in periods {
+            var previousEnd: Double? = starts.isEmpty ? 0 : nil
+            if let start = starts.last ?? nil, let duration = durations.last ?? nil { previousEnd = start + duration }
+            starts.append(try period.attributes["start"].map(Self.seconds(isoDuration:)) ?? previousEnd)
+            durations.append(try period.attributes["duration"].map(Self.seconds(isoDuration:)))
+        }
+        for index in periods.indices where durations[index] == nil {
+            let end = index + 1 < periods.count ? starts[index + 1] : total
+            durations[index] = starts[index].flatMap { start in end.map { $0 - start } }
+        }
+        let base = Self.base(of: root, within: location)
+        var read: [[Representation]] = []
+        for (period, seconds) in zip(periods, durations) {
+            read.append(try Self.videoRepresentations(of: period, within: base, manifest: location, periodSeconds: seconds))
+        }
+        representations = read[0]
+        laterPeriods = Array(read.dropFirst())
+        durationSeconds = total ?? durations.reduce(0 as Double?) { sum, seconds in sum.flatMap { sum in seconds.map { sum + $0 } } }
+    }
+
+    /// The video representations of `period`, whose addresses are relative to `base`.
+    private static func videoRepresentations(of period: MarkupNode, within base: String, manifest location: String,
+                                             periodSeconds: Double?) throws(DASHManifestError) -> [Representation] {
+        let periodBase = Self.base(of: period, within: base)
+        var representations: [Representation] = []
         for adaptation in period.children("AdaptationSet") where Self.isVideo(adaptation) {
             let adaptationBase = Self.base(of: adaptation, within: periodBase)
             for node in adaptation.children("Representation") {
@@ -90,6 +111,7 @@ public struct DASHManifest: Sendable, Equatable {
                                                       bandwidth: context.bandwidth, media: media))
             }
         }
+        return representations
     }
 
     /// Whether an adaptation set is the video itself: not audio, text, thumbnail images or a trick-mode track.

@@ -227,25 +227,34 @@ extension DASHManifest.Representation {
     /// The representation as an HLS media playlist (RFC 8216): its segments with their durations and byte ranges,
     /// its initialization segment as `EXT-X-MAP`; nil for a one-file representation. Addresses are written as they
     /// are, with `"`, and what a line break could break, percent-escaped.
-    public var hlsMediaPlaylist: String? {
-        guard case .segments(let initialization, let segments) = media else { return nil }
+    public var hlsMediaPlaylist: String? { Self.hlsMediaPlaylist(joining: [self]) }
+
+    /// Representations of consecutive periods as one HLS media playlist, each after the first behind
+    /// `#EXT-X-DISCONTINUITY` (its timestamps and codec parameters are its own), with its own `#EXT-X-MAP`;
+    /// nil when one of them is one file.
+    public static func hlsMediaPlaylist(joining periods: [Self]) -> String? {
         func uri(_ location: String) -> String {
             location.unicodeScalars.map { $0 == "\"" || $0.value < 0x20 || $0.value == 0x7F ? String(format: "%%%02X", $0.value) : String($0) }
                 .joined()
         }
         func range(_ range: ClosedRange<Int>) -> String { "\(range.count)@\(range.lowerBound)" }
-        let longest = segments.map(\.seconds).max() ?? 1
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(Int(longest.rounded(.up)))",
-                     "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD"]
-        if let initialization {
-            lines.append("#EXT-X-MAP:URI=\"\(uri(initialization.location))\""
-                         + (initialization.byteRange.map { ",BYTERANGE=\"\(range($0))\"" } ?? ""))
+        var longest = 0.0, lines: [String] = []
+        for (index, representation) in periods.enumerated() {
+            guard case .segments(let initialization, let segments) = representation.media else { return nil }
+            if index > 0 { lines.append("#EXT-X-DISCONTINUITY") }
+            if let initialization {
+                lines.append("#EXT-X-MAP:URI=\"\(uri(initialization.location))\""
+                             + (initialization.byteRange.map { ",BYTERANGE=\"\(range($0))\"" } ?? ""))
+            }
+            for segment in segments {
+                lines.append(String(format: "#EXTINF:%.6f,", segment.seconds))
+                if let byteRange = segment.part.byteRange { lines.append("#EXT-X-BYTERANGE:\(range(byteRange))") }
+                lines.append(uri(segment.part.location))
+            }
+            longest = max(longest, segments.map(\.seconds).max() ?? 0)
         }
-        for segment in segments {
-            lines.append(String(format: "#EXTINF:%.6f,", segment.seconds))
-            if let byteRange = segment.part.byteRange { lines.append("#EXT-X-BYTERANGE:\(range(byteRange))") }
-            lines.append(uri(segment.part.location))
-        }
+        lines.insert(contentsOf: ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(max(1, Int(longest.rounded(.up))))",
+                                  "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD"], at: 0)
         lines.append("#EXT-X-ENDLIST")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -79,10 +79,26 @@ enum DASHInput {
         }
         // A remote manifest names remote segments only: a local path in it must not read this machine's files. Every
         // representation is checked, not only the one picked (a later open may pick another).
-        if remote, let local = videos.lazy.flatMap(locations(of:)).first(where: { !RemoteInput.isRemote($0) }) {
+        if remote, let local = (videos + manifest.laterPeriods.joined()).lazy.flatMap(locations(of:))
+            .first(where: { !RemoteInput.isRemote($0) }) {
             throw .unreadableManifest("it names '\(local)', which is not an http(s) URL")
         }
         let representation = videos[index]
+        if !manifest.laterPeriods.isEmpty {
+            // Periods (advertisements, chapters) are joined as HLS joins them, at discontinuities.
+            var periods = [representation]
+            for (offset, later) in manifest.laterPeriods.enumerated() {
+                guard let next = match(representation, in: later) else {
+                    throw .unreadableManifest("its period \(offset + 2) has no video representation")
+                }
+                periods.append(next)
+            }
+            guard let playlist = DASHManifest.Representation.hlsMediaPlaylist(joining: periods) else {
+                throw .unreadableManifest("it has \(periods.count) periods and one of them is a single file (SegmentBase); "
+                                          + "FrameFarm joins periods of segments (SegmentTemplate, SegmentList)")
+            }
+            return Opening(source: .playlist(playlist), rendition: rendition)
+        }
         switch representation.media {
         case .file(let part):
             return Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: base) : part.location),
@@ -90,6 +106,14 @@ enum DASHInput {
         case .segments:
             return Opening(source: .playlist(representation.hlsMediaPlaylist!), rendition: rendition)
         }
+    }
+
+    /// Of a later period's video representations, the one to read after `picked`: the one of its size, else of
+    /// the nearest area, the first of equals.
+    private static func match(_ picked: DASHManifest.Representation,
+                              in period: [DASHManifest.Representation]) -> DASHManifest.Representation? {
+        let area = picked.width * picked.height
+        return period.min { abs($0.width * $0.height - area) < abs($1.width * $1.height - area) }
     }
 
     private static func locations(of representation: DASHManifest.Representation) -> [String] {

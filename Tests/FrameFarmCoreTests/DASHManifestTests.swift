@@ -98,7 +98,6 @@ import Testing
 
     /// What cannot be read is refused in words: each names what is wrong.
     @Test(arguments: [
-        ("<Period/><Period/>", "it has 2 periods"),
         ("<Period><AdaptationSet contentType=\"video\"><Representation id=\"v\"/></AdaptationSet></Period>", "names no media"),
         ("<Period><AdaptationSet contentType=\"video\"><SegmentTemplate media=\"$Foo$.m4s\" duration=\"1\"/><Representation id=\"v\"/></AdaptationSet></Period>",
          "an identifier DASH does not define: $Foo$"),
@@ -170,5 +169,34 @@ import Testing
         ])
         // Read back as a media playlist: its two segments.
         #expect(try #require(HLSMediaPlaylist(playlist)).segments.map(\.duration) == [2.5, 2.5])
+    }
+
+    /// Periods (an advertisement between two parts of a programme): each lasts until the next starts (the second
+    /// has no `@start` and follows the first's `@duration`), the last until the presentation ends, so a template by
+    /// number gives the first 4 segments, the second 6 and the third 2. Joined, they are one HLS playlist with a
+    /// discontinuity, and the period's own initialization segment, before each period after the first.
+    @Test func periodsAreReadEachUntilTheNextAndJoinedAtDiscontinuities() throws {
+        func period(_ attributes: String, _ name: String, _ width: Int) -> String {
+            """
+            <Period \(attributes)><AdaptationSet mimeType="video/mp4"><Representation id="\(name)" width="\(width)" height="\(width / 2)">
+            <SegmentTemplate timescale="1" duration="1" initialization="\(name)-init.mp4" media="\(name)-$Number$.m4s"/>
+            </Representation></AdaptationSet></Period>
+            """
+        }
+        let parsed = try manifest(period("start=\"PT0S\" duration=\"PT4S\"", "show", 640) + period("", "ad", 320)
+                                  + period("start=\"PT10S\"", "more", 640), duration: "PT12S", at: "/m/x.mpd")
+        #expect(parsed.durationSeconds == 12)
+        #expect(parsed.representations.map(\.id) == ["show"])
+        #expect(parsed.laterPeriods.map { $0.map(\.id) } == [["ad"], ["more"]])
+        #expect([parsed.representations[0], parsed.laterPeriods[0][0], parsed.laterPeriods[1][0]].map { segments($0).1.count } == [4, 6, 2])
+        let joined = try #require(DASHManifest.Representation.hlsMediaPlaylist(joining: [parsed.laterPeriods[0][0], parsed.laterPeriods[1][0]]))
+        let header = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:0",
+                      "#EXT-X-PLAYLIST-TYPE:VOD"]
+        let advert: [String] = ["#EXT-X-MAP:URI=\"/m/ad-init.mp4\""] + (1...6).flatMap { ["#EXTINF:1.000000,", "/m/ad-\($0).m4s"] }
+        let more = ["#EXT-X-DISCONTINUITY", "#EXT-X-MAP:URI=\"/m/more-init.mp4\"",
+                    "#EXTINF:1.000000,", "/m/more-1.m4s", "#EXTINF:1.000000,", "/m/more-2.m4s", "#EXT-X-ENDLIST"]
+        #expect(joined.split(separator: "\n").map(String.init) == header + advert + more)
+        let oneFile = DASHManifest.Representation(id: "f", width: 1, height: 1, media: .file(DASHManifest.Part(location: "/f.mp4")))
+        #expect(DASHManifest.Representation.hlsMediaPlaylist(joining: [parsed.representations[0], oneFile]) == nil)
     }
 }

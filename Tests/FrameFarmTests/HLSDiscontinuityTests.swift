@@ -3,50 +3,81 @@ import Testing
 @testable import FrameFarm
 
 /// A playlist whose segments change timeline at `#EXT-X-DISCONTINUITY` (an advertisement stitched into a
-/// programme): each run of segments is placed where the durations before it end, as players place it, whatever
-/// its own timestamps say, and is decoded with its own codec parameters.
+/// programme), or a DASH manifest of several periods: each run of segments is placed where the durations before it
+/// end, as players place it, whatever its own timestamps say, and is decoded with its own codec parameters.
 @Suite struct HLSDiscontinuityTests {
-    /// Three runs of 3 s: the programme (320x180, frames 0 to 29), an advertisement at another size whose
-    /// timestamps start again at zero (frames 100 to 129), and the programme from its start again. With fragmented
-    /// MP4 the advertisement has an initialization section of its own. Every tile, exact and keyframe, shows the
-    /// frame players show at its cue, and `lint` finds no break in the timestamps.
+    /// The programme (320x180, frames 0 to 29), an advertisement at another size (frames 100 to 129), and the
+    /// programme from its start again: 3 s each, a keyframe a second, each made as an HLS playlist of its own whose
+    /// timestamps start at zero.
+    private static let runs = [("programme", "320x180", 0), ("advert", "480x270", 100), ("programme", "320x180", 0)]
+
+    private static func makeRuns(in directory: TemporaryDirectory, fragmentedMP4: Bool) throws {
+        for (name, size, firstFrame) in runs where !FileManager.default.fileExists(atPath: directory.file(name + ".m3u8")) {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", "3", "--size", size,
+                                                 "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast",
+                                                 "--first-frame-number", String(firstFrame)] + (fragmentedMP4 ? ["--fmp4"] : []))
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+    }
+
+    /// Every tile of `input`'s tracks, exact and keyframe, shows the frame players show at its cue: the runs one
+    /// after another, each from its start.
+    private static func expectTilesOnThePlayersFrames(_ input: String, in directory: TemporaryDirectory) throws {
+        func expectedFrame(_ time: Double, keyframe: Bool) -> Int {
+            let run = min(2, Int(time / 3)), within = time - Double(3 * run)
+            return runs[run].2 + (keyframe ? Int(within + 1e-6) * 10 : Int((within * 10 + 1e-6).rounded(.down)))
+        }
+        let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        for seek in ["exact", "keyframe"] {
+            let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file(seek), "--interval", "0.7",
+                                                "--seek", seek])
+            #expect(run.status == 0, "\(run.stderr)")
+            let folder = directory.file("\(seek)/\(name)/thumbnails/")
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+            #expect(cues.count == 13)
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { expectedFrame($0.start, keyframe: seek == "keyframe") },
+                    "\(name) \(seek)")
+        }
+    }
+
+    /// The runs stitched into one playlist; with fragmented MP4 the advertisement has an initialization section of
+    /// its own. `lint` finds no break in the timestamps.
     @Test(arguments: [false, true]) func runsAreReadOnThePlaylistsTimeline(fragmentedMP4: Bool) throws {
         let directory = TemporaryDirectory()
+        try Self.makeRuns(in: directory, fragmentedMP4: fragmentedMP4)
         var playlist = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
-        let runs = [("programme", "320x180", 0), ("advert", "480x270", 100), ("programme", "320x180", 0)]
-        for (index, (name, size, firstFrame)) in runs.enumerated() {
-            let file = directory.file(name + ".m3u8")
-            if !FileManager.default.fileExists(atPath: file) {
-                let made = try CommandLineTests.run(["sample", "--out", file, "--duration", "3", "--size", size, "--fps", "10",
-                                                     "--keyframe-interval", "1", "--preset", "ultrafast",
-                                                     "--first-frame-number", String(firstFrame)] + (fragmentedMP4 ? ["--fmp4"] : []))
-                #expect(made.status == 0, "\(made.stderr)")
-            }
+        for (index, (name, _, _)) in Self.runs.enumerated() {
             // Its initialization section (fragmented MP4) and segments, without the playlist's own header and end.
-            let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+            let lines = try String(contentsOfFile: directory.file(name + ".m3u8"), encoding: .utf8).split(separator: "\n")
             let first = try #require(lines.firstIndex { $0.hasPrefix("#EXT-X-MAP") || $0.hasPrefix("#EXTINF") })
             playlist += (index > 0 ? "#EXT-X-DISCONTINUITY\n" : "")
                 + lines[first...].filter { $0 != "#EXT-X-ENDLIST" }.joined(separator: "\n") + "\n"
         }
         let input = directory.write("stitched.m3u8", Data((playlist + "#EXT-X-ENDLIST\n").utf8))
-        /// The frame on screen at `time`: exact, or the keyframe (one a second) at or before it.
-        func expectedFrame(_ time: Double, keyframe: Bool) -> Int {
-            let run = min(2, Int(time / 3)), within = time - Double(3 * run)
-            let frames = keyframe ? Int(within + 1e-6) * 10 : Int((within * 10 + 1e-6).rounded(.down))
-            return runs[run].2 + frames
-        }
-        for seek in ["exact", "keyframe"] {
-            let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file(seek), "--interval", "0.7",
-                                                "--seek", seek])
-            #expect(run.status == 0, "\(run.stderr)")
-            let folder = directory.file("\(seek)/stitched/thumbnails/")
-            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
-            #expect(cues.count == 13)
-            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { expectedFrame($0.start, keyframe: seek == "keyframe") },
-                    "\(seek)")
-        }
+        try Self.expectTilesOnThePlayersFrames(input, in: directory)
         let lint = try CommandLineTests.run(["lint", input])
         #expect(!lint.stdout.contains("timestamp-jump") && !lint.stdout.contains("damaged"), "\(lint.stdout)")
+    }
+
+    /// A DASH manifest of three periods (fragmented-MP4 segments listed by `SegmentList`) is read the same way.
+    @Test func dashPeriodsAreReadOnThePresentationsTimeline() throws {
+        let directory = TemporaryDirectory()
+        try Self.makeRuns(in: directory, fragmentedMP4: true)
+        var periods = ""
+        for (index, (name, size, _)) in Self.runs.enumerated() {
+            let (width, height) = (size.split(separator: "x")[0], size.split(separator: "x")[1])
+            periods += "<Period start=\"PT\(3 * index)S\"><AdaptationSet mimeType=\"video/mp4\">"
+                + "<Representation id=\"\(name)\" width=\"\(width)\" height=\"\(height)\" bandwidth=\"100000\">"
+                + "<SegmentList timescale=\"1\" duration=\"1\"><Initialization sourceURL=\"\(name)-init.mp4\"/>"
+                + (0..<3).map { "<SegmentURL media=\"\(name)-00\($0).m4s\"/>" }.joined() + "</SegmentList></Representation></AdaptationSet></Period>\n"
+        }
+        let input = directory.write("periods.mpd", Data("""
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT9S">
+            \(periods)</MPD>
+
+            """.utf8))
+        try Self.expectTilesOnThePlayersFrames(input, in: directory)
     }
 
     /// A discontinuity whose timestamps carry on (a packager's cut, not a new timeline) moves nothing, even where
