@@ -80,6 +80,8 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     case livePlaylist
     /// A DASH manifest FrameFarm cannot read, for the reason given.
     case unreadableManifest(String)
+    /// An HLS playlist FrameFarm cannot read, for the reason given.
+    case unreadablePlaylist(String)
     /// An AES-128 segment that could not be decrypted, for the reason given.
     case decryptionFailed(String)
 
@@ -113,6 +115,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
             "a live stream (an HLS playlist without #EXT-X-ENDLIST, or a dynamic DASH manifest): it has no end to read; "
                 + "give the finished recording or its VOD playlist"
         case .unreadableManifest(let reason): "cannot read this DASH manifest: \(reason)"
+        case .unreadablePlaylist(let reason): "cannot read this HLS playlist: \(reason)"
         case .decryptionFailed(let reason): "cannot decrypt it: \(reason)"
         }
     }

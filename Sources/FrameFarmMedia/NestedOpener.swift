@@ -65,7 +65,8 @@ enum NestedOpener {
                 return -EIO
             }
             guard let fallback = defaults.withLock({ $0?.open }) else { return -EINVAL }
-            let code = fallback(context, pb, url, flags, options)
+            let code = localFile(location).map { file in file.withCString { fallback(context, pb, $0, flags, options) } }
+                ?? fallback(context, pb, url, flags, options)
             // A local segment missing would be skipped too.
             if code < 0, code != framefarm_averror_exit() {
                 fail(parent, segment: location, reason: FFmpegError(rawValue: code).description)
@@ -155,6 +156,16 @@ enum NestedOpener {
             return nil
         }
         return location
+    }
+
+    /// The file a local segment's address names when it is not the address itself: a playlist's addresses are
+    /// URIs (RFC 8216), so `%20` is a space and a query (a CDN's, kept when the playlist was saved) is not part of
+    /// the file's name, as a browser reading the playlist from disk takes them. Nil when the address is the file.
+    private static func localFile(_ location: String) -> String? {
+        guard let path = localPath(location), !FileManager.default.fileExists(atPath: path) else { return nil }
+        let withoutQuery = String(path.prefix { $0 != "?" && $0 != "#" })
+        let file = withoutQuery.removingPercentEncoding ?? withoutQuery
+        return file != path && FileManager.default.fileExists(atPath: file) ? file : nil
     }
 
     /// Why the local file at `path` cannot be a segment or key, when it is there but is a folder or empty (a missing

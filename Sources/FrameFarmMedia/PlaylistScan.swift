@@ -45,6 +45,10 @@ enum PlaylistScan {
 
     /// Why FrameFarm cannot read the stream a playlist's or manifest's `text` describes (see `refusal(_:)`).
     static func refusal(inText text: String) -> InputError? {
+        // FFmpeg's hls demuxer does not know the playlist behind the mark, which it would call invalid data.
+        if text.unicodeScalars.first == "\u{FEFF}", text.unicodeScalars.dropFirst().starts(with: "#EXTM3U".unicodeScalars) {
+            return .unreadablePlaylist("it starts with a byte-order mark, which RFC 8216 forbids; save it as UTF-8 without one")
+        }
         if let system = StreamProtection.drm(in: text) { return .drmProtected(system) }
         // A media playlist (it lists segments) that is still growing; a DASH manifest of a live presentation.
         let liveHLS = text.contains("#EXTINF") && !text.contains("#EXT-X-ENDLIST")
