@@ -67,7 +67,7 @@ struct OpenedInput {
             }
         }
         watchesSegments = opened != nil
-        var options = Self.openOptions()
+        var options = Self.openOptions(playlist: opened != nil && remoteReader == nil)
         defer { av_dict_free(&options) }
         // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
         let openCode = avformat_open_input(&opened, source, nil, &options)
@@ -77,7 +77,7 @@ struct OpenedInput {
             }
             if let failure = RemoteReader.takeNestedFailure(within: base) { throw failure }
             if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: source) { throw InputError.cutShortBeforeIndex }
-            throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", openCode).message)
+            throw Self.openFailure(openCode, playlist: remoteReader == nil && PlaylistScan.isPlaylist(source))
         }
         context = opened
     }
@@ -103,14 +103,12 @@ struct OpenedInput {
                                      isManifest: Bool) throws -> (UnsafeMutablePointer<AVFormatContext>, MemoryReader) {
         let reader = try MemoryReader(Data(text.utf8))
         var opened: UnsafeMutablePointer<AVFormatContext>? = try customContext(reading: reader.context)
-        var options = openOptions()
+        var options = openOptions(playlist: true)
         defer { av_dict_free(&options) }
-        av_dict_set(&options, "allowed_segment_extensions", "ALL", 0)
-        av_dict_set(&options, "extension_picky", "0", 0)
         let code = avformat_open_input(&opened, name, av_find_input_format("hls"), &options)
         guard code >= 0, let opened else {
             if let failure = RemoteReader.takeNestedFailure(within: name) { throw isManifest ? failure.inManifest : failure }
-            throw InputError.notAVideo(MediaError.ffmpeg("avformat_open_input", code).message)
+            throw openFailure(code, playlist: true, manifest: isManifest)
         }
         return (opened, reader)
     }
@@ -119,12 +117,27 @@ struct OpenedInput {
     /// otherwise reuse one http connection for them, which only FFmpeg's own http client can (on the nested opener's
     /// readers FFmpeg 5.1 aborted the process). What a playlist may name is checked by the nested opener
     /// (a playlist read over http(s) names http(s) URLs only) and by `DASHInput` (a remote manifest likewise), not by
-    /// FFmpeg's list of media extensions, which leaves out AES-128 keys (`.key`, `data:` URIs).
-    private static func openOptions() -> OpaquePointer? {
+    /// FFmpeg's list of media extensions, which leaves out AES-128 keys (`.key`, `data:` URIs) and addresses with a
+    /// query. For a playlist on this machine (`playlist`), what its segments may be read as is limited instead to
+    /// the formats segments come in: FFmpeg would read any file it names, a text file as ANSI art whose frames
+    /// show the text, which is how a crafted playlist leaks a server's files into thumbnails.
+    private static func openOptions(playlist: Bool = false) -> OpaquePointer? {
         var options: OpaquePointer?
         av_dict_set(&options, "http_persistent", "0", 0)
         av_dict_set(&options, "allowed_extensions", "ALL", 0)
+        av_dict_set(&options, "allowed_segment_extensions", "ALL", 0)
+        av_dict_set(&options, "extension_picky", "0", 0)
+        // MPEG-TS, fragmented MP4 (FFmpeg's "mov,mp4,..."), WebM (a DASH representation's), packed audio, subtitles.
+        if playlist { av_dict_set(&options, "format_whitelist", "hls,mpegts,mov,matroska,aac,mp3,ac3,eac3,webvtt", 0) }
         return options
+    }
+
+    /// Why `avformat_open_input` failed with `code`; for a playlist on this machine, EINVAL is a first segment in a
+    /// format outside `openOptions`' list.
+    private static func openFailure(_ code: Int32, playlist: Bool, manifest: Bool = false) -> InputError {
+        guard playlist, code == -EINVAL else { return .notAVideo(MediaError.ffmpeg("avformat_open_input", code).message) }
+        let reason = "a segment it lists is not in a format segments come in (MPEG-TS, MP4, WebM, AAC, MP3, AC-3)"
+        return manifest ? .unreadableManifest(reason) : .unreadablePlaylist(reason)
     }
 
     /// A format context that reads through `io` (a reader of ours) and opens what a playlist names through
