@@ -91,6 +91,9 @@ public struct HLSMediaPlaylist: Sendable {
     /// Whether a discontinuity divides the segments.
     public var hasDiscontinuities: Bool { segments.contains(where: \.startsDiscontinuity) }
 
+    /// Segment `index`'s address as the playlist writes it.
+    public func address(of index: Int) -> String { lines[segments[index].lines.upperBound - 1] }
+
     /// The longest declared duration.
     public var longestDuration: Double { segments.map(\.duration).max() ?? 0 }
 

@@ -50,6 +50,8 @@ public final class FrameReader {
     /// The playlist's next run of segments, opened when the demuxer reached a discontinuity; read once the decoder
     /// has put out the frames of the run before it.
     private var nextRun: MediaFile?
+    /// `framesDecoded` and `packetsSent` when the decoder started on this part of a playlist (see `checkRunDecoded`).
+    private var countsAtPartStart = (frames: 0, packets: 0)
     /// Frames the decoder has put out (frames discarded before decoding are not counted).
     public private(set) var framesDecoded = 0
     /// Packets sent to the decoder: what decoding cost, frames it held back or skipped included.
@@ -142,6 +144,7 @@ public final class FrameReader {
                 // A discontinuity: the next run of segments may change the codec's parameters, so it gets a
                 // decoder of its own.
                 if let next = nextRun {
+                    try checkPartDecoded()
                     file = next
                     decoder = try newDecoder()
                     nextRun = nil
@@ -155,12 +158,21 @@ public final class FrameReader {
                     draining = false
                     continue
                 }
+                if demuxerFinished { try checkPartDecoded() }
                 finished = true
                 break
             }
             try feedDecoder()
         }
         return nil
+    }
+
+    /// A run of segments after a discontinuity whose every packet the decoder rejected (a codec the stream's
+    /// decoder cannot take) would leave the frame before it on screen: it fails the input, naming its first segment.
+    private func checkPartDecoded() throws {
+        defer { countsAtPartStart = (framesDecoded, packetsSent) }
+        guard let part = file.part, framesDecoded == countsAtPartStart.frames, packetsSent > countsAtPartStart.packets else { return }
+        throw part.failure("none of its frames could be decoded")
     }
 
     private func feedDecoder() throws {
@@ -259,6 +271,7 @@ public final class FrameReader {
             decoder = try newDecoder()
         }
         nextRun = nil
+        countsAtPartStart = (framesDecoded, packetsSent)
         pending = nil
         draining = false
         drainedEarly = false

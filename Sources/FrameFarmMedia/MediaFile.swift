@@ -80,6 +80,8 @@ public final class MediaFile {
     let part: PlaylistPart?
     /// Ticks added to every packet's timestamps (see `MediaFile.part`).
     private var timeOffset: Int64 = 0
+    /// Video packets the demuxer has given.
+    private var packetsRead = 0
     let context: UnsafeMutablePointer<AVFormatContext>
     let videoStreamIndex: Int32
     private let packet = Packet()
@@ -366,9 +368,13 @@ public final class MediaFile {
             }
             if code < 0 {
                 if let failure = input.remoteReader?.failure { throw failure }
+                // Segments after a discontinuity that hold no video FFmpeg can read (MPEG-TS under an earlier
+                // fragmented-MP4 `#EXT-X-MAP`) would leave the frame before them on screen.
+                if let part, packetsRead == 0 { throw part.failure("no video could be read from it") }
                 return nil
             }
             guard packet.streamIndex == videoStreamIndex else { continue }
+            packetsRead += 1
             if timeOffset != 0 { packet.shiftTimestamps(by: timeOffset) }
             return packet
         }

@@ -85,9 +85,16 @@ struct OpenedInput {
     /// Opens some segments of a media playlist as a playlist of their own (see `SegmentedPlaylist`).
     init(part: PlaylistPart) throws {
         let playlist = part.playlist
-        (context, playlistReader) = try Self.openPlaylist(
-            playlist.playlist.text(from: part.segments.lowerBound, to: part.segments.upperBound),
-            name: playlist.name, isManifest: playlist.isManifest)
+        do {
+            (context, playlistReader) = try Self.openPlaylist(
+                playlist.playlist.text(from: part.segments.lowerBound, to: part.segments.upperBound),
+                name: playlist.name, isManifest: playlist.isManifest)
+        } catch InputError.notAVideo(let reason) {
+            // FFmpeg opened the part's first segment and could not read it.
+            throw part.failure("not a media segment FFmpeg can read (\(reason))")
+        } catch InputError.unreadablePlaylist, InputError.unreadableManifest {
+            throw part.failure("it is " + Self.notASegmentFormat)
+        }
         remoteReader = nil
         segmentParent = playlist.name
         isDASH = playlist.isManifest
@@ -136,9 +143,11 @@ struct OpenedInput {
     /// format outside `openOptions`' list.
     private static func openFailure(_ code: Int32, playlist: Bool, manifest: Bool = false) -> InputError {
         guard playlist, code == -EINVAL else { return .notAVideo(MediaError.ffmpeg("avformat_open_input", code).message) }
-        let reason = "a segment it lists is not in a format segments come in (MPEG-TS, MP4, WebM, AAC, MP3, AC-3)"
+        let reason = "a segment it lists is " + notASegmentFormat
         return manifest ? .unreadableManifest(reason) : .unreadablePlaylist(reason)
     }
+
+    private static let notASegmentFormat = "not in a format segments come in (MPEG-TS, MP4, WebM, AAC, MP3, AC-3)"
 
     /// A format context that reads through `io` (a reader of ours) and opens what a playlist names through
     /// `RemoteReader`'s nested opener.

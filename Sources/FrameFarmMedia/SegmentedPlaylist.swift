@@ -52,6 +52,15 @@ struct SegmentedPlaylist: Sendable {
 struct PlaylistPart {
     let playlist: SegmentedPlaylist
     let segments: Range<Int>
+
+    /// The part's first segment failing for `reason`, named as a missing one is.
+    func failure(_ reason: String) -> InputError {
+        let address = playlist.playlist.address(of: segments.lowerBound)
+        let resolved = PlaylistScan.resolve(address, against: playlist.name)
+        // A remote one without its query (a token); a local one as the file it names.
+        return .segmentFailed(segment: RemoteInput.isRemote(resolved) ? RemoteInput.name(of: resolved) : resolved.removingPercentEncoding ?? resolved,
+                              reason: reason, inManifest: playlist.isManifest)
+    }
 }
 
 extension MediaFile {

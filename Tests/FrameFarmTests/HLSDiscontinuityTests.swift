@@ -98,4 +98,47 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: directory.file("out/cut/thumbnails/"), fps: 10).count == 9)
     }
+
+    /// A run of segments after a discontinuity that gives no picture fails the input in one line naming its first
+    /// segment, rather than leave the last frame before it on screen: MPEG-TS segments under a fragmented-MP4
+    /// programme's `#EXT-X-MAP` (which applies to every segment after it), and after an MPEG-TS programme a
+    /// segment of bytes that are no format, and MPEG-TS whose video is blanked (every packet and timestamp there,
+    /// no picture).
+    @Test func aRunThatGivesNoPictureFailsTheInputNamingIt() throws {
+        let directory = TemporaryDirectory()
+        for (name, fmp4) in [("fragmented", true), ("programme", false), ("advert", false)] {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", "2", "--size", "320x180",
+                                                 "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast"] + (fmp4 ? ["--fmp4"] : []))
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        let advert = try Data(contentsOf: URL(fileURLWithPath: directory.file("advert-000.ts")))
+        _ = directory.write("noise.ts", Data((0..<6000).map { UInt8(truncatingIfNeeded: $0 &* 7919 >> 3) }))
+        _ = directory.write("blank.ts", Self.blankingVideo(of: advert))
+        for (programme, segment, reason) in [("fragmented", "advert-000.ts", "no video could be read from it"),
+                                             ("programme", "noise.ts", ""), ("programme", "blank.ts", "none of its frames could be decoded")] {
+            let before = try String(contentsOfFile: directory.file(programme + ".m3u8"), encoding: .utf8)
+                .replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "")
+            let input = directory.write("with-\(segment).m3u8", Data((before + "#EXT-X-DISCONTINUITY\n#EXTINF:1.0,\n\(segment)\n"
+                                                                       + "#EXT-X-ENDLIST\n").utf8))
+            for seek in ["exact", "keyframe"] {
+                let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file("out"), "--interval", "0.5", "--seek", seek])
+                #expect(run.status == 1, "\(segment) \(seek)")
+                #expect(run.stderr.contains("cannot read \(directory.file(segment)), which the playlist lists: \(reason)"), "\(run.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: directory.file("out/with-\(segment)/thumbnails")))
+            }
+        }
+    }
+
+    /// `ts` (FFmpeg's MPEG-TS, the video on PID 0x100) with every byte of the video after the PES headers zeroed.
+    private static func blankingVideo(of ts: Data) -> Data {
+        var bytes = [UInt8](ts)
+        for start in stride(from: 0, to: bytes.count - 187, by: 188) where bytes[start] == 0x47 {
+            guard Int(bytes[start + 1] & 0x1F) << 8 | Int(bytes[start + 2]) == 0x100 else { continue }
+            var payload = start + 4
+            if bytes[start + 3] & 0x20 != 0 { payload += 1 + Int(bytes[start + 4]) }  // adaptation field
+            if bytes[start + 1] & 0x40 != 0 { payload += 9 + Int(bytes[payload + 8]) }  // a PES packet starts here
+            for index in payload..<(start + 188) { bytes[index] = 0 }
+        }
+        return Data(bytes)
+    }
 }
