@@ -36,6 +36,10 @@ public final class FrameReader {
     private var drainAfter: Double?
     /// Whether the decoder was drained that way since the last seek: reading on needs a seek.
     private var drainedEarly = false
+    /// After a seek in a container without an index, packets skipped on the way to the first keyframe; nil once
+    /// it is found. MPEG-TS seeks to a byte position, not a keyframe, and the frames before the next keyframe would decode to garbage
+    /// where the decoder does not hold them back itself (HEVC does not; H.264 does).
+    private var skippedToKeyframe: Int?
     /// While `drainAfter` holds: whether a packet presented exactly at its target has been sent. That frame is
     /// the one on screen there (frames decoded after it are presented later, or, leading pictures, earlier), so
     /// the decoder is drained before the next packet that has a presentation time of its own, instead of
@@ -184,6 +188,14 @@ public final class FrameReader {
             _ = try decoder.send(nil)
             return
         }
+        if let skipped = skippedToKeyframe {
+            // A stream that flags no keyframes is decoded from where the seek landed, as before.
+            guard packet.isKeyFrame || skipped >= 1000 else {
+                skippedToKeyframe = skipped + 1
+                return
+            }
+            skippedToKeyframe = nil
+        }
         // Only a decode time below the presentation time is taken as real: a demuxer that copies presentation
         // times into decode times (they then jump back and forth with B-frames) could cut off a reference frame.
         let presentationTime = packet.presentationTimestamp.map(file.seconds)
@@ -237,11 +249,33 @@ public final class FrameReader {
             return last.frame
         }
         try seek(toSeconds: seconds)
-        let frame = try nextFrame()
+        var frame = try nextFrame()
+        // A demuxer without an index (MPEG-TS) lands on a keyframe near the target, before or after it (or past
+        // the last one).
+        if !file.hasIndex, seconds > info.startSeconds { frame = try keyframeBySearching(atOrBefore: seconds, landed: frame) }
         // Index times are decode times: with B-frames a keyframe is shown after its entry's time, so a target
         // between the two finds that entry but is shown the keyframe before, which is not that entry's frame.
         if let indexTime, let frame, frame.timeSeconds >= indexTime - 5e-7 { lastKeyframe = (indexTime, frame) }
         return frame
+    }
+
+    /// The last keyframe at or before `seconds`, where seeking to it found `landed`: when that lies after the
+    /// target, or is nil, seeks earlier, a second more each time, until a keyframe at or before it comes first;
+    /// then reads on to the last one. `landed` when there is none.
+    private func keyframeBySearching(atOrBefore seconds: Double, landed: DecodedFrame?) throws -> DecodedFrame? {
+        let target = seconds + 5e-7
+        var best = landed.flatMap { $0.timeSeconds <= target ? $0 : nil }, seekTarget = seconds, backoff = 1.0
+        while best == nil, seekTarget > info.startSeconds {
+            seekTarget = max(info.startSeconds, seekTarget - backoff)
+            backoff *= 2
+            try seek(toSeconds: seekTarget)
+            best = try nextFrame().flatMap { $0.timeSeconds <= target ? $0 : nil }
+        }
+        guard var best else { return landed }
+        while let next = try nextFrame(), next.timeSeconds <= target {
+            if next.isKeyFrame { best = next }
+        }
+        return best
     }
 
     /// Repositions at the keyframe at or before `seconds` (stream time); the next frame read is that keyframe or
@@ -261,6 +295,8 @@ public final class FrameReader {
                     if file.run != run { decoder = try newDecoder() }
                 } else {
                     try file.seek(toSeconds: seconds)
+                    // A container with an index lands on the keyframe it lists, whatever its bytes say.
+                    skippedToKeyframe = file.hasIndex ? nil : 0
                 }
                 decoder.flush()
                 positioned = true
@@ -271,6 +307,7 @@ public final class FrameReader {
             decoder = try newDecoder()
         }
         nextRun = nil
+        if !positioned { skippedToKeyframe = nil }
         countsAtPartStart = (framesDecoded, packetsSent)
         pending = nil
         draining = false
@@ -283,12 +320,13 @@ public final class FrameReader {
     /// Stream time of the index's last entry; nil when it has none.
     private var lastIndexTime: Double? {
         let count = avformat_index_get_entries_count(file.stream)
-        guard count > 0, let entry = avformat_index_get_entry(file.stream, count - 1) else { return nil }
+        guard file.hasIndex, count > 0, let entry = avformat_index_get_entry(file.stream, count - 1) else { return nil }
         return file.seconds(entry.pointee.timestamp)
     }
 
     /// Stream time of the keyframe at or before `seconds`, from the container's index; nil when it has none.
     public func keyframeTime(atOrBefore seconds: Double) -> Double? {
+        guard file.hasIndex else { return nil }
         let index = av_index_search_timestamp(file.stream, file.timestamp(seconds), AVSEEK_FLAG_BACKWARD)
         guard index >= 0, let entry = avformat_index_get_entry(file.stream, index) else { return nil }
         return file.seconds(entry.pointee.timestamp)

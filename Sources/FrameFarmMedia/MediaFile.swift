@@ -297,6 +297,11 @@ public final class MediaFile {
         return nil
     }
 
+    /// Whether the stream's index is the container's own (MP4's sample tables, Matroska's cues, AVI's). MPEG-TS and
+    /// MPEG-PS have none: FFmpeg lists there only the keyframes its seeks happened to pass, so a keyframe missing
+    /// from that list may lie between two listed ones.
+    var hasIndex: Bool { !["mpegts", "mpeg"].contains(String(cString: context.pointee.iformat.pointee.name)) }
+
     /// Where the video's data stops when the file is shorter than its own index says: the stream time of the first
     /// packet the index lists that lies wholly or partly past the end of the file. That is a download or copy cut
     /// short of a file whose index comes first (web MP4s have it first). Nil when every indexed packet is there,

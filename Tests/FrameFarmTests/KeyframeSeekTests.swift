@@ -27,4 +27,26 @@ import Testing
         #expect(cues.count == 19)
         #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int($0.start / 2) * 50 })
     }
+
+    /// MPEG-TS has no index: FFmpeg's seek lands on a keyframe near the target, before it, after it or past the
+    /// last one, and the frames before the next keyframe decode to garbage in HEVC. Keyframe tiles still show the
+    /// keyframe at or before their cue (they showed the next one, or the first, or the tile before), and exact
+    /// tiles their own frame (HEVC ones were garbage after a seek), with B-frames.
+    @Test(arguments: ["libx264", "libx265"]) func mpegTSIsSoughtWithoutAnIndex(encoder: String) throws {
+        let directory = TemporaryDirectory()
+        let input = directory.file("v.ts")
+        let made = try CommandLineTests.run(["sample", "--out", input, "--duration", "6", "--size", "320x180", "--encoder", encoder,
+                                             "--keyframe-interval", "2", "--bframes", "2"])
+        try #require(made.status == 0, "\(made.stderr)")
+        for seek in ["keyframe", "exact"] {
+            let out = directory.file(seek)
+            let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", "0.33", "--seek", seek])
+            #expect(run.status == 0, "\(run.stderr)")
+            let folder = out + "/v/thumbnails/"
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+            #expect(cues.count == 19)
+            let expected = cues.map { seek == "keyframe" ? Int($0.start / 2) * 50 : Int(($0.start * 25 + 1e-6).rounded(.down)) }
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected, "\(encoder) \(seek)")
+        }
+    }
 }
