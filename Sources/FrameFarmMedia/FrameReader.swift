@@ -36,10 +36,18 @@ public final class FrameReader {
     private var drainAfter: Double?
     /// Whether the decoder was drained that way since the last seek: reading on needs a seek.
     private var drainedEarly = false
-    /// After a seek in a container without an index, packets skipped on the way to the first keyframe; nil once
-    /// it is found. MPEG-TS seeks to a byte position, not a keyframe, and the frames before the next keyframe would decode to garbage
+    /// After a seek in a container without an index, or at its start (a recording cut mid-GOP), packets skipped on
+    /// the way to the first keyframe; nil once it is found. MPEG-TS seeks to a byte position, not a keyframe, and the frames before the next keyframe would decode to garbage
     /// where the decoder does not hold them back itself (HEVC does not; H.264 does).
     private var skippedToKeyframe: Int?
+    /// `packetsSent` at the last seek.
+    private var packetsSentAtSeek = 0
+    /// Whether the stream was found to flag no keyframes (none in the first `keyframeSearchLimit` packets): it is
+    /// then decoded from wherever reading starts.
+    private var flagsNoKeyframes = false
+    private static let keyframeSearchLimit = 1000
+    /// Whether reading started at the stream's first packet (not at a seek's).
+    private var readsFromStart = true
     /// While `drainAfter` holds: whether a packet presented exactly at its target has been sent. That frame is
     /// the one on screen there (frames decoded after it are presented later, or, leading pictures, earlier), so
     /// the decoder is drained before the next packet that has a presentation time of its own, instead of
@@ -93,6 +101,7 @@ public final class FrameReader {
         decoder = try Self.decoder(for: opened, threads: threads, keyframesOnly: keyframesOnly,
                                    referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking,
                                    maxPixels: maxPixels)
+        if !opened.hasIndex { skippedToKeyframe = 0 }
         if segmentedPlaylist?.playlist.hasDiscontinuities == true { try seek(toSeconds: info.startSeconds) }
     }
 
@@ -188,19 +197,26 @@ public final class FrameReader {
             _ = try decoder.send(nil)
             return
         }
-        if let skipped = skippedToKeyframe {
-            // A stream that flags no keyframes is decoded from where the seek landed, as before.
-            guard packet.isKeyFrame || skipped >= 1000 else {
+        if let skipped = skippedToKeyframe, !packet.isKeyFrame {
+            if skipped < Self.keyframeSearchLimit {
                 skippedToKeyframe = skipped + 1
                 return
             }
-            skippedToKeyframe = nil
+            // None found: the stream flags none. At its start, read it again from its first packet.
+            flagsNoKeyframes = true
+            if readsFromStart {
+                try seek(toSeconds: info.startSeconds)
+                return
+            }
         }
+        skippedToKeyframe = nil
         // Only a decode time below the presentation time is taken as real: a demuxer that copies presentation
         // times into decode times (they then jump back and forth with B-frames) could cut off a reference frame.
         let presentationTime = packet.presentationTimestamp.map(file.seconds)
         if let limit = drainAfter {
-            let decodedLate = packet.decodeTimestamp.map(file.seconds).map { decodeTime in
+            // Before the first packet since the seek nothing is on screen yet: the first frame after the target is
+            // then the one to show (a stream whose first keyframe comes after it).
+            let decodedLate = packetsSent > packetsSentAtSeek && packet.decodeTimestamp.map(file.seconds).map { decodeTime in
                 decodeTime > limit && presentationTime.map { decodeTime < $0 } == true
             } ?? false
             if decodedLate || (targetFrameSent && presentationTime != nil) {
@@ -296,7 +312,8 @@ public final class FrameReader {
                 } else {
                     try file.seek(toSeconds: seconds)
                     // A container with an index lands on the keyframe it lists, whatever its bytes say.
-                    skippedToKeyframe = file.hasIndex ? nil : 0
+                    skippedToKeyframe = file.hasIndex || flagsNoKeyframes ? nil : 0
+                    readsFromStart = false
                 }
                 decoder.flush()
                 positioned = true
@@ -305,14 +322,16 @@ public final class FrameReader {
         if !positioned {
             file = try MediaFile.openedAtStart(segmentedPlaylist, analysis: file.analysis, maxPixels: maxPixels)
             decoder = try newDecoder()
+            skippedToKeyframe = file.hasIndex || flagsNoKeyframes ? nil : 0
+            readsFromStart = true
         }
         nextRun = nil
-        if !positioned { skippedToKeyframe = nil }
         countsAtPartStart = (framesDecoded, packetsSent)
         pending = nil
         draining = false
         drainedEarly = false
         targetFrameSent = false
+        packetsSentAtSeek = packetsSent
         demuxerFinished = false
         finished = false
     }

@@ -49,4 +49,36 @@ import Testing
             #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected, "\(encoder) \(seek)")
         }
     }
+
+    /// An MPEG-TS recording cut mid-GOP: until its first keyframe nothing decodes cleanly, so tiles before it show
+    /// that keyframe (exact tiles were all refused as "no frame could be decoded", and HEVC ones before it were
+    /// garbage); after it, exact tiles show their frames and keyframe tiles the keyframe at or before.
+    @Test(arguments: ["libx264", "libx265"]) func aTSCutMidGOPShowsItsFirstKeyframeUntilThen(encoder: String) throws {
+        let directory = TemporaryDirectory()
+        let whole = directory.file("whole.ts")
+        let made = try CommandLineTests.run(["sample", "--out", whole, "--duration", "8", "--size", "320x180", "--encoder", encoder,
+                                             "--keyframe-interval", "2", "--bframes", "2"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        // A quarter in, on a 188-byte packet boundary: 2 s into the first GOP.
+        let input = directory.write("cut.ts", bytes.dropFirst(bytes.count / 188 / 4 * 188))
+        var numbers: [String: [(start: Double, frame: Int?)]] = [:]
+        for seek in ["exact", "keyframe"] {
+            let out = directory.file(seek)
+            let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", "0.5", "--seek", seek])
+            #expect(run.status == 0, "\(run.stderr)")
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/cut/thumbnails/thumbnails.vtt", encoding: .utf8))
+            numbers[seek] = zip(cues.map(\.start), try ThumbnailTests.frameNumbers(cues, folder: out + "/cut/thumbnails/")).map { ($0, $1) }
+        }
+        let exact = try #require(numbers["exact"]), keyframes = try #require(numbers["keyframe"])
+        let first = try #require(exact.first?.frame)
+        #expect(first % 50 == 0, "the first tile shows the first keyframe")
+        // The frame shown at the stream's start, from the tiles past the keyframe: the same for every one of them.
+        let offsets = Set(exact.compactMap { tile in tile.frame.flatMap { $0 > first ? $0 - Int((tile.start * 25 + 1e-6).rounded(.down)) : nil } })
+        #expect(offsets.count == 1, "\(exact)")
+        let shownAtStart = try #require(offsets.first)
+        #expect(exact.map(\.frame) == exact.map { max(first, shownAtStart + Int(($0.start * 25 + 1e-6).rounded(.down))) }, "\(encoder)")
+        #expect(keyframes.map(\.frame) == exact.map { max(first, (shownAtStart + Int(($0.start * 25 + 1e-6).rounded(.down))) / 50 * 50) },
+                "\(encoder)")
+    }
 }
