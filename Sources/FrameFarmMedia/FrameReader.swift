@@ -39,8 +39,9 @@ public final class FrameReader {
     /// Whether the decoder was drained that way since the last seek: reading on needs a seek.
     private var drainedEarly = false
     /// After a seek in a container without an index, or at its start (a recording cut mid-GOP), packets skipped on
-    /// the way to the first keyframe; nil once it is found. MPEG-TS seeks to a byte position, not a keyframe, and the frames before the next keyframe would decode to garbage
-    /// where the decoder does not hold them back itself (HEVC does not; H.264 does).
+    /// the way to the first keyframe; nil once it is found. MPEG-TS seeks to a byte position, not a keyframe, and
+    /// the frames before the next keyframe would decode to garbage where the decoder does not hold them back itself
+    /// (HEVC does not; H.264 does).
     private var skippedToKeyframe: Int?
     /// `packetsSent` at the last seek.
     private var packetsSentAtSeek = 0
@@ -64,7 +65,7 @@ public final class FrameReader {
     /// The playlist's next run of segments, opened when the demuxer reached a discontinuity; read once the decoder
     /// has put out the frames of the run before it.
     private var nextRun: MediaFile?
-    /// `framesDecoded` and `packetsSent` when the decoder started on this part of a playlist (see `checkRunDecoded`).
+    /// `framesDecoded` and `packetsSent` when the decoder started on this part of a playlist (see `checkPartDecoded`).
     private var countsAtPartStart = (frames: 0, packets: 0)
     /// Frames the decoder has put out (frames discarded before decoding are not counted).
     public private(set) var framesDecoded = 0
