@@ -73,13 +73,12 @@ public struct PosterJob: BatchJob {
         }
         let folderPath = try input.makeOutputFolder(), options = options
         let posters = files
-        let gpuFrame = GPUFrame(frame, codedSize: facts.info.geometry.codedSize)
-        let crop = gpuFrame.crop(SourceRect(codedContent))
+        let gpuFrame = GPUFrame(frame, geometry: facts.info.geometry)
         try input.gpu.withRenderer { renderer in
             let jobs = posters.indices.map { index in
-                RenderJob(sourceIndex: 0, sourceCrop: crop,
-                          destination: PixelRect(x: 0, y: 0, width: posters[index].width, height: posters[index].height),
-                          canvasIndex: index, transform: facts.info.geometry.transform)
+                gpuFrame.job(RenderJob(sourceIndex: 0, sourceCrop: SourceRect(codedContent),
+                                       destination: PixelRect(x: 0, y: 0, width: posters[index].width, height: posters[index].height),
+                                       canvasIndex: index, transform: facts.info.geometry.transform))
             }
             let canvases = posters.map { CanvasSpec(size: PixelSize(width: $0.width, height: $0.height)) }
             let rendered = try renderer.render(RenderBatch(sources: [gpuFrame.source], canvases: canvases, jobs: jobs,

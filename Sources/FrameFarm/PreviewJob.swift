@@ -32,21 +32,25 @@ public struct PreviewJob: BatchJob {
     public func process(_ input: InputContext) throws -> InputResult {
         let (facts, decoded) = try options.frame.decodeFindingPadding(try input.stream(), path: input.path,
                                                                             maxPixels: input.maxPixels)
-        let codedContent = facts.codedContent(options.removePadding)
         let frame = decoded.frame
-        let plans = PreviewPlan.renders(options: options, policy: input.policy, geometry: facts.info.geometry,
+        // A frame of another size than the stream's (an advertisement after an HLS discontinuity) is placed on
+        // the screens by its own shape, as players place what they show; the stream's padding is not its own.
+        let geometry = GPUFrame.ownGeometry(of: frame, in: facts.info.geometry) ?? facts.info.geometry
+        let codedContent = geometry == facts.info.geometry ? facts.codedContent(options.removePadding)
+            : PixelRect(size: geometry.codedSize)
+        let plans = PreviewPlan.renders(options: options, policy: input.policy, geometry: geometry,
                                         codedContent: codedContent)
         // Drawn into a staging folder that replaces preview/ once every render is in (as a thumbnail track is):
         // a preview failing midway leaves the earlier one as it was, and one for fewer devices leaves no others.
         try AtomicFile.replacingFolder(at: try input.makeOutputFolder() + "/preview") { staging in
-            try draw(plans, from: GPUFrame(frame, codedSize: facts.info.geometry.codedSize), into: staging, input: input)
+            try draw(plans, from: GPUFrame(frame, geometry: geometry), into: staging, input: input)
         }
         let paddingDetected = facts.codedContentRect.size != facts.info.geometry.codedSize
         let section = PreviewSection(
             settings: SettingsRecord.record(settings(policy: input.policy)), gpu: input.gpu.record, frameTimeSeconds: frame.timeSeconds,
             frameChoice: options.frame.description, paddingDetected: paddingDetected,
-            paddingRemoved: codedContent.size != facts.info.geometry.codedSize,
-            contentRect: ProbeReport.Rect(facts.info.geometry.displayPixelRect(ofCoded: codedContent)),
+            paddingRemoved: codedContent.size != geometry.codedSize,
+            contentRect: ProbeReport.Rect(geometry.displayPixelRect(ofCoded: codedContent)),
             renders: plans.map(\.record))
         return InputResult(facts: facts, files: plans.map(\.record.file),
                            warnings: options.frame.warnings(facts: facts, decoded: decoded)) { $0.preview = section }

@@ -136,7 +136,7 @@ import FrameFarmMedia
     }
 
     private static func makeBatch(frame: DecodedFrame, facts: MediaFacts, work: RenderWork) throws -> RenderBatch {
-        let gpuFrame = GPUFrame(frame, codedSize: facts.info.geometry.codedSize)
+        let gpuFrame = GPUFrame(frame, geometry: facts.info.geometry)
         let geometry = facts.info.geometry
         switch work {
         case .deviceScreens, .previewRenders:
@@ -157,8 +157,8 @@ import FrameFarmMedia
                                            tileSize: ThumbnailOptions.tileSize(for: content, width: width), columns: columns,
                                            rows: (count + columns - 1) / columns)
             let jobs = track.thumbnails.map { thumbnail in
-                RenderJob(sourceIndex: 0, sourceCrop: gpuFrame.crop(SourceRect(facts.codedContentRect)),
-                          destination: thumbnail.tileRect, canvasIndex: 0, transform: geometry.transform)
+                gpuFrame.job(RenderJob(sourceIndex: 0, sourceCrop: SourceRect(facts.codedContentRect),
+                                       destination: thumbnail.tileRect, canvasIndex: 0, transform: geometry.transform))
             }
             return RenderBatch(sources: [gpuFrame.source], canvases: [CanvasSpec(size: track.sheets[0].size)], jobs: jobs)
         }

@@ -268,12 +268,12 @@ public struct ThumbnailJob: BatchJob {
                     let key = ObjectIdentifier(tile.frame)
                     if sourceIndex[key] == nil {
                         sourceIndex[key] = sources.count
-                        sources.append(GPUFrame(tile.frame, codedSize: geometry.codedSize))
+                        sources.append(GPUFrame(tile.frame, geometry: geometry))
                     }
                     let index = sourceIndex[key]!
-                    jobs.append(RenderJob(sourceIndex: index, sourceCrop: sources[index].crop(SourceRect(codedContent)),
-                                          destination: tile.rect, canvasIndex: canvasIndex,
-                                          transform: geometry.transform))
+                    jobs.append(sources[index].job(RenderJob(sourceIndex: index, sourceCrop: SourceRect(codedContent),
+                                                             destination: tile.rect, canvasIndex: canvasIndex,
+                                                             transform: geometry.transform)))
                 }
             }
             // Frame by frame, so that where the renderer must split a batch too large for the device to bind

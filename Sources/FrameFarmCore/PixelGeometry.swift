@@ -74,5 +74,19 @@ public struct SourceRect: Codable, Sendable, Hashable, CustomStringConvertible {
 
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+
+    /// Whether `other` lies inside this rect, to within a millionth of a pixel.
+    public func contains(_ other: SourceRect) -> Bool {
+        let slack = 1e-6
+        return other.x >= x - slack && other.y >= y - slack && other.maxX <= maxX + slack && other.maxY <= maxY + slack
+    }
+
+    /// The part both rects cover; empty (zero size) when they do not meet.
+    public func intersection(_ other: SourceRect) -> SourceRect {
+        let left = max(x, other.x), top = max(y, other.y)
+        return SourceRect(x: left, y: top, width: max(0, min(maxX, other.maxX) - left),
+                          height: max(0, min(maxY, other.maxY) - top))
+    }
 }

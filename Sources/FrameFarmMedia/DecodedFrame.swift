@@ -25,6 +25,11 @@ public final class DecodedFrame: @unchecked Sendable {
 
     public var size: PixelSize { PixelSize(width: format.width, height: format.height) }
 
+    /// The pixel aspect ratio the bitstream gives this frame (0:1 when it gives none).
+    public var sampleAspectRatio: SampleAspectRatio {
+        SampleAspectRatio(Int(pointer.pointee.sample_aspect_ratio.num), Int(pointer.pointee.sample_aspect_ratio.den))
+    }
+
     /// Whether the decoder marked the frame interlaced: two fields, captured half a frame apart, in alternate
     /// rows. Shown whole, it combs wherever anything moved between them.
     public var isInterlaced: Bool { framefarm_frame_is_interlaced(pointer) != 0 }

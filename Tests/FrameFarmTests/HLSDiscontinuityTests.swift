@@ -59,6 +59,71 @@ import Testing
         #expect(!lint.stdout.contains("timestamp-jump") && !lint.stdout.contains("damaged"), "\(lint.stdout)")
     }
 
+    /// A 4:3 advertisement in a 16:9 programme is shown as players show it: fitted inside the programme's
+    /// picture, centred between black bars, in every tile (sheets of 3x2, so the advert's tiles share sheets with
+    /// the programme's) and in the poster; a preview places it on each screen by its own shape.
+    @Test func anAdvertOfAnotherShapeIsFittedBetweenBlackBars() throws {
+        let directory = TemporaryDirectory()
+        var segments: [String: String] = [:]
+        for (name, size, firstFrame) in [("programme", "320x180", 0), ("advert", "240x180", 100)] {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", "3", "--size", size,
+                                                 "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast",
+                                                 "--first-frame-number", String(firstFrame)])
+            #expect(made.status == 0, "\(made.stderr)")
+            segments[name] = (0..<3).map { "#EXTINF:1.0,\n\(name)-00\($0).ts\n" }.joined()
+        }
+        let input = directory.write("stitched.m3u8", Data(("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            + segments["programme"]! + "#EXT-X-DISCONTINUITY\n" + segments["advert"]! + "#EXT-X-DISCONTINUITY\n"
+            + segments["programme"]! + "#EXT-X-ENDLIST\n").utf8))
+        /// Within a picture `rect` 16:9, the advert's 4:3 is three quarters of the width, in the middle.
+        func advertPart(of rect: PixelRect) -> PixelRect {
+            PixelRect(x: rect.x + rect.width / 8, y: rect.y, width: rect.width * 3 / 4, height: rect.height)
+        }
+        /// The darkest the brightest pixel of the bars beside the advert's part of `rect` may be, two pixels
+        /// away from the picture (JPEG rings a little there), and the picture's own first column, which is not black.
+        func expectBars(in image: RGBAImage, beside rect: PixelRect, _ label: String) {
+            let picture = advertPart(of: rect)
+            let bars = Array(rect.x..<(picture.x - 2)) + Array((picture.maxX + 2)..<rect.maxX)
+            let brightest = bars.flatMap { x in (rect.y..<rect.maxY).map { image.luma(x: x, y: $0) } }.max() ?? 255
+            #expect(brightest < 24, "\(label): bars as bright as \(brightest)")
+            let edge = (rect.y..<rect.maxY).map { image.luma(x: picture.x + 1, y: $0) }.reduce(0, +) / Double(rect.height)
+            #expect(edge > 40, "\(label): the picture's first column averages \(edge)")
+        }
+
+        let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file("out"), "--interval", "0.7", "--grid", "3x2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let folder = directory.file("out/stitched/thumbnails/")
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        #expect(cues.count == 13 && Set(cues.map(\.file)).count == 3)
+        for cue in cues {
+            let sheet = try readImage(folder + cue.file)
+            let run = min(2, Int(cue.start / 3)), within = cue.start - Double(3 * run)
+            let expected = (run == 1 ? 100 : 0) + Int((within * 10 + 1e-6).rounded(.down))
+            if run == 1 {
+                #expect(sheet.frameCode(in: advertPart(of: cue.rect)) == expected, "tile at \(cue.start)")
+                expectBars(in: sheet, beside: cue.rect, "tile at \(cue.start)")
+            } else {
+                #expect(sheet.frameCode(in: cue.rect) == expected, "tile at \(cue.start)")
+            }
+        }
+
+        let poster = try CommandLineTests.run(["poster", input, "--out", directory.file("out"), "--at", "4.05"])
+        #expect(poster.status == 0, "\(poster.stderr)")
+        let image = try readImage(directory.file("out/stitched/poster.jpg"))
+        #expect(image.size == PixelSize(width: 320, height: 180))
+        #expect(image.frameCode(in: advertPart(of: PixelRect(size: image.size))) == 110)
+        expectBars(in: image, beside: PixelRect(size: image.size), "poster")
+
+        // On a portrait phone the advert fitted by its own shape fills the screen's width, as the programme does.
+        let preview = try CommandLineTests.run(["preview", input, "--out", directory.file("out"), "--at", "4.05",
+                                                "--devices", "iphone-16-pro", "--orientations", "portrait"])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let fit = try readImage(directory.file("out/stitched/preview/iphone-16-pro-portrait-fit.png"))
+        let middle = fit.height / 2
+        #expect(fit.luma(x: 2, y: middle) > 40 && fit.luma(x: fit.width - 3, y: middle) > 40)
+        #expect(fit.frameCode(in: PixelRect(x: 0, y: middle - fit.width * 3 / 8, width: fit.width, height: fit.width * 3 / 4)) == 110)
+    }
+
     /// A DASH manifest of three periods (fragmented-MP4 segments listed by `SegmentList`) is read the same way.
     @Test func dashPeriodsAreReadOnThePresentationsTimeline() throws {
         let directory = TemporaryDirectory()
