@@ -172,6 +172,10 @@ public final class MediaFile {
         for index in 0..<Int(opened.pointee.nb_streams) where index != Int(videoStreamIndex) {
             opened.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
         }
+        // MPEG-PS and MPEG-TS need not give every frame a presentation time (FFmpeg's PS muxer leaves it out where
+        // a frame starts inside a packet). FFmpeg then works it out from the next reference frame's decode time;
+        // left to the decoder's guess, a keyframe decoded alone after a seek had none, and showed at time 0.
+        if !hasIndex { opened.pointee.flags |= AVFMT_FLAG_GENPTS }
     }
 
     /// The parameters of `known`'s stream in a freshly opened `context`, when the container lists its streams in a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FrameFarmMedia
 @testable import FrameFarm
 
 /// Keyframe tiles show the keyframe at or before their cue however close the targets fall. With B-frames an MP4
@@ -47,6 +48,36 @@ import Testing
             #expect(cues.count == 19)
             let expected = cues.map { seek == "keyframe" ? Int($0.start / 2) * 50 : Int(($0.start * 25 + 1e-6).rounded(.down)) }
             #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected, "\(encoder) \(seek)")
+        }
+    }
+
+    /// MPEG-PS (`.mpg`) as FFmpeg writes MPEG-2 with B-frames leaves out the presentation time of frames that
+    /// start inside a packet, keyframes among them. Every keyframe tile showed the video's last keyframe (a
+    /// keyframe decoded alone had no time, taken as 0), and a frame after a seek could come out at time 0. Tiles
+    /// show the keyframe at or before their cue, as a decode from the start finds them, and exact tiles their frame.
+    @Test func mpegPSFramesWithoutTimesAreSought() throws {
+        let directory = TemporaryDirectory()
+        let input = directory.file("v.mpg")
+        let made = try CommandLineTests.run(["sample", "--out", input, "--duration", "12", "--size", "320x180", "--encoder", "mpeg2video",
+                                             "--keyframe-interval", "2", "--bframes", "2"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let reader = try FrameReader(path: input)
+        var keyframes: [Int] = []
+        while let frame = try reader.nextFrame() {
+            if frame.isKeyFrame { keyframes.append(try #require(frameCode(frame))) }
+        }
+        #expect(keyframes.count == 7)
+        for seek in ["keyframe", "exact"] {
+            let out = directory.file(seek)
+            let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", "0.48", "--seek", seek])
+            #expect(run.status == 0, "\(run.stderr)")
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/v/thumbnails/thumbnails.vtt", encoding: .utf8))
+            #expect(cues.count == 25)
+            let expected = cues.map { cue in
+                let onScreen = Int((cue.start * 25 + 1e-6).rounded(.down))
+                return seek == "keyframe" ? keyframes.last { $0 <= onScreen } : onScreen
+            }
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: out + "/v/thumbnails/") == expected, "\(seek)")
         }
     }
 

@@ -167,12 +167,13 @@ import Testing
         #expect(ThumbnailJob.keyframeTargets(targets, mode: .exact, stream: stream) == [0, 1, 3])
         #expect(ThumbnailJob.keyframeTargets(targets, mode: .keyframe, stream: stream) == Array(targets.indices))
     }
+}
 
-    private func frameCode(_ frame: DecodedFrame) -> Int? {
-        frame.withLumaPlane { base, bytesPerRow in
-            FrameCode.read(width: frame.format.width, height: frame.format.height) { x, y in
-                (Double(base.load(fromByteOffset: y * bytesPerRow + x, as: UInt8.self)) - 16) * 255 / 219
-            }
+/// The frame number a sample's frame shows, read from its luma plane (limited range).
+func frameCode(_ frame: DecodedFrame) -> Int? {
+    frame.withLumaPlane { base, bytesPerRow in
+        FrameCode.read(width: frame.format.width, height: frame.format.height) { x, y in
+            (Double(base.load(fromByteOffset: y * bytesPerRow + x, as: UInt8.self)) - 16) * 255 / 219
         }
     }
 }
