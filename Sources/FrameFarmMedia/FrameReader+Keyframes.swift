@@ -18,14 +18,35 @@ extension FrameReader {
             return last.frame
         }
         try seek(toSeconds: seconds)
-        var frame = try nextFrame()
+        var frame = try nextFrame(), entryTime = indexTime
         // A demuxer without an index (MPEG-TS) lands on a keyframe near the target, before or after it (or past
         // the last one).
         if !file.hasIndex, seconds > info.startSeconds { frame = try keyframeBySearching(atOrBefore: seconds, landed: frame) }
-        // Index times are decode times: with B-frames a keyframe is shown after its entry's time, so a target
-        // between the two finds that entry but is shown the keyframe before, which is not that entry's frame.
-        if let indexTime, let frame, frame.timeSeconds >= indexTime - 5e-7 { lastKeyframe = (indexTime, frame) }
+        // Index times are decode times: with B-frames a keyframe is shown after its entry's time (in an open GOP,
+        // MPEG-2's, after the B-frames decoded after it), so a target between the two finds that entry while the
+        // keyframe on screen is an earlier one.
+        while let shown = frame, shown.timeSeconds > seconds + 5e-7, let entry = entryTime,
+              let earlier = keyframeTime(before: entry) {
+            // Just before the entry: a seek to the earlier entry's own time may land before that entry (MP4
+            // seeks in presentation time, the index lists decode times).
+            try seek(toSeconds: entry - 1e-6)
+            frame = try nextFrame()
+            entryTime = earlier
+        }
+        if let entryTime, let frame, frame.timeSeconds >= entryTime - 5e-7 { lastKeyframe = (entryTime, frame) }
         return frame
+    }
+
+    /// Stream time of the keyframe the container's index lists before the one whose entry is at `seconds`; nil
+    /// when it lists none.
+    private func keyframeTime(before seconds: Double) -> Double? {
+        guard file.hasIndex else { return nil }
+        let stream = file.stream
+        let index = av_index_search_timestamp(stream, file.timestamp(seconds + 5e-7), AVSEEK_FLAG_BACKWARD)
+        guard index > 0, let previous = avformat_index_get_entry(stream, index - 1) else { return nil }
+        let earlier = av_index_search_timestamp(stream, previous.pointee.timestamp, AVSEEK_FLAG_BACKWARD)
+        guard earlier >= 0, let entry = avformat_index_get_entry(stream, earlier) else { return nil }
+        return file.seconds(entry.pointee.timestamp)
     }
 
     /// The last keyframe at or before `seconds`, where seeking to it found `landed`: when that lies after the
