@@ -190,7 +190,10 @@ extension PosterPicker {
             while let item = try feeder.next() {
                 tally.consider(item.frame, damagedTimes: item.damagedTimes)
                 // A damaged frame's edges may be concealment, not bars.
-                if item.damagedTimes.isEmpty { bars.updateValue(PaddingDetector.bars(in: item.frame), forKey: item.frame.timeSeconds) }
+                if item.damagedTimes.isEmpty {
+                    bars.updateValue(PaddingDetector.bars(in: item.frame, codedSize: facts.info.geometry.codedSize),
+                                     forKey: item.frame.timeSeconds)
+                }
             }
         } catch InputError.noDecodableFrames {
             feeder.cancel()

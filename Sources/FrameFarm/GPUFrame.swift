@@ -37,19 +37,11 @@ struct GPUFrame {
         }
     }
 
-    /// The geometry of a frame of another size than the stream's, with its own pixel aspect ratio (square where
-    /// the bitstream gives none) and the stream's rotation; nil for a frame of the stream's size.
-    static func ownGeometry(of frame: DecodedFrame, in stream: DisplayGeometry) -> DisplayGeometry? {
-        guard frame.size != stream.codedSize else { return nil }
-        return DisplayGeometry(codedSize: frame.size, sampleAspectRatio: frame.sampleAspectRatio, transform: stream.transform)
-    }
-
-    /// The whole coded picture for a frame of the stream's size or shape; else the frame's display shape fitted
-    /// inside it, centred. A frame of the stream's size keeps the stream's pixel aspect ratio (the container's may
-    /// override the bitstream's); another one has its own.
+    /// The whole coded picture for a frame of the stream's size or shape; else the frame's display shape
+    /// (`DecodedFrame.ownGeometry(in:)`) fitted inside it, centred.
     private static func picture(of frame: DecodedFrame, in geometry: DisplayGeometry) -> SourceRect {
         let whole = SourceRect(PixelRect(size: geometry.codedSize))
-        guard let own = ownGeometry(of: frame, in: geometry), !whole.isEmpty, own.codedSize.area > 0 else { return whole }
+        guard let own = frame.ownGeometry(in: geometry), !whole.isEmpty, own.codedSize.area > 0 else { return whole }
         func shape(_ geometry: DisplayGeometry) -> Double {
             Double(geometry.codedSize.width) * geometry.sampleAspectRatio.value / Double(geometry.codedSize.height)
         }

@@ -35,7 +35,7 @@ public struct PreviewJob: BatchJob {
         let frame = decoded.frame
         // A frame of another size than the stream's (an advertisement after an HLS discontinuity) is placed on
         // the screens by its own shape, as players place what they show; the stream's padding is not its own.
-        let geometry = GPUFrame.ownGeometry(of: frame, in: facts.info.geometry) ?? facts.info.geometry
+        let geometry = frame.ownGeometry(in: facts.info.geometry) ?? facts.info.geometry
         let codedContent = geometry == facts.info.geometry ? facts.codedContent(options.removePadding)
             : PixelRect(size: geometry.codedSize)
         let plans = PreviewPlan.renders(options: options, policy: input.policy, geometry: geometry,

@@ -210,7 +210,7 @@ public struct ThumbnailJob: BatchJob {
             held.append(item)
             if sources.targets.contains(item.index) {
                 found += 1
-                bars.updateValue(PaddingDetector.bars(in: item.frame), forKey: item.frame.timeSeconds)
+                bars.updateValue(PaddingDetector.bars(in: item.frame, codedSize: stream.info.geometry.codedSize), forKey: item.frame.timeSeconds)
             }
         }
         return Padding.decide(codedSize: stream.info.geometry.codedSize, frames: Array(bars.values))

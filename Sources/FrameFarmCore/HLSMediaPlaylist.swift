@@ -91,6 +91,18 @@ public struct HLSMediaPlaylist: Sendable {
     /// Whether a discontinuity divides the segments.
     public var hasDiscontinuities: Bool { segments.contains(where: \.startsDiscontinuity) }
 
+    /// The run (`run(of:)`) of the most seconds, the first of those that tie: a stitched programme's, between its
+    /// advertisements.
+    public var longestRun: Range<Int> {
+        var longest = 0..<0, longestSeconds = -1.0, start = 0
+        while start < segments.count {
+            let run = run(of: start), seconds = segments[run].reduce(0) { $0 + $1.duration }
+            if seconds > longestSeconds { (longest, longestSeconds) = (run, seconds) }
+            start = run.upperBound
+        }
+        return longest
+    }
+
     /// Segment `index`'s address as the playlist writes it.
     public func address(of index: Int) -> String { lines[segments[index].lines.upperBound - 1] }
 

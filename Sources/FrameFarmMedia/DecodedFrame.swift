@@ -30,6 +30,15 @@ public final class DecodedFrame: @unchecked Sendable {
         SampleAspectRatio(Int(pointer.pointee.sample_aspect_ratio.num), Int(pointer.pointee.sample_aspect_ratio.den))
     }
 
+    /// This frame's own geometry when it is of another size than `stream`'s (a run of a playlist after a
+    /// discontinuity): its pixel aspect ratio (square where the bitstream gives none) and the stream's rotation.
+    /// Nil for a frame of the stream's size, whose pixel aspect ratio is the stream's (a container's may override
+    /// the bitstream's).
+    public func ownGeometry(in stream: DisplayGeometry) -> DisplayGeometry? {
+        guard size != stream.codedSize else { return nil }
+        return DisplayGeometry(codedSize: size, sampleAspectRatio: sampleAspectRatio, transform: stream.transform)
+    }
+
     /// Whether the decoder marked the frame interlaced: two fields, captured half a frame apart, in alternate
     /// rows. Shown whole, it combs wherever anything moved between them.
     public var isInterlaced: Bool { framefarm_frame_is_interlaced(pointer) != 0 }

@@ -80,7 +80,7 @@ public final class FrameReader {
     var lastKeyframe: (indexTime: Double, frame: DecodedFrame)?
     /// An HLS playlist (or a DASH representation made one), which is sought by opening it again
     /// (`SegmentedPlaylist`).
-    private lazy var segmentedPlaylist: SegmentedPlaylist? = SegmentedPlaylist.read(by: file)
+    lazy var segmentedPlaylist: SegmentedPlaylist? = SegmentedPlaylist.read(by: file)
 
     /// - Parameter referenceFramesOnly: decode only the frames other frames refer to (`VideoDecoder`): an exact
     ///   read then returns the last of those at or before its time, for callers that need a frame near it.

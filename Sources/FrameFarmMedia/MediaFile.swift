@@ -165,8 +165,11 @@ public final class MediaFile {
                                       maxPixels: maxPixels)
         }
         if analysis == nil {
-            // Part of a playlist keeps the whole one's analysis: its start and stream index are the input's.
-            analysis = try (part != nil ? known : nil) ?? StreamAnalysis(path: path, info: analysedInfo, streamIndex: videoStreamIndex,
+            // Part of a playlist keeps the whole one's analysis: its start and stream index are the input's. An
+            // input analysed again (an HLS playlist, whose streams FFmpeg finds as it reads) keeps what the first
+            // open learnt of it (a stitched programme's picture, `FrameReader.programmeGeometry`).
+            let info = known.flatMap { $0.path == path ? $0.info : nil } ?? analysedInfo
+            analysis = try (part != nil ? known : nil) ?? StreamAnalysis(path: path, info: info, streamIndex: videoStreamIndex,
                                                                           parameters: parameters)
         }
         for index in 0..<Int(opened.pointee.nb_streams) where index != Int(videoStreamIndex) {

@@ -100,6 +100,14 @@ public enum MediaProber {
             // which only decoding reads: the first keyframe's is the video's, for every output and report alike.
             info.color.peakLuminance = try? reader.keyframe(atOrBefore: info.startSeconds)?.format.color.peakLuminance
         }
+        // An advertisement before a stitched programme: the video is the programme's size and shape, and the
+        // advertisement's frames are fitted into its picture, as players show them.
+        var analysis = reader.analysis
+        if let programme = try reader.programmeGeometry() {
+            info.geometry = programme
+            analysis = try StreamAnalysis(path: analysis.path, info: info, streamIndex: analysis.streamIndex,
+                                          parameters: analysis.parameters)
+        }
         let scannedAll = scan.packetTimes.count < keyframeScanPackets
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
         let timing = FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds })
@@ -119,7 +127,7 @@ public enum MediaProber {
                            longestKeyframeIntervalSeconds: gaps.last,
                            keyframeTimes: scannedAll ? scan.keyframes.map { $0 + reorderDelay } : nil,
                            frameTiming: timing,
-                           analysis: reader.analysis,
+                           analysis: analysis,
                            cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) },
                            indexFirst: isLocalMP4 ? MP4Boxes.isIndexFirst(path: path) : nil,
                            scannedCorruptTimes: scan.corruptTimes)

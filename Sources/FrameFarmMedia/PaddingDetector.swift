@@ -13,8 +13,11 @@ public enum PaddingDetector {
     static let flatThreshold = 0.03
 
     /// One frame's evidence at its four edges, in coded pixels; nil when the frame is dark all over and so says
-    /// nothing about where the picture ends. Columns are judged over the rows between the top and bottom dark runs.
-    public static func bars(in frame: DecodedFrame) -> FrameBars? {
+    /// nothing about where the picture ends, or is not of the video's `codedSize` (an advertisement's, stitched in
+    /// at a discontinuity: its bars are not the video's). Columns are judged over the rows between the top and
+    /// bottom dark runs.
+    public static func bars(in frame: DecodedFrame, codedSize: PixelSize) -> FrameBars? {
+        guard frame.size == codedSize else { return nil }
         let width = frame.format.width, height = frame.format.height
         let (black, white) = frame.format.lumaLevels
         let darkLimit = Int(black + (white - black) * darkThreshold)
@@ -95,8 +98,8 @@ public enum PaddingDetector {
                                workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                                measuresCombing: Bool = false) throws -> FrameInspection {
         let targets = times ?? sampleTimes(durationSeconds: durationSeconds, startSeconds: startSeconds, count: count)
-        @Sendable func look(at frame: DecodedFrame) -> SampledFrame {
-            SampledFrame(time: frame.timeSeconds, bars: bars(in: frame),
+        @Sendable func look(at frame: DecodedFrame, codedSize: PixelSize) -> SampledFrame {
+            SampledFrame(time: frame.timeSeconds, bars: bars(in: frame, codedSize: codedSize),
                          combed: measuresCombing ? CombingDetector.combedShare(in: frame) > CombingDetector.combedFrameShare : nil)
         }
         func sample(keyframesOnly: Bool, workers: Int) throws -> (codedSize: PixelSize, frames: [SampledFrame], corruptTimes: [Double]) {
@@ -111,7 +114,7 @@ public enum PaddingDetector {
                     let frame = keyframesOnly ? try reader.keyframe(atOrBefore: target)
                                               : try reader.frame(at: target, lastTime: lastTime, then: next)
                     lastTime = frame?.timeSeconds ?? lastTime
-                    return frame.map(look(at:))
+                    return frame.map { look(at: $0, codedSize: reader.info.geometry.codedSize) }
                 }
                 return SampledRun(codedSize: reader.info.geometry.codedSize, frames: frames,
                                   corruptTimes: reader.corruptPacketTimes)
@@ -144,7 +147,7 @@ public enum PaddingDetector {
             let reader = try FrameReader(path: path, analysis: analysis, threads: 1, keyframesOnly: true,
                                          maxPixels: maxPixels)
             guard let first = try reader.keyframe(atOrBefore: startSeconds) else { throw InputError.noDecodableFrames }
-            sampled.frames.append(look(at: first))
+            sampled.frames.append(look(at: first, codedSize: reader.info.geometry.codedSize))
         }
         let combed = sampled.frames.compactMap(\.combed)
         return FrameInspection(padding: Padding.decide(codedSize: sampled.codedSize, frames: sampled.frames.map(\.bars)),

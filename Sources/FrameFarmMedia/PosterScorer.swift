@@ -234,7 +234,7 @@ public enum PosterPicker {
                 let damage = reader.damage(reaching: frame, recordedAfter: damageBefore)
                 // A damaged frame's edges may be concealment, not bars.
                 if damage.isEmpty {
-                    bars.updateValue(PaddingDetector.bars(in: frame), forKey: frame.timeSeconds)
+                    bars.updateValue(PaddingDetector.bars(in: frame, codedSize: reader.info.geometry.codedSize), forKey: frame.timeSeconds)
                 }
                 tally.consider(frame, damagedTimes: damage)
             }

@@ -61,20 +61,36 @@ import Testing
 
     /// A 4:3 advertisement in a 16:9 programme is shown as players show it: fitted inside the programme's
     /// picture, centred between black bars, in every tile (sheets of 3x2, so the advert's tiles share sheets with
-    /// the programme's) and in the poster; a preview places it on each screen by its own shape.
-    @Test func anAdvertOfAnotherShapeIsFittedBetweenBlackBars() throws {
+    /// the programme's) and in the poster; a preview places it on each screen by its own shape. Before the
+    /// programme (a pre-roll), the video is still the programme's size and shape (it was the advert's), and the
+    /// advert's own picture is no baked-in pillarbox of the programme.
+    @Test(arguments: [false, true]) func anAdvertOfAnotherShapeIsFittedBetweenBlackBars(preRoll: Bool) throws {
         let directory = TemporaryDirectory()
-        var segments: [String: String] = [:]
-        for (name, size, firstFrame) in [("programme", "320x180", 0), ("advert", "240x180", 100)] {
-            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", "3", "--size", size,
-                                                 "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast",
+        var segments: [String: [String]] = [:]
+        for (name, size, firstFrame, seconds) in [("programme", "320x180", 0, 6), ("advert", "240x180", 100, 3)] {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", String(seconds),
+                                                 "--size", size, "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast",
                                                  "--first-frame-number", String(firstFrame)])
             #expect(made.status == 0, "\(made.stderr)")
-            segments[name] = (0..<3).map { "#EXTINF:1.0,\n\(name)-00\($0).ts\n" }.joined()
+            segments[name] = (0..<seconds).map { "#EXTINF:1.0,\n\(name)-00\($0).ts\n" }
         }
+        let programme = segments["programme"]!, advert = segments["advert"]!.joined()
+        // Each run: whether it is the advert, and its length in seconds.
+        let runs = preRoll ? [(true, 3), (false, 6)] : [(false, 3), (true, 3), (false, 3)]
+        let body = preRoll ? advert + "#EXT-X-DISCONTINUITY\n" + programme.joined()
+            : programme[0..<3].joined() + "#EXT-X-DISCONTINUITY\n" + advert + "#EXT-X-DISCONTINUITY\n" + programme[0..<3].joined()
         let input = directory.write("stitched.m3u8", Data(("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
-            + segments["programme"]! + "#EXT-X-DISCONTINUITY\n" + segments["advert"]! + "#EXT-X-DISCONTINUITY\n"
-            + segments["programme"]! + "#EXT-X-ENDLIST\n").utf8))
+            + body + "#EXT-X-ENDLIST\n").utf8))
+        /// Whether the frame on screen at `time` is the advert's, and its number.
+        func onScreen(_ time: Double) -> (advert: Bool, frame: Int) {
+            var start = 0.0, index = 0
+            while index + 1 < runs.count, time >= start + Double(runs[index].1) - 1e-6 {
+                start += Double(runs[index].1)
+                index += 1
+            }
+            let isAdvert = runs[index].0
+            return (isAdvert, (isAdvert ? 100 : 0) + Int(((time - start) * 10 + 1e-6).rounded(.down)))
+        }
         /// Within a picture `rect` 16:9, the advert's 4:3 is three quarters of the width, in the middle.
         func advertPart(of rect: PixelRect) -> PixelRect {
             PixelRect(x: rect.x + rect.width / 8, y: rect.y, width: rect.width * 3 / 4, height: rect.height)
@@ -95,19 +111,20 @@ import Testing
         let folder = directory.file("out/stitched/thumbnails/")
         let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
         #expect(cues.count == 13 && Set(cues.map(\.file)).count == 3)
+        #expect(cues.allSatisfy { $0.rect.size == PixelSize(width: 160, height: 90) })
         for cue in cues {
             let sheet = try readImage(folder + cue.file)
-            let run = min(2, Int(cue.start / 3)), within = cue.start - Double(3 * run)
-            let expected = (run == 1 ? 100 : 0) + Int((within * 10 + 1e-6).rounded(.down))
-            if run == 1 {
-                #expect(sheet.frameCode(in: advertPart(of: cue.rect)) == expected, "tile at \(cue.start)")
+            let expected = onScreen(cue.start)
+            if expected.advert {
+                #expect(sheet.frameCode(in: advertPart(of: cue.rect)) == expected.frame, "tile at \(cue.start)")
                 expectBars(in: sheet, beside: cue.rect, "tile at \(cue.start)")
             } else {
-                #expect(sheet.frameCode(in: cue.rect) == expected, "tile at \(cue.start)")
+                #expect(sheet.frameCode(in: cue.rect) == expected.frame, "tile at \(cue.start)")
             }
         }
 
-        let poster = try CommandLineTests.run(["poster", input, "--out", directory.file("out"), "--at", "4.05"])
+        let advertTime = preRoll ? "1.05" : "4.05"
+        let poster = try CommandLineTests.run(["poster", input, "--out", directory.file("out"), "--at", advertTime])
         #expect(poster.status == 0, "\(poster.stderr)")
         let image = try readImage(directory.file("out/stitched/poster.jpg"))
         #expect(image.size == PixelSize(width: 320, height: 180))
@@ -115,13 +132,31 @@ import Testing
         expectBars(in: image, beside: PixelRect(size: image.size), "poster")
 
         // On a portrait phone the advert fitted by its own shape fills the screen's width, as the programme does.
-        let preview = try CommandLineTests.run(["preview", input, "--out", directory.file("out"), "--at", "4.05",
+        let preview = try CommandLineTests.run(["preview", input, "--out", directory.file("out"), "--at", advertTime,
                                                 "--devices", "iphone-16-pro", "--orientations", "portrait"])
         #expect(preview.status == 0, "\(preview.stderr)")
         let fit = try readImage(directory.file("out/stitched/preview/iphone-16-pro-portrait-fit.png"))
         let middle = fit.height / 2
         #expect(fit.luma(x: 2, y: middle) > 40 && fit.luma(x: fit.width - 3, y: middle) > 40)
         #expect(fit.frameCode(in: PixelRect(x: 0, y: middle - fit.width * 3 / 8, width: fit.width, height: fit.width * 3 / 4)) == 110)
+    }
+
+    /// An advertisement's own bars (a letterboxed 4:3 advert in a 16:9 programme) are not the video's: `probe`
+    /// finds no padding (it reported bars in a third of the video, measured in the advert's pixels).
+    @Test func anAdvertsOwnBarsAreNotTheVideos() throws {
+        let directory = TemporaryDirectory()
+        for (name, size, extra) in [("programme", "320x180", [String]()), ("advert", "240x180", ["--letterbox"])] {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", "3", "--size", size,
+                                                 "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast"] + extra)
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        func segments(_ name: String) -> String { (0..<3).map { "#EXTINF:1.0,\n\(name)-00\($0).ts\n" }.joined() }
+        let input = directory.write("stitched.m3u8", Data(("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            + segments("programme") + "#EXT-X-DISCONTINUITY\n" + segments("advert") + "#EXT-X-DISCONTINUITY\n"
+            + segments("programme") + "#EXT-X-ENDLIST\n").utf8))
+        let probe = try CommandLineTests.run(["probe", input])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        #expect(probe.stdout.contains("no baked-in padding") && !probe.stdout.contains("bars in part"), "\(probe.stdout)")
     }
 
     /// A DASH manifest of three periods (fragmented-MP4 segments listed by `SegmentList`) is read the same way.
