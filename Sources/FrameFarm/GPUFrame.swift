@@ -37,16 +37,28 @@ struct GPUFrame {
         }
     }
 
-    /// The whole coded picture for a frame of the stream's size or shape; else the frame's display shape
-    /// (`DecodedFrame.ownGeometry(in:)`) fitted inside it, centred.
-    private static func picture(of frame: DecodedFrame, in geometry: DisplayGeometry) -> SourceRect {
-        let whole = SourceRect(PixelRect(size: geometry.codedSize))
-        guard let own = frame.ownGeometry(in: geometry), !whole.isEmpty, own.codedSize.area > 0 else { return whole }
+    /// The frame's own geometry (`DecodedFrame.ownGeometry(in:)`) where its display shape is not the stream's
+    /// (beyond `sameShapeTolerance`); nil where it is scaled to the stream's picture.
+    static func otherShape(of frame: DecodedFrame, in geometry: DisplayGeometry) -> DisplayGeometry? {
+        guard let own = frame.ownGeometry(in: geometry), own.codedSize.area > 0, geometry.codedSize.area > 0,
+              abs(shapeRatio(own, geometry) - 1) > sameShapeTolerance else { return nil }
+        return own
+    }
+
+    /// `geometry`'s display aspect ratio over `other`'s (before rotation, which both share).
+    private static func shapeRatio(_ geometry: DisplayGeometry, _ other: DisplayGeometry) -> Double {
         func shape(_ geometry: DisplayGeometry) -> Double {
             Double(geometry.codedSize.width) * geometry.sampleAspectRatio.value / Double(geometry.codedSize.height)
         }
-        let ratio = shape(own) / shape(geometry)
-        guard abs(ratio - 1) > sameShapeTolerance else { return whole }
+        return shape(geometry) / shape(other)
+    }
+
+    /// The whole coded picture for a frame of the stream's shape; else the frame's display shape fitted inside
+    /// it, centred.
+    private static func picture(of frame: DecodedFrame, in geometry: DisplayGeometry) -> SourceRect {
+        let whole = SourceRect(PixelRect(size: geometry.codedSize))
+        guard let own = otherShape(of: frame, in: geometry) else { return whole }
+        let ratio = shapeRatio(own, geometry)
         let width = whole.width * min(1, ratio), height = whole.height * min(1, 1 / ratio)
         return SourceRect(x: (whole.width - width) / 2, y: (whole.height - height) / 2, width: width, height: height)
     }

@@ -33,9 +33,9 @@ public struct PreviewJob: BatchJob {
         let (facts, decoded) = try options.frame.decodeFindingPadding(try input.stream(), path: input.path,
                                                                             maxPixels: input.maxPixels)
         let frame = decoded.frame
-        // A frame of another size than the stream's (an advertisement after an HLS discontinuity) is placed on
+        // A frame of another shape than the stream's (an advertisement after an HLS discontinuity) is placed on
         // the screens by its own shape, as players place what they show; the stream's padding is not its own.
-        let geometry = frame.ownGeometry(in: facts.info.geometry) ?? facts.info.geometry
+        let geometry = GPUFrame.otherShape(of: frame, in: facts.info.geometry) ?? facts.info.geometry
         let codedContent = geometry == facts.info.geometry ? facts.codedContent(options.removePadding)
             : PixelRect(size: geometry.codedSize)
         let plans = PreviewPlan.renders(options: options, policy: input.policy, geometry: geometry,

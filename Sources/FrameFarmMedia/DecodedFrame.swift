@@ -10,6 +10,9 @@ public final class DecodedFrame: @unchecked Sendable {
     public let timeSeconds: Double
     public let isKeyFrame: Bool
     public let format: FrameFormat
+    /// The first segment of the run of a stitched playlist (`HLSMediaPlaylist.run(of:)`) it was decoded from:
+    /// 0 for the first run, and for any other input. Set by its reader before it hands the frame out.
+    public internal(set) var run = 0
 
     init(taking frame: UnsafeMutablePointer<AVFrame>, timeSeconds: Double, format: FrameFormat) {
         pointer = frame
@@ -30,12 +33,15 @@ public final class DecodedFrame: @unchecked Sendable {
         SampleAspectRatio(Int(pointer.pointee.sample_aspect_ratio.num), Int(pointer.pointee.sample_aspect_ratio.den))
     }
 
-    /// This frame's own geometry when it is of another size than `stream`'s (a run of a playlist after a
-    /// discontinuity): its pixel aspect ratio (square where the bitstream gives none) and the stream's rotation.
-    /// Nil for a frame of the stream's size, whose pixel aspect ratio is the stream's (a container's may override
-    /// the bitstream's).
+    /// This frame's own geometry where it may differ from `stream`'s (an advertisement stitched in after a
+    /// discontinuity): for a frame of another size, or of a later run whose bitstream gives another pixel aspect
+    /// ratio (a 4:3 PAL advert in a 16:9 anamorphic programme), its size, its pixel aspect ratio (square where the
+    /// bitstream gives none) and the stream's rotation. Nil otherwise: a frame of the first run shows with the
+    /// stream's pixel aspect ratio, which a container may set over the bitstream's (`-aspect` with `-c copy`).
     public func ownGeometry(in stream: DisplayGeometry) -> DisplayGeometry? {
-        guard size != stream.codedSize else { return nil }
+        let ownAspect = run > 0 && sampleAspectRatio.numerator > 0 && sampleAspectRatio.denominator > 0
+            && sampleAspectRatio.value != stream.sampleAspectRatio.value
+        guard size != stream.codedSize || ownAspect else { return nil }
         return DisplayGeometry(codedSize: size, sampleAspectRatio: sampleAspectRatio, transform: stream.transform)
     }
 

@@ -154,7 +154,9 @@ public final class FrameReader {
                 if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
                     corruptPacketTimes.append(seconds)
                 }
-                return try normalizer.normalize(frame, timeSeconds: seconds)
+                let decoded = try normalizer.normalize(frame, timeSeconds: seconds)
+                decoded.run = file.run ?? 0
+                return decoded
             }
             if step == .endOfStream {
                 // A discontinuity: the next run of segments may change the codec's parameters, so it gets a

@@ -63,14 +63,18 @@ import Testing
     /// picture, centred between black bars, in every tile (sheets of 3x2, so the advert's tiles share sheets with
     /// the programme's) and in the poster; a preview places it on each screen by its own shape. Before the
     /// programme (a pre-roll), the video is still the programme's size and shape (it was the advert's), and the
-    /// advert's own picture is no baked-in pillarbox of the programme.
-    @Test(arguments: [false, true]) func anAdvertOfAnotherShapeIsFittedBetweenBlackBars(preRoll: Bool) throws {
+    /// advert's own picture is no baked-in pillarbox of the programme. A PAL advert of the programme's 720x576 whose
+    /// pixels are 4:3's (16:15) in an anamorphic 16:9 programme (64:45) is fitted the same way (it was stretched).
+    @Test(arguments: zip([false, true, false], [false, false, true]))
+    func anAdvertOfAnotherShapeIsFittedBetweenBlackBars(preRoll: Bool, anamorphic: Bool) throws {
         let directory = TemporaryDirectory()
         var segments: [String: [String]] = [:]
-        for (name, size, firstFrame, seconds) in [("programme", "320x180", 0, 6), ("advert", "240x180", 100, 3)] {
+        let shapes = anamorphic ? [["--size", "720x576", "--sar", "64:45"], ["--size", "720x576", "--sar", "16:15"]]
+            : [["--size", "320x180"], ["--size", "240x180"]]
+        for (name, shape, firstFrame, seconds) in [("programme", shapes[0], 0, 6), ("advert", shapes[1], 100, 3)] {
             let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", String(seconds),
-                                                 "--size", size, "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast",
-                                                 "--first-frame-number", String(firstFrame)])
+                                                 "--fps", "10", "--keyframe-interval", "1", "--preset", "ultrafast",
+                                                 "--first-frame-number", String(firstFrame)] + shape)
             #expect(made.status == 0, "\(made.stderr)")
             segments[name] = (0..<seconds).map { "#EXTINF:1.0,\n\(name)-00\($0).ts\n" }
         }
@@ -127,7 +131,7 @@ import Testing
         let poster = try CommandLineTests.run(["poster", input, "--out", directory.file("out"), "--at", advertTime])
         #expect(poster.status == 0, "\(poster.stderr)")
         let image = try readImage(directory.file("out/stitched/poster.jpg"))
-        #expect(image.size == PixelSize(width: 320, height: 180))
+        #expect(image.size == (anamorphic ? PixelSize(width: 1024, height: 576) : PixelSize(width: 320, height: 180)))
         #expect(image.frameCode(in: advertPart(of: PixelRect(size: image.size))) == 110)
         expectBars(in: image, beside: PixelRect(size: image.size), "poster")
 
@@ -157,6 +161,31 @@ import Testing
         let probe = try CommandLineTests.run(["probe", input])
         #expect(probe.status == 0, "\(probe.stderr)")
         #expect(probe.stdout.contains("no baked-in padding") && !probe.stdout.contains("bars in part"), "\(probe.stdout)")
+    }
+
+    /// An advert of the programme's shape at another size (640x360 in a 320x180 programme, both letterboxed to
+    /// 2.39:1) is previewed as the programme is, its baked-in bars removed as the poster removes them (the preview
+    /// placed it by its own size and kept them).
+    @Test func anAdvertOfTheProgrammesShapeIsPreviewedWithoutItsBars() throws {
+        let directory = TemporaryDirectory()
+        for (name, size, seconds) in [("programme", "320x180", 3), ("advert", "640x360", 2)] {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", String(seconds),
+                                                 "--size", size, "--letterbox", "--fps", "10", "--keyframe-interval", "1",
+                                                 "--preset", "ultrafast"])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        func segments(_ name: String, _ count: Int) -> String { (0..<count).map { "#EXTINF:1.0,\n\(name)-00\($0).ts\n" }.joined() }
+        let input = directory.write("stitched.m3u8", Data(("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            + segments("programme", 3) + "#EXT-X-DISCONTINUITY\n" + segments("advert", 2) + "#EXT-X-DISCONTINUITY\n"
+            + segments("programme", 3) + "#EXT-X-ENDLIST\n").utf8))
+        let preview = try CommandLineTests.run(["preview", input, "--out", directory.file("out"), "--at", "4", "--devices", "iphone-16-pro",
+                                                "--modes", "fit", "--orientations", "landscape"])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory.file("out/stitched/manifest.json"))))
+        let section = try #require((manifest as? [String: Any])?["preview"] as? [String: Any])
+        #expect(section["paddingRemoved"] as? Bool == true)
+        let drawn = try #require(((section["renders"] as? [[String: Any]])?.first?["destination"]) as? [String: Int])
+        #expect(Double(drawn["width"] ?? 0) / Double(drawn["height"] ?? 1) > 2.2, "\(drawn)")
     }
 
     /// A DASH manifest of three periods (fragmented-MP4 segments listed by `SegmentList`) is read the same way.
