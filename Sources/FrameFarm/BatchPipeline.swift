@@ -250,9 +250,15 @@ public struct BatchPipeline: Sendable {
         let status: BatchSummary.Outcome.Status = failure != nil ? .failed : results.isEmpty ? .upToDate : .done
         var outcome = BatchSummary.Outcome(path: path, folder: folder, status: status, error: failure,
                                            outputs: results.isEmpty ? [] : results.flatMap(\.files) + ["manifest.json"],
-                                           warnings: results.flatMap(\.warnings))
+                                           warnings: Self.timingWarnings(results.first?.facts) + results.flatMap(\.warnings))
         outcome.statusByCommand = statuses
         return outcome
+    }
+
+    /// Once per input, whatever the jobs: its packets without timestamps, which every output's frames may show.
+    static func timingWarnings(_ facts: MediaFacts?) -> [InputWarning] {
+        guard let note = facts?.frameTiming?.untimedNote else { return [] }
+        return [.missingTimestamps(note: note)]
     }
 
     /// The inputs' indices, largest file first (ties in input order): a batch that starts its longest videos

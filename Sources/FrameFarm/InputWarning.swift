@@ -17,6 +17,8 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
     /// The `width`-px track's tiles are narrower, `tile`, so that one tile is no taller than `maxSheetSide`: the
     /// video is far taller than wide.
     case tilesNarrowed(width: Int, tile: PixelSize, maxSheetSide: Int)
+    /// Video packets carry no timestamp, so frames may be shown at other times: `FrameTiming.untimedNote`.
+    case missingTimestamps(note: String)
     /// The auto poster's every candidate, the video's first and last seconds included, was black, washed out or
     /// flat: the poster (of mean `brightness`, 0 black to 1 white) shows little.
     case posterShowsLittle(brightness: Double)
@@ -49,6 +51,8 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
         case .posterShowsLittle(let brightness):
             "every frame looked at for the poster is " + (brightness < 0.08 ? "black" : brightness > 0.97 ? "washed out" : "flat")
                 + ": the poster frame shows little; pick a time with --at (--poster-at for thumbnails --poster)"
+        case .missingTimestamps(let note):
+            note
         case .tilesNarrowed(let width, let tile, let maxSheetSide):
             "\(width)-px thumbnails narrowed to \(tile.width)x\(tile.height) so that no sheet is longer than "
                 + "\(maxSheetSide) px (--max-sheet-pixels): the picture is far taller than wide"

@@ -14,6 +14,18 @@ public struct FrameTiming: Codable, Sendable, Equatable {
     public var repeats: TimestampRepeats?
     /// How many frame durations these facts come from.
     public var framesMeasured: Int
+    /// Packets of those scanned that carry no timestamp at all, whose frames' times are guesses (FFmpeg's MPEG-PS
+    /// muxer leaves them out of H.264 frames that start inside a packet); nil when every packet carries one.
+    public var untimedPackets: Int?
+
+    /// The one line that says packets carry no timestamp (lint's `missing-timestamps`, the jobs' warning).
+    public var untimedNote: String? {
+        untimedPackets.map { untimed in
+            "\(untimed) of the first \(untimed + framesMeasured + 1) video packets carry no timestamp (FFmpeg's MPEG-PS "
+                + "muxer leaves them out of H.264): their frames' times are guesses, so thumbnails, posters and seeks may "
+                + "show other frames; remux to MP4 or MPEG-TS"
+        }
+    }
 
     /// Off the median by more than this share, a frame duration is irregular.
     static let tolerance = 0.1

@@ -22,6 +22,7 @@ public enum LintRule: String, Codable, Sendable, CaseIterable {
     case variableFrameRate = "variable-frame-rate"
     case frameRate = "frame-rate"
     case timestampJump = "timestamp-jump"
+    case missingTimestamps = "missing-timestamps"
     case blackOpening = "black-opening"
     case colorTagsMissing = "color-tags-missing"
     case hdrMetadataMissing = "hdr-metadata-missing"
@@ -252,7 +253,8 @@ public enum Lint {
         return findings
     }
 
-    private static func timing(_ report: ProbeReport, settings: LintSettings) -> [LintFinding] {
+    /// The `keyframe-interval`, `variable-frame-rate` and `timestamp-jump` findings.
+    private static func keyframesAndFrameTimes(_ report: ProbeReport, settings: LintSettings) -> [LintFinding] {
         var findings: [LintFinding] = []
         // Judged by the longest gap (the worst seek); a single keyframe makes the whole video one gap.
         let longest = report.keyframeIntervalMaxSeconds ?? report.keyframeIntervalSeconds ?? report.durationSeconds
@@ -283,6 +285,18 @@ public enum Lint {
                     format: "%d frame%@ carry the timestamp of the frame before (first at %.3f s): players drop them "
                         + "or show them out of time", repeats.count, repeats.count == 1 ? "" : "s", repeats.firstAtSeconds)))
             }
+        }
+        return findings
+    }
+
+    private static func timing(_ report: ProbeReport, settings: LintSettings) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        // Where packets carry no time, the keyframe gaps and frame durations measured between those that do say
+        // nothing: that is the finding.
+        if let untimed = report.frameTiming?.untimedNote {
+            findings.append(LintFinding(.missingTimestamps, untimed))
+        } else {
+            findings += keyframesAndFrameTimes(report, settings: settings)
         }
         if let black = report.blackOpeningSeconds {
             findings.append(LintFinding(.blackOpening, String(

@@ -105,6 +105,8 @@ extension FrameReader {
                 scan.lastTime = max(scan.lastTime ?? time, time)
                 scan.packetTimes.append(time)
                 if packet.isKeyFrame { scan.keyframes.append(time) }
+            } else {
+                scan.untimedPackets += 1
             }
             if packet.isCorrupt { scan.corruptTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }
         }

@@ -110,7 +110,8 @@ public enum MediaProber {
         }
         let scannedAll = scan.packetTimes.count < keyframeScanPackets
         let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
-        let timing = FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds })
+        var timing = FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds })
+        timing?.untimedPackets = scan.untimedPackets > 0 ? scan.untimedPackets : nil
         var duration = info.durationSeconds ?? 0
         if info.durationSeconds == nil {
             // No duration in the container (a stream recorded or piped into Matroska): the last packet says it,

@@ -8,6 +8,8 @@ public struct PacketScan: Sendable {
     public var packetTimes: [Double] = []
     /// Presentation times of the packets the demuxer flagged damaged (a scan only; -1 when unknown).
     public var corruptTimes: [Double] = []
+    /// Packets that carry no timestamp at all, neither presentation nor decode time (a scan only).
+    public var untimedPackets = 0
 }
 
 extension MediaFile {

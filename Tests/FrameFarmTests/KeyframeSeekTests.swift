@@ -84,6 +84,28 @@ import FrameFarmMedia
         }
     }
 
+    /// H.264 with B-frames in MPEG-PS, as FFmpeg's muxer writes it, leaves most packets with no timestamp at all
+    /// (no decode time either, which MPEG-2's have), so frames cannot be placed: `lint` says so instead of the
+    /// keyframe gaps and frame durations it measured between the few timed packets, and `thumbnails` warns. MPEG-2
+    /// in the same container has every packet's time (`mpeg2InOpenGOPsIsSought`) and no such finding.
+    @Test func h264InMPEGPSIsReportedForItsMissingTimestamps() throws {
+        let directory = TemporaryDirectory()
+        for encoder in ["libx264", "mpeg2video"] {
+            let input = directory.file(encoder + ".mpg")
+            let made = try CommandLineTests.run(["sample", "--out", input, "--duration", "4", "--size", "320x180", "--encoder", encoder,
+                                                 "--keyframe-interval", "2", "--bframes", "3"])
+            try #require(made.status == 0, "\(made.stderr)")
+            let lint = try CommandLineTests.run(["lint", input])
+            let untimed = lint.stdout.contains("missing-timestamps")
+            #expect(untimed == (encoder == "libx264"), "\(lint.stdout)")
+            if untimed {
+                #expect(!lint.stdout.contains("variable-frame-rate") && !lint.stdout.contains("keyframe-interval"), "\(lint.stdout)")
+                let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file("out")])
+                #expect(run.status == 0 && run.stderr.contains("carry no timestamp"), "\(run.stderr)")
+            }
+        }
+    }
+
     /// An MPEG-TS recording cut mid-GOP: until its first keyframe nothing decodes cleanly, so tiles before it show
     /// that keyframe (exact tiles were all refused as "no frame could be decoded", and HEVC ones before it were
     /// garbage); after it, exact tiles show their frames and keyframe tiles the keyframe at or before.
