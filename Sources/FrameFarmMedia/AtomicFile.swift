@@ -5,11 +5,23 @@ import Foundation
 public enum AtomicFile {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var inProgress = Set<String>()
+    /// Set when the process quits at once: no temporary is created after it.
+    nonisolated(unsafe) private static var quitting = false
 
-    /// Deletes the temporary files of writes not yet renamed (called when the process must quit at once).
+    /// Deletes the temporary files of writes not yet renamed (called when the process must quit at once). Other
+    /// threads may be creating one, or writing into a temporary folder, at that moment: a second pass, once those
+    /// steps are over, removes what they left (a staging folder of thumbnails was seen left behind).
     public static func removeTemporariesInProgress() {
-        let paths = lock.withLock { inProgress }
-        for path in paths { removeFileOrFolder(path) }
+        for pass in 0..<2 {
+            if pass > 0 { usleep(20_000) }
+            let paths = lock.withLock { quitting = true; return inProgress }
+            for path in paths { removeFileOrFolder(path) }
+        }
+    }
+
+    /// Throws once the process is quitting at once, so that no temporary is created behind the removal.
+    private static func checkNotQuitting(_ temporary: String) throws {
+        if lock.withLock({ quitting }) { throw CocoaError(.userCancelled, userInfo: [NSFilePathErrorKey: temporary]) }
     }
 
     /// Deletes temporary files in `folder` (not its subfolders) left by a process that no longer runs: one killed
@@ -112,6 +124,7 @@ public enum AtomicFile {
     /// temporary file, it is removed when the process must quit at once, or by the next run's sweep of stale ones.
     public static func makeTemporaryFolder(for path: String) throws -> String {
         let temporary = temporaryPath(for: path)
+        try checkNotQuitting(temporary)
         guard mkdir(temporary, 0o777) == 0 else {
             let error = failure(temporary)
             lock.withLock { _ = inProgress.remove(temporary) }
@@ -192,6 +205,7 @@ public enum AtomicFile {
     }
 
     private static func writeAndSync(_ data: Data, to temporary: String) throws {
+        try checkNotQuitting(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw failure(temporary) }
         defer { close(descriptor) }
