@@ -110,6 +110,12 @@ struct SampleCommand: ParsableCommand {
         if let codecTag, codecTag.utf8.count != 4 { throw ValidationError("--codec-tag has four characters, e.g. hvc1") }
         guard duration >= 0, duration <= 24 * 3600 else { throw ValidationError("--duration must be 0 to 86400 seconds") }
         guard [0, 90, 180, 270].contains(rotation) else { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
+        // A display matrix lives in an MP4 or MOV header: MPEG-TS and MPEG-PS have none, FFmpeg 5.1 writes none
+        // into Matroska, and its HLS muxer does not pass it to fragmented-MP4 segments.
+        let carriesMatrix = ["mp4", "mov", "m4v"].contains(URL(fileURLWithPath: out).pathExtension.lowercased())
+        guard rotation == 0 && !mirrored || carriesMatrix else {
+            throw ValidationError("--rotation and --mirrored need an .mp4 or .mov output: other containers would drop them")
+        }
         guard (0...FrameCode.maximumValue).contains(firstFrameNumber) else {
             throw ValidationError("--first-frame-number must be 0 to \(FrameCode.maximumValue)")
         }

@@ -33,6 +33,17 @@ import FrameFarmMedia
         #expect(abs(report.durationSeconds - 2) < 0.1)
     }
 
+    /// Only MP4 and MOV carry a display matrix here: `sample` refuses a rotation for other containers in one line
+    /// (it wrote videos that play unturned), and writes nothing.
+    @Test func sampleRefusesARotationItsContainerWouldDrop() throws {
+        let directory = TemporaryDirectory()
+        for name in ["v.ts", "v.mkv", "v.m3u8"] {
+            let run = try CommandLineTests.run(["sample", "--out", directory.file(name), "--duration", "1", "--rotation", "90"])
+            #expect(run.status == 2 && run.stderr.contains("need an .mp4 or .mov output"), "\(name): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.file(name)))
+        }
+    }
+
     /// A stream that gives no sample aspect ratio (FFmpeg's 0:1, "unknown": a Matroska track without one, WebM DASH
     /// segments) has square pixels, as players show it, and says so.
     @Test func anUnknownSampleAspectRatioIsSquare() throws {
