@@ -51,17 +51,21 @@ extension FrameReader {
 
     /// The last keyframe at or before `seconds`, where seeking to it found `landed`: when that lies after the
     /// target, or is nil, seeks earlier, a second more each time, until a keyframe at or before it comes first;
-    /// then reads on to the last one. `landed` when there is none.
+    /// then reads on to the last one. When there is none (a target before the first keyframe is shown: a recording
+    /// cut mid-GOP), the earliest keyframe found, not the one the first seek landed on, which may be the second.
     private func keyframeBySearching(atOrBefore seconds: Double, landed: DecodedFrame?) throws -> DecodedFrame? {
         let target = seconds + 5e-7
         var best = landed.flatMap { $0.timeSeconds <= target ? $0 : nil }, seekTarget = seconds, backoff = 1.0
+        var earliest = landed
         while best == nil, seekTarget > info.startSeconds {
             seekTarget = max(info.startSeconds, seekTarget - backoff)
             backoff *= 2
             try seek(toSeconds: seekTarget)
-            best = try nextFrame().flatMap { $0.timeSeconds <= target ? $0 : nil }
+            let found = try nextFrame()
+            if let found, found.timeSeconds < earliest?.timeSeconds ?? .infinity { earliest = found }
+            best = found.flatMap { $0.timeSeconds <= target ? $0 : nil }
         }
-        guard var best else { return landed }
+        guard var best else { return earliest }
         while let next = try nextFrame(), next.timeSeconds <= target {
             if next.isKeyFrame { best = next }
         }

@@ -218,8 +218,10 @@ public final class MediaFile {
         Double(timestamp) * Double(timeBase.num) / Double(timeBase.den)
     }
 
+    /// `seconds` in the stream's time base, with half a microsecond of slack: a time summed in floating point (a
+    /// start of 1.44 s plus a cue of 3 s) lands a hair below the tick it names, which would find the keyframe before.
     func timestamp(_ seconds: Double) -> Int64 {
-        Int64((seconds * Double(timeBase.den) / Double(timeBase.num)).rounded(.down))
+        Int64(((seconds + 5e-7) * Double(timeBase.den) / Double(timeBase.num)).rounded(.down))
     }
 
     /// The stream's facts, as the file's first open analysed them.
@@ -299,7 +301,14 @@ public final class MediaFile {
             return seconds(stream.pointee.duration)
         }
         if context.pointee.duration > 0, context.pointee.duration != framefarm_av_nopts_value() {
-            return Double(context.pointee.duration) / Double(AV_TIME_BASE)
+            let duration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
+            // Matroska's Duration is where the segment's timeline ends, and that timeline starts at 0 whatever the
+            // first timestamp: a recording that kept its start of 10 s says 20 s for 10 s of video.
+            let start = context.pointee.start_time
+            if fileFormat == "matroska" || fileFormat == "webm", start > 0, start != framefarm_av_nopts_value() {
+                return max(0, duration - Double(start) / Double(AV_TIME_BASE))
+            }
+            return duration
         }
         return nil
     }

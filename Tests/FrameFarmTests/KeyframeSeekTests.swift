@@ -84,6 +84,47 @@ import FrameFarmMedia
         }
     }
 
+    /// A cue on a keyframe's own time gets that keyframe, also where the video starts late (1.44 s): the start
+    /// plus the cue, summed in floating point, fell a hair below the keyframe's tick and found the one before.
+    @Test(arguments: ["mkv", "mp4"]) func aCueOnAKeyframeGetsItWhateverTheStart(container: String) throws {
+        let directory = TemporaryDirectory()
+        let input = directory.file("late." + container)
+        let made = try CommandLineTests.run(["sample", "--out", input, "--duration", "7", "--size", "320x180", "--bframes", "0",
+                                             "--keyframe-interval", "1", "--start-time", "1.44"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file("out"), "--interval", "0.5", "--seek", "keyframe"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let folder = directory.file("out/late/thumbnails/")
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        #expect(cues.count == 14)
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int($0.start + 1e-6) * 25 }, "\(container)")
+    }
+
+    /// MPEG-2 in MPEG-TS cut mid-GOP, its GOPs open: the first keyframe is shown after B-frames that cannot be
+    /// decoded. Keyframe tiles before it is shown show it (those between its decode and its showing showed the
+    /// second keyframe, which FFmpeg's seek had landed on), and later ones the keyframe at or before, as a decode
+    /// from the start shows them.
+    @Test func anOpenGOPCutMidGOPShowsItsFirstKeyframeUntilThen() throws {
+        let directory = TemporaryDirectory()
+        let whole = directory.file("whole.ts")
+        let made = try CommandLineTests.run(["sample", "--out", whole, "--duration", "4", "--size", "320x180", "--encoder", "mpeg2video",
+                                             "--keyframe-interval", "1", "--bframes", "2"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let input = directory.write("cut.ts", try Data(contentsOf: URL(fileURLWithPath: whole)).dropFirst(100 * 188))
+        let reader = try FrameReader(path: input)
+        var keyframes: [(time: Double, frame: Int)] = []
+        while let frame = try reader.nextFrame() {
+            if frame.isKeyFrame { keyframes.append((frame.timeSeconds - reader.info.startSeconds, try #require(frameCode(frame)))) }
+        }
+        try #require(keyframes.count >= 3)
+        let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file("out"), "--interval", "0.04", "--seek", "keyframe"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let folder = directory.file("out/cut/thumbnails/")
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        let expected = cues.map { cue in (keyframes.last { $0.time <= cue.start + 1e-6 } ?? keyframes[0]).frame }
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected)
+    }
+
     /// H.264 with B-frames in MPEG-PS, as FFmpeg's muxer writes it, leaves most packets with no timestamp at all
     /// (no decode time either, which MPEG-2's have), so frames cannot be placed: `lint` says so instead of the
     /// keyframe gaps and frame durations it measured between the few timed packets, and `thumbnails` warns. MPEG-2

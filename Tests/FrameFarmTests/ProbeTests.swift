@@ -68,6 +68,19 @@ import FrameFarmMedia
         #expect(abs(report.durationSeconds - 6) < 0.1)
     }
 
+    /// A recording that kept its start time: MP4, MPEG-TS and Matroska all last the 4 s of video. Matroska's
+    /// Duration ends the segment's timeline, which starts at 0: it said 14 s, and a track's cues ran past the end.
+    @Test(arguments: ["mp4", "mkv", "ts"])
+    func aVideoStartingLateLastsItsOwnDuration(container: String) throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "late.\(container)") {
+            $0.durationSeconds = 4
+            $0.startSeconds = 10
+        }
+        let report = try Prober.probe(paths: [path]).first!.get()
+        #expect(abs(report.durationSeconds - 4) < 0.1, "\(container): \(report.durationSeconds) s")
+    }
+
     /// The field order the stream declares: interlaced for the interlaced sample, progressive for the usual one.
     @Test func interlacedVideoIsReportedAsSuch() throws {
         let directory = TemporaryDirectory()
