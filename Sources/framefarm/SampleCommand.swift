@@ -39,7 +39,7 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "Sample aspect ratio N:D (anamorphic pixels).")
     var sar = "1:1"
 
-    @Option(help: "Display rotation, clockwise degrees: 0, 90, 180, 270.")
+    @Option(help: "Display rotation, clockwise degrees: 0, 90, 180, 270 (.mp4 and .mov only).")
     var rotation = 0
 
     @Flag(help: "Mirror the picture left-right in the display matrix (before the rotation).")
@@ -66,7 +66,7 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "Maximum consecutive B-frames.")
     var bframes: Int?
 
-    @Option(help: "Timestamp of the first frame, seconds (kept by .ts; MP4 edit lists hide it).")
+    @Option(help: "Timestamp of the first frame, seconds, a whole number of frames (kept by .ts; MP4 edit lists hide it).")
     var startTime: Double = 0
 
     @Option(help: "Number of the first frame (its code and counter): continue another sample's numbering.")
@@ -137,6 +137,12 @@ struct SampleCommand: ParsableCommand {
             throw ValidationError("--fps must be N or N/D, e.g. 25 or 30000/1001")
         }
         options.frameRate = (rate[0], rate.count == 2 ? rate[1] : 1)
+        // The encoders count time in frames: a start between two failed inside FFmpeg with a bare error.
+        let frameSeconds = Double(options.frameRate.1) / Double(options.frameRate.0), startFrames = startTime / frameSeconds
+        guard abs(startFrames - startFrames.rounded()) < 1e-6 else {
+            throw ValidationError(String(format: "--start-time must be a whole number of frames: %g or %g at %@ fps",
+                                         startFrames.rounded(.down) * frameSeconds, startFrames.rounded(.up) * frameSeconds, fps))
+        }
         let aspect = sar.split(separator: ":").compactMap { Int($0) }
         guard aspect.count == 2 else { throw ValidationError("--sar must be N:D, e.g. 4:3") }
         options.sampleAspectRatio = SampleAspectRatio(aspect[0], aspect[1])

@@ -33,13 +33,17 @@ import FrameFarmMedia
         #expect(abs(report.durationSeconds - 2) < 0.1)
     }
 
-    /// Only MP4 and MOV carry a display matrix here: `sample` refuses a rotation for other containers in one line
-    /// (it wrote videos that play unturned), and writes nothing.
-    @Test func sampleRefusesARotationItsContainerWouldDrop() throws {
+    /// `sample` refuses in one line, writing nothing, what it cannot write: a rotation in a container other than
+    /// MP4 and MOV, the only ones that carry a display matrix here (it wrote videos that play unturned), and a
+    /// start between two frames (FFmpeg failed with "Operation not permitted").
+    @Test func sampleRefusesWhatItCannotWrite() throws {
         let directory = TemporaryDirectory()
-        for name in ["v.ts", "v.mkv", "v.m3u8"] {
-            let run = try CommandLineTests.run(["sample", "--out", directory.file(name), "--duration", "1", "--rotation", "90"])
-            #expect(run.status == 2 && run.stderr.contains("need an .mp4 or .mov output"), "\(name): \(run.stderr)")
+        for (name, arguments, message) in [("v.ts", ["--rotation", "90"], "need an .mp4 or .mov output"),
+                                           ("v.mkv", ["--rotation", "90"], "need an .mp4 or .mov output"),
+                                           ("v.m3u8", ["--mirrored"], "need an .mp4 or .mov output"),
+                                           ("v.mpg", ["--start-time", "3.3"], "whole number of frames: 3.28 or 3.32 at 25 fps")] {
+            let run = try CommandLineTests.run(["sample", "--out", directory.file(name), "--duration", "1"] + arguments)
+            #expect(run.status == 2 && run.stderr.contains(message), "\(name): \(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: directory.file(name)))
         }
     }
