@@ -17,6 +17,10 @@ extension FrameReader {
            let lastEntry = lastIndexTime, lastEntry > seconds {
             return last.frame
         }
+        // Targets a tenth of a second apart in a 6-s GOP of MPEG-TS each searched again: 60 searches, one keyframe.
+        if !file.hasIndex, let known = searchedKeyframe, known.frame.timeSeconds <= seconds + 5e-7, seconds + 5e-7 < known.until {
+            return known.frame
+        }
         try seek(toSeconds: seconds)
         var frame = try nextFrame(), entryTime = indexTime
         // A demuxer without an index (MPEG-TS) lands on a keyframe near the target, before or after it (or past
@@ -66,9 +70,15 @@ extension FrameReader {
             best = found.flatMap { $0.timeSeconds <= target ? $0 : nil }
         }
         guard var best else { return earliest }
-        while let next = try nextFrame(), next.timeSeconds <= target {
+        var until = Double.infinity
+        while let next = try nextFrame() {
+            if next.timeSeconds > target {
+                until = next.timeSeconds
+                break
+            }
             if next.isKeyFrame { best = next }
         }
+        searchedKeyframe = (best, until)
         return best
     }
 

@@ -78,6 +78,9 @@ public final class FrameReader {
     /// The frame `keyframe(atOrBefore:)` returned last and the index entry it was sought by, while nothing has
     /// been read since (nine padding samples of a 20-s clip fall back to three keyframes).
     var lastKeyframe: (indexTime: Double, frame: DecodedFrame)?
+    /// In a container without an index, the keyframe a search found last and the time of the first frame after it
+    /// that the search read: every target between the two is shown that keyframe, with no search of its own.
+    var searchedKeyframe: (frame: DecodedFrame, until: Double)?
     /// An HLS playlist (or a DASH representation made one), which is sought by opening it again
     /// (`SegmentedPlaylist`).
     lazy var segmentedPlaylist: SegmentedPlaylist? = SegmentedPlaylist.read(by: file)

@@ -147,6 +147,22 @@ import FrameFarmMedia
         }
     }
 
+    /// Without an index each keyframe target was a search of its own (a seek, keyframes decoded on to the target):
+    /// 59 targets a tenth of a second apart in 2-s GOPs decoded at least 59 frames for 3 keyframes. A target
+    /// between a searched keyframe and the next frame the search read is now shown that keyframe at once.
+    @Test func keyframeTargetsInOneGOPOfMPEGTSAreOneSearch() throws {
+        let directory = TemporaryDirectory()
+        let input = directory.file("v.ts")
+        let made = try CommandLineTests.run(["sample", "--out", input, "--duration", "6", "--size", "320x180",
+                                             "--keyframe-interval", "2", "--bframes", "2"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let reader = try FrameReader(path: input, keyframesOnly: true)
+        let targets = (1..<60).map { Double($0) / 10 }
+        let shown = try targets.map { try reader.keyframe(atOrBefore: reader.info.startSeconds + $0).flatMap(frameCode) }
+        #expect(shown == targets.map { Int($0 / 2) * 50 })
+        #expect(reader.framesDecoded < 20, "\(reader.framesDecoded) frames decoded")
+    }
+
     /// An MPEG-TS recording cut mid-GOP: until its first keyframe nothing decodes cleanly, so tiles before it show
     /// that keyframe (exact tiles were all refused as "no frame could be decoded", and HEVC ones before it were
     /// garbage); after it, exact tiles show their frames and keyframe tiles the keyframe at or before.
