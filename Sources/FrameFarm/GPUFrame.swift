@@ -6,9 +6,10 @@ import FrameFarmMedia
 /// the resampler scales back to the frame's shape: nothing combs, and a field holds all the detail a thumbnail
 /// or a screen-sized render can show of it (a "bob" deinterlace, done by the scaler already at work).
 ///
-/// Jobs are given in the stream's coded picture. A frame of another size (after an HLS discontinuity, an
-/// advertisement encoded at another resolution) is shown as players show it: scaled to the picture, or, where
-/// its shape differs (a 4:3 advertisement in a 16:9 programme), fitted inside it, centred, with black bars.
+/// Jobs are given in the stream's coded picture. A frame of another size or pixel shape (after an HLS
+/// discontinuity, an advertisement encoded otherwise: `DecodedFrame.ownGeometry(in:)`) is shown as players show
+/// it: scaled to the picture, or, where its display shape differs (a 4:3 advertisement in a 16:9 programme),
+/// fitted inside it, centred, with black bars.
 struct GPUFrame {
     let source: SourceFrame
     private let geometry: DisplayGeometry
