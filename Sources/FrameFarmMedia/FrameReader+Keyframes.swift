@@ -46,7 +46,7 @@ extension FrameReader {
     private func keyframeTime(before seconds: Double) -> Double? {
         guard file.hasIndex else { return nil }
         let stream = file.stream
-        let index = av_index_search_timestamp(stream, file.timestamp(seconds + 5e-7), AVSEEK_FLAG_BACKWARD)
+        let index = av_index_search_timestamp(stream, file.timestamp(seconds), AVSEEK_FLAG_BACKWARD)
         guard index > 0, let previous = avformat_index_get_entry(stream, index - 1) else { return nil }
         let earlier = av_index_search_timestamp(stream, previous.pointee.timestamp, AVSEEK_FLAG_BACKWARD)
         guard earlier >= 0, let entry = avformat_index_get_entry(stream, earlier) else { return nil }

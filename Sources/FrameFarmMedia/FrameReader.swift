@@ -17,8 +17,8 @@ public enum NextRead: Sendable {
 public final class FrameReader {
     public let path: String
     public let info: VideoStreamInfo
-    /// Internal, as are `maxPixels` and `lastKeyframe`, for the keyframe search and the packet scan
-    /// (FrameReader+Keyframes.swift).
+    /// Internal, as are `maxPixels`, `lastKeyframe`, `searchedKeyframe` and `segmentedPlaylist`, for the
+    /// extensions in FrameReader+Keyframes.swift and FrameReader+Programme.swift.
     var file: MediaFile
     private var decoder: VideoDecoder
     private let keyframesOnly: Bool

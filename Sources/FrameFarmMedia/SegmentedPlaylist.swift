@@ -142,7 +142,7 @@ extension MediaFile {
     /// when there is none (all packets read are kept). Reading stops at the first packet decoded after `seconds`
     /// (a keyframe after it is also presented after it), or `reach` seconds after the first packet.
     private func readAhead(toKeyframeAtOrBefore seconds: Double, reaching reach: Double) throws -> Bool {
-        let target = timestamp(seconds + 5e-7)
+        let target = timestamp(seconds)
         var kept: [Packet] = [], found = false, firstDecoded: Int64?
         while let read = try readVideoPacket() {
             let copy = Packet(moving: read)

@@ -7,6 +7,17 @@ import FrameFarmMedia
 /// index's times are decode times, shown later; a fragmented MP4's index grows as its fragments are read. Targets a
 /// third of a second apart each get their own keyframe, never an earlier one kept from the target before.
 @Suite struct KeyframeSeekTests {
+    /// `thumbnails INPUT --interval INTERVAL --seek SEEK` into `out`, which must succeed: each cue's start and the
+    /// frame number its tile shows.
+    private static func tiles(of input: String, out: String, interval: String,
+                              seek: String) throws -> (starts: [Double], frames: [Int?]) {
+        let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", interval, "--seek", seek])
+        #expect(run.status == 0, "\(run.stderr)")
+        let folder = out + "/" + URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + "/thumbnails/"
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        return (cues.map(\.start), try ThumbnailTests.frameNumbers(cues, folder: folder))
+    }
+
     @Test(arguments: [false, true]) func everyTargetGetsTheKeyframeAtOrBefore(fragmented: Bool) throws {
         let directory = TemporaryDirectory()
         let sample = directory.file(fragmented ? "v.m3u8" : "v.mp4")
@@ -20,13 +31,9 @@ import FrameFarmMedia
             input = directory.write("whole.mp4", try pieces.map { try Data(contentsOf: URL(fileURLWithPath: directory.file($0))) }
                 .reduce(Data(), +))
         }
-        let out = directory.file("out")
-        let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", "0.33", "--seek", "keyframe"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let folder = out + "/" + URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + "/thumbnails/"
-        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
-        #expect(cues.count == 19)
-        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int($0.start / 2) * 50 })
+        let tiles = try Self.tiles(of: input, out: directory.file("out"), interval: "0.33", seek: "keyframe")
+        #expect(tiles.starts.count == 19)
+        #expect(tiles.frames == tiles.starts.map { Int($0 / 2) * 50 })
     }
 
     /// MPEG-TS has no index: FFmpeg's seek lands on a keyframe near the target, before it, after it or past the
@@ -40,14 +47,10 @@ import FrameFarmMedia
                                              "--keyframe-interval", "2", "--bframes", "2"])
         try #require(made.status == 0, "\(made.stderr)")
         for seek in ["keyframe", "exact"] {
-            let out = directory.file(seek)
-            let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", "0.33", "--seek", seek])
-            #expect(run.status == 0, "\(run.stderr)")
-            let folder = out + "/v/thumbnails/"
-            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
-            #expect(cues.count == 19)
-            let expected = cues.map { seek == "keyframe" ? Int($0.start / 2) * 50 : Int(($0.start * 25 + 1e-6).rounded(.down)) }
-            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected, "\(encoder) \(seek)")
+            let tiles = try Self.tiles(of: input, out: directory.file(seek), interval: "0.33", seek: seek)
+            #expect(tiles.starts.count == 19)
+            let expected = tiles.starts.map { seek == "keyframe" ? Int($0 / 2) * 50 : Int(($0 * 25 + 1e-6).rounded(.down)) }
+            #expect(tiles.frames == expected, "\(encoder) \(seek)")
         }
     }
 
@@ -71,16 +74,13 @@ import FrameFarmMedia
         }
         #expect(keyframes.count == 7)
         for seek in ["keyframe", "exact"] {
-            let out = directory.file(seek)
-            let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", "0.245", "--seek", seek])
-            #expect(run.status == 0, "\(run.stderr)")
-            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/v/thumbnails/thumbnails.vtt", encoding: .utf8))
-            #expect(cues.count == 49)
-            let expected = cues.map { cue in
-                let onScreen = Int((cue.start * 25 + 1e-6).rounded(.down))
+            let tiles = try Self.tiles(of: input, out: directory.file(seek), interval: "0.245", seek: seek)
+            #expect(tiles.starts.count == 49)
+            let expected = tiles.starts.map { start in
+                let onScreen = Int((start * 25 + 1e-6).rounded(.down))
                 return seek == "keyframe" ? keyframes.last { $0 <= onScreen } : onScreen
             }
-            #expect(try ThumbnailTests.frameNumbers(cues, folder: out + "/v/thumbnails/") == expected, "\(container) \(seek)")
+            #expect(tiles.frames == expected, "\(container) \(seek)")
         }
     }
 
@@ -92,12 +92,9 @@ import FrameFarmMedia
         let made = try CommandLineTests.run(["sample", "--out", input, "--duration", "7", "--size", "320x180", "--bframes", "0",
                                              "--keyframe-interval", "1", "--start-time", "1.44"])
         try #require(made.status == 0, "\(made.stderr)")
-        let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file("out"), "--interval", "0.5", "--seek", "keyframe"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let folder = directory.file("out/late/thumbnails/")
-        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
-        #expect(cues.count == 14)
-        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { Int($0.start + 1e-6) * 25 }, "\(container)")
+        let tiles = try Self.tiles(of: input, out: directory.file("out"), interval: "0.5", seek: "keyframe")
+        #expect(tiles.starts.count == 14)
+        #expect(tiles.frames == tiles.starts.map { Int($0 + 1e-6) * 25 }, "\(container)")
     }
 
     /// MPEG-2 in MPEG-TS cut mid-GOP, its GOPs open: the first keyframe is shown after B-frames that cannot be
@@ -117,12 +114,8 @@ import FrameFarmMedia
             if frame.isKeyFrame { keyframes.append((frame.timeSeconds - reader.info.startSeconds, try #require(frameCode(frame)))) }
         }
         try #require(keyframes.count >= 3)
-        let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file("out"), "--interval", "0.04", "--seek", "keyframe"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let folder = directory.file("out/cut/thumbnails/")
-        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
-        let expected = cues.map { cue in (keyframes.last { $0.time <= cue.start + 1e-6 } ?? keyframes[0]).frame }
-        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected)
+        let tiles = try Self.tiles(of: input, out: directory.file("out"), interval: "0.04", seek: "keyframe")
+        #expect(tiles.frames == tiles.starts.map { start in (keyframes.last { $0.time <= start + 1e-6 } ?? keyframes[0]).frame })
     }
 
     /// H.264 with B-frames in MPEG-PS, as FFmpeg's muxer writes it, leaves most packets with no timestamp at all
@@ -177,11 +170,8 @@ import FrameFarmMedia
         let input = directory.write("cut.ts", bytes.dropFirst(bytes.count / 188 / 4 * 188))
         var numbers: [String: [(start: Double, frame: Int?)]] = [:]
         for seek in ["exact", "keyframe"] {
-            let out = directory.file(seek)
-            let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", "0.5", "--seek", seek])
-            #expect(run.status == 0, "\(run.stderr)")
-            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/cut/thumbnails/thumbnails.vtt", encoding: .utf8))
-            numbers[seek] = zip(cues.map(\.start), try ThumbnailTests.frameNumbers(cues, folder: out + "/cut/thumbnails/")).map { ($0, $1) }
+            let tiles = try Self.tiles(of: input, out: directory.file(seek), interval: "0.5", seek: seek)
+            numbers[seek] = zip(tiles.starts, tiles.frames).map { ($0, $1) }
         }
         let exact = try #require(numbers["exact"]), keyframes = try #require(numbers["keyframe"])
         let first = try #require(exact.first?.frame)
