@@ -145,7 +145,7 @@ public final class FrameReader {
                 // A frame-threaded decoder reports a damaged packet (one cut off at the end of a file, say) when
                 // its frame is due rather than when it is sent; it goes on with the next one.
                 errorsInARow += 1
-                corruptPacketTimes.append(-1)
+                try rejected(at: nil)
                 continue
             }
             errorsInARow = 0
@@ -193,6 +193,7 @@ public final class FrameReader {
     private func checkPartDecoded() throws {
         defer { countsAtPartStart = (framesDecoded, packetsSent) }
         guard let part = file.part, framesDecoded == countsAtPartStart.frames, packetsSent > countsAtPartStart.packets else { return }
+        try file.checkRunSize(maxPixels: maxPixels)
         throw part.failure("none of its frames could be decoded")
     }
 
@@ -254,8 +255,15 @@ public final class FrameReader {
             }
         } catch let error as MediaError where error.code != .outOfMemory {
             // Corrupt data: the decoder skips the packet and resynchronises at the next one.
-            corruptPacketTimes.append(presentationTime ?? -1)
+            try rejected(at: presentationTime)
         }
+    }
+
+    /// Counts a packet the decoder rejected as damaged data, unless its run of a stitched playlist is too large
+    /// for `maxPixels`, which fails the input (`MediaFile.checkRunSize`).
+    private func rejected(at presentationTime: Double?) throws {
+        try file.checkRunSize(maxPixels: maxPixels)
+        corruptPacketTimes.append(presentationTime ?? -1)
     }
 
     /// Repositions at the keyframe at or before `seconds` (stream time); the next frame read is that keyframe or

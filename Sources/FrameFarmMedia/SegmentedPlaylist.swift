@@ -17,6 +17,8 @@ struct SegmentedPlaylist: Sendable {
     /// Seconds added to the timestamps of the run of segments (`HLSMediaPlaylist.run(of:)`) starting at each
     /// segment, once learnt (see `MediaFile.part`).
     let runOffsets = Locked<[Int: Double]>([:])
+    /// Runs whose frame size `MediaFile.checkRunSize` has measured.
+    let sizedRuns = Locked<Set<Int>>([])
 
     init(name: String, playlist: HLSMediaPlaylist, isManifest: Bool = false) {
         self.name = name
@@ -100,6 +102,21 @@ extension MediaFile {
     /// For segments of a playlist opened alone, the first segment of their run (`HLSMediaPlaylist.run(of:)`).
     var run: Int? { part.map { $0.playlist.playlist.run(of: $0.segments.lowerBound).lowerBound } }
 
+    /// For part of a playlist whose decoder rejected a packet: fails, naming the run's first segment and the limit,
+    /// when the run's frames have more than `maxPixels` pixels (an advertisement larger than the programme). A part
+    /// keeps the input's analysis, made on its first run, so its decoder learns a later run's size only when it
+    /// refuses the frames; left alone, those frames would count as damaged data and the run show the frame
+    /// before it. The run's first segment is analysed alone, once per run.
+    func checkRunSize(maxPixels: Int) throws {
+        guard let part, let run, run > 0, part.playlist.sizedRuns.withLock({ $0.insert(run).inserted }) else { return }
+        let first = PlaylistPart(playlist: part.playlist, segments: run..<(run + 1))
+        do {
+            _ = try MediaFile(path: path, maxPixels: maxPixels, analysis: nil, rendition: nil, part: first)
+        } catch let error as InputError {
+            if case .tooLarge = error { throw first.failure(error.description) }
+        }
+    }
+
     /// For part of a playlist that ends at a discontinuity, the next run of segments, opened; nil at the end.
     func openedNextRun(maxPixels: Int) throws -> MediaFile? {
         guard let part, part.segments.upperBound < part.playlist.playlist.segments.count else { return nil }
@@ -115,7 +132,18 @@ extension MediaFile {
     /// is moved there, as hls.js and Safari move it; one that carries on the timeline is left as it is.
     /// A discontinuity also ends what one open of the playlist reads (`openedNextRun`), so each run gets a decoder
     /// of its own, in case its codec parameters change.
+    /// A run whose own parameters (a fragmented-MP4 initialization section) give frames larger than `maxPixels`
+    /// fails the input naming the segment.
     static func part(_ part: PlaylistPart, analysis known: StreamAnalysis, maxPixels: Int) throws -> MediaFile {
+        do {
+            return try placed(part, analysis: known, maxPixels: maxPixels)
+        } catch let error as InputError {
+            if case .tooLarge = error { throw part.failure(error.description) }
+            throw error
+        }
+    }
+
+    private static func placed(_ part: PlaylistPart, analysis known: StreamAnalysis, maxPixels: Int) throws -> MediaFile {
         let file = try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known, rendition: nil, part: part)
         let segments = part.playlist.playlist
         let runStart = segments.run(of: part.segments.lowerBound).lowerBound

@@ -44,19 +44,43 @@ import Testing
     /// its own. `lint` finds no break in the timestamps.
     @Test(arguments: [false, true]) func runsAreReadOnThePlaylistsTimeline(fragmentedMP4: Bool) throws {
         let directory = TemporaryDirectory()
-        try Self.makeRuns(in: directory, fragmentedMP4: fragmentedMP4)
+        let input = try Self.stitchedRuns(in: directory, fragmentedMP4: fragmentedMP4)
+        try Self.expectTilesOnThePlayersFrames(input, in: directory)
+        let lint = try CommandLineTests.run(["lint", input])
+        #expect(!lint.stdout.contains("timestamp-jump") && !lint.stdout.contains("damaged"), "\(lint.stdout)")
+    }
+
+    /// `runs` made and stitched into one playlist, a discontinuity before each run after the first.
+    private static func stitchedRuns(in directory: TemporaryDirectory, fragmentedMP4: Bool) throws -> String {
+        try makeRuns(in: directory, fragmentedMP4: fragmentedMP4)
         var playlist = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
-        for (index, (name, _, _)) in Self.runs.enumerated() {
+        for (index, (name, _, _)) in runs.enumerated() {
             // Its initialization section (fragmented MP4) and segments, without the playlist's own header and end.
             let lines = try String(contentsOfFile: directory.file(name + ".m3u8"), encoding: .utf8).split(separator: "\n")
             let first = try #require(lines.firstIndex { $0.hasPrefix("#EXT-X-MAP") || $0.hasPrefix("#EXTINF") })
             playlist += (index > 0 ? "#EXT-X-DISCONTINUITY\n" : "")
                 + lines[first...].filter { $0 != "#EXT-X-ENDLIST" }.joined(separator: "\n") + "\n"
         }
-        let input = directory.write("stitched.m3u8", Data((playlist + "#EXT-X-ENDLIST\n").utf8))
-        try Self.expectTilesOnThePlayersFrames(input, in: directory)
-        let lint = try CommandLineTests.run(["lint", input])
-        #expect(!lint.stdout.contains("timestamp-jump") && !lint.stdout.contains("damaged"), "\(lint.stdout)")
+        return directory.write("stitched.m3u8", Data((playlist + "#EXT-X-ENDLIST\n").utf8))
+    }
+
+    /// An advertisement larger than `--max-pixels` (480x270 against 100,000 in a 320x180 programme) fails the input,
+    /// naming its first segment and the limit, in every command and seek mode. The input's size is its first
+    /// run's, so the advert's frames were refused by the decoder alone: counted as damaged data, with the tiles
+    /// there showing the programme's last frame, or failing the run as undecodable.
+    @Test(arguments: [false, true]) func anAdvertLargerThanTheLimitFailsTheInputNamingIt(fragmentedMP4: Bool) throws {
+        let directory = TemporaryDirectory()
+        let input = try Self.stitchedRuns(in: directory, fragmentedMP4: fragmentedMP4)
+        let segment = directory.file("advert-000." + (fragmentedMP4 ? "m4s" : "ts"))
+        for command in [["thumbnails", "--interval", "0.5", "--seek", "exact"], ["thumbnails", "--interval", "0.5", "--seek", "keyframe"],
+                        ["poster"], ["lint"]] {
+            let run = try CommandLineTests.run(command + [input, "--max-pixels", "100000"]
+                                               + (command[0] == "lint" ? [] : ["--out", directory.file("out")]))
+            #expect(run.status == 1, "\(command)")
+            #expect((run.stderr + run.stdout).contains("cannot read \(segment), which the playlist lists: frame size 480x270 exceeds "
+                                                       + "the limit of 100000 pixels (raise it with --max-pixels)"), "\(command) \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out/stitched/thumbnails")))
     }
 
     /// A 4:3 advertisement in a 16:9 programme is shown as players show it: fitted inside the programme's
