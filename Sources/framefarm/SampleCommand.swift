@@ -189,6 +189,9 @@ struct SampleCommand: ParsableCommand {
         let options = try options()
         let progress = Terminal.standardErrorIsTerminal ? ProgressLine(label: "encoding \(out)") : nil
         do {
+            // As the batch commands' --out: the folder is made when missing (FFmpeg failed with a bare ENOENT).
+            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: out).deletingLastPathComponent().path,
+                                                    withIntermediateDirectories: true)
             try SampleVideoWriter.write(to: out, options: options) { progress?.update(fraction: $0) }
             progress?.finish()
         } catch {
