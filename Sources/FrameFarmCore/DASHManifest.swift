@@ -46,6 +46,23 @@ public struct DASHManifest: Sendable, Equatable {
         public var height: Int
         public var bandwidth: Int?
         public var media: Media
+        /// Where its segments lie on the presentation's timeline.
+        public var timing = PeriodTiming()
+    }
+
+    /// How a period's segments are placed on the presentation's timeline.
+    public struct PeriodTiming: Sendable, Equatable {
+        /// The media time, in seconds, at which the period starts (`@presentationTimeOffset`): the segments' own
+        /// timestamps less this are times from the period's start.
+        public var presentationTimeOffset = 0.0
+        /// The seconds the period shows, where its segments were lengthened to reach the next period (`lasts`):
+        /// its last picture holds for the rest.
+        public var shownSeconds: Double?
+
+        public init(presentationTimeOffset: Double = 0, shownSeconds: Double? = nil) {
+            self.presentationTimeOffset = presentationTimeOffset
+            self.shownSeconds = shownSeconds
+        }
     }
 
     /// The video representations of the first period, in manifest order (the renditions `--rendition` picks among).
@@ -81,8 +98,15 @@ public struct DASHManifest: Sendable, Equatable {
         }
         let base = Self.base(of: root, within: location)
         var read: [[Representation]] = []
-        for (period, seconds) in zip(periods, durations) {
-            read.append(try Self.videoRepresentations(of: period, within: base, manifest: location, periodSeconds: seconds))
+        for (index, (period, seconds)) in zip(periods, durations).enumerated() {
+            var representations = try Self.videoRepresentations(of: period, within: base, manifest: location, periodSeconds: seconds)
+            // A period's segments show until the next period starts: one that leaves a gap before the next, or
+            // whose media ends early, holds its last picture, so that each period starts where the presentation
+            // places it.
+            if index + 1 < periods.count, let start = starts[index], let next = starts[index + 1] {
+                for slot in representations.indices { representations[slot].lasts(next - start) }
+            }
+            read.append(representations)
         }
         representations = read[0]
         laterPeriods = Array(read.dropFirst())
@@ -108,7 +132,8 @@ public struct DASHManifest: Sendable, Equatable {
                 }
                 func size(_ name: String) -> Int { (node.attributes[name] ?? adaptation.attributes[name]).flatMap { Int($0) } ?? 0 }
                 representations.append(Representation(id: id, width: size("width"), height: size("height"),
-                                                      bandwidth: context.bandwidth, media: media))
+                                                      bandwidth: context.bandwidth, media: media,
+                                                      timing: PeriodTiming(presentationTimeOffset: context.presentationTimeOffset)))
             }
         }
         return representations
@@ -191,4 +216,16 @@ public struct DASHManifest: Sendable, Equatable {
 public struct DASHManifestError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+extension DASHManifest.Representation {
+    /// Its segments made to last `seconds` in all, by lengthening the last one (never shortening).
+    mutating func lasts(_ seconds: Double) {
+        guard case .segments(let initialization, var segments) = media, let last = segments.indices.last else { return }
+        let shown = segments.reduce(0) { $0 + $1.seconds }
+        guard seconds - shown > 1e-3 else { return }
+        segments[last].seconds += seconds - shown
+        timing.shownSeconds = shown
+        media = .segments(initialization: initialization, segments)
+    }
 }

@@ -74,23 +74,40 @@ struct SegmentContext {
             throw DASHManifestError("its SegmentTemplate has neither @duration nor a SegmentTimeline")
         }
         var segments: [DASHManifest.Segment] = []
-        var elapsed = 0.0
         for (index, entry) in entries.enumerated() {
-            var seconds = Double(entry.duration) / Double(timescale)
-            // The last segment of a @duration template ends with the period.
-            if information.timeline == nil, index == entries.count - 1, let periodSeconds, periodSeconds > elapsed {
-                seconds = min(seconds, periodSeconds - elapsed)
-            }
-            elapsed += seconds
+            guard let seconds = presented(entry, timescale: timescale, offset: offset) else { continue }
             let location = try address(media, number: startNumber + index, time: entry.time)
             segments.append(DASHManifest.Segment(part: DASHManifest.Part(location: location), seconds: seconds))
         }
+        try Self.check(count: segments.count)
         return .segments(initialization: initialization, segments)
+    }
+
+    /// The seconds of a segment (`entry`, in `timescale` units of media time) that its period shows: media time less
+    /// `@presentationTimeOffset` (`offset`) is the time from the period's start, and the period shows from its start
+    /// for its duration (ISO/IEC 23009-1 7.2.1). A segment that begins before the offset (a period cut out of a
+    /// programme mid-segment, as ad insertion cuts it) or ends after the period is shown in part; nil for one
+    /// wholly outside.
+    private func presented(_ entry: (time: Int, duration: Int), timescale: Int, offset: Int) -> Double? {
+        let scale = Double(timescale), start = entry.time - offset, end = start + entry.duration
+        let periodEnd = periodSeconds.map { $0 * scale } ?? .infinity
+        // In whole units where nothing is cut, so that durations stay exact.
+        if start >= 0, Double(end) <= periodEnd + 1e-6 { return Double(entry.duration) / scale }
+        let seconds = (min(Double(end), periodEnd) - Double(max(start, 0))) / scale
+        return seconds > 1e-6 ? seconds : nil
+    }
+
+    /// `@presentationTimeOffset` in seconds: the media time at which the period starts.
+    var presentationTimeOffset: Double {
+        guard let attributes = (merged("SegmentTemplate") ?? merged("SegmentList"))?.attributes,
+              let offset = try? Self.integer(attributes, "presentationTimeOffset"),
+              let timescale = try? Self.integer(attributes, "timescale") ?? 1, timescale > 0 else { return 0 }
+        return Double(offset) / Double(timescale)
     }
 
     private func listed(_ information: Information) throws(DASHManifestError) -> DASHManifest.Media {
         let attributes = information.attributes
-        let timescale = try Self.integer(attributes, "timescale") ?? 1
+        var timescale = try Self.integer(attributes, "timescale") ?? 1
         guard timescale > 0 else { throw DASHManifestError("@timescale=\"\(timescale)\" is not positive") }
         guard !information.urls.isEmpty else { throw DASHManifestError("its SegmentList lists no SegmentURL") }
         let initialization = try information.initialization.map { node throws(DASHManifestError) in
@@ -98,25 +115,30 @@ struct SegmentContext {
                               byteRange: try Self.byteRange(node.attributes["range"]))
         }
         let count = information.urls.count
-        var durations: [Double]
+        var offset = try Self.integer(attributes, "presentationTimeOffset") ?? 0
+        var entries: [(time: Int, duration: Int)]
         if let timeline = information.timeline {
-            durations = try self.timeline(timeline, timescale: timescale, offset: 0).map { Double($0.duration) / Double(timescale) }
+            entries = try self.timeline(timeline, timescale: timescale, offset: offset)
         } else if let duration = try Self.integer(attributes, "duration"), duration > 0 {
-            durations = Array(repeating: Double(duration) / Double(timescale), count: count)
+            entries = (0..<count).map { (offset + $0 * duration, duration) }
         } else if let periodSeconds {
-            durations = Array(repeating: periodSeconds / Double(count), count: count)
+            // Equal shares of the period, in microseconds.
+            let share = Int((periodSeconds / Double(count) * 1_000_000).rounded())
+            (timescale, offset, entries) = (1_000_000, 0, (0..<count).map { ($0 * share, share) })
         } else {
             throw DASHManifestError("its SegmentList gives no segment durations")
         }
-        guard durations.count >= count else {
-            throw DASHManifestError("its SegmentTimeline has \(durations.count) segments for \(count) SegmentURLs")
+        guard entries.count >= count else {
+            throw DASHManifestError("its SegmentTimeline has \(entries.count) segments for \(count) SegmentURLs")
         }
         var segments: [DASHManifest.Segment] = []
         for (index, node) in information.urls.enumerated() {
+            guard let seconds = presented(entries[index], timescale: timescale, offset: offset) else { continue }
             let location = node.attributes["media"].map { DASHManifest.resolve($0, against: base) } ?? base
             let part = DASHManifest.Part(location: location, byteRange: try Self.byteRange(node.attributes["mediaRange"]))
-            segments.append(DASHManifest.Segment(part: part, seconds: durations[index]))
+            segments.append(DASHManifest.Segment(part: part, seconds: seconds))
         }
+        try Self.check(count: segments.count)
         return .segments(initialization: initialization, segments)
     }
 

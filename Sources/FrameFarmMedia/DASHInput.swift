@@ -13,8 +13,9 @@ enum DASHInput {
     enum Source {
         /// One file: a local path, or a remote input's name.
         case file(String)
-        /// An HLS media playlist of the representation's segments, given to FFmpeg from memory.
-        case playlist(String)
+        /// An HLS media playlist of the representation's segments, given to FFmpeg from memory; for a manifest of
+        /// several periods, how each is placed (see `SegmentedPlaylist.periods`).
+        case playlist(String, periods: [DASHManifest.PeriodTiming]?)
     }
 
     struct Opening {
@@ -97,14 +98,14 @@ enum DASHInput {
                 throw .unreadableManifest("it has \(periods.count) periods and one of them is a single file (SegmentBase); "
                                           + "FrameFarm joins periods of segments (SegmentTemplate, SegmentList)")
             }
-            return Opening(source: .playlist(playlist), rendition: rendition)
+            return Opening(source: .playlist(playlist, periods: periods.map(\.timing)), rendition: rendition)
         }
         switch representation.media {
         case .file(let part):
             return Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: base) : part.location),
                            rendition: rendition)
         case .segments:
-            return Opening(source: .playlist(representation.hlsMediaPlaylist!), rendition: rendition)
+            return Opening(source: .playlist(representation.hlsMediaPlaylist!, periods: nil), rendition: rendition)
         }
     }
 

@@ -157,7 +157,13 @@ public final class FrameReader {
                 if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
                     corruptPacketTimes.append(seconds)
                 }
-                let decoded = try normalizer.normalize(frame, timeSeconds: seconds)
+                if let window = file.presentationWindow, seconds >= window.upperBound - 5e-7 {
+                    var dropped: UnsafeMutablePointer<AVFrame>? = frame
+                    av_frame_free(&dropped)
+                    continue
+                }
+                let shown = file.presentationWindow.map { max(seconds, $0.lowerBound) } ?? seconds
+                let decoded = try normalizer.normalize(frame, timeSeconds: shown)
                 decoded.run = file.run ?? 0
                 return decoded
             }

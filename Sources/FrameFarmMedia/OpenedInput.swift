@@ -36,11 +36,13 @@ struct OpenedInput {
         segmentParent = base
         isDASH = dash != nil
         rendition = dash?.rendition
-        if case .playlist(let text) = dash?.source {
+        if case .playlist(let text, let periods) = dash?.source {
             (context, playlistReader) = try Self.openPlaylist(text, name: base, isManifest: true)
             remoteReader = nil
             watchesSegments = true
-            segmentedPlaylist = HLSMediaPlaylist(text).map { SegmentedPlaylist(name: base, playlist: $0, isManifest: true) }
+            segmentedPlaylist = HLSMediaPlaylist(text).map {
+                SegmentedPlaylist(name: base, playlist: $0, isManifest: true, periods: periods)
+            }
             return
         }
         playlistReader = nil

@@ -19,11 +19,16 @@ struct SegmentedPlaylist: Sendable {
     let runOffsets = Locked<[Int: Double]>([:])
     /// Runs whose frame size `MediaFile.checkRunSize` has measured.
     let sizedRuns = Locked<Set<Int>>([])
+    /// For a DASH manifest of several periods, how each run (period) is placed: the time of its own timestamps at
+    /// which it starts, and how long it shows. Its runs are then placed exactly, and each shows only its period
+    /// (`placePeriod`), where an HLS playlist's are placed by their first timestamps.
+    let periods: [DASHManifest.PeriodTiming]?
 
-    init(name: String, playlist: HLSMediaPlaylist, isManifest: Bool = false) {
+    init(name: String, playlist: HLSMediaPlaylist, isManifest: Bool = false, periods: [DASHManifest.PeriodTiming]? = nil) {
         self.name = name
         self.playlist = playlist
         self.isManifest = isManifest
+        self.periods = periods
     }
 
     /// The media playlist that `file` reads, when it is an HLS playlist (or a DASH representation made one); nil
@@ -147,6 +152,10 @@ extension MediaFile {
         let file = try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known, rendition: nil, part: part)
         let segments = part.playlist.playlist
         let runStart = segments.run(of: part.segments.lowerBound).lowerBound
+        if let periods = part.playlist.periods {
+            placePeriod(file, segments: segments, runStart: runStart, periods: periods, firstStart: known.info.startSeconds)
+            return file
+        }
         guard runStart > 0 else { return file }
         let learnt = part.playlist.runOffsets.withLock { $0[runStart] }
         let offset = try learnt ?? {
@@ -164,6 +173,21 @@ extension MediaFile {
         }()
         file.shiftTimestamps(by: offset)
         return file
+    }
+
+    /// A DASH period's run, placed as the manifest places it: its `@presentationTimeOffset` where the durations
+    /// before it end (`DASHManifest` makes them the periods' own), and shown from there for the period's duration
+    /// (`presentationWindow`). Its segments may hold more: a programme cut for an advertisement mid-segment goes on
+    /// past the period's end, and resumes from a segment that starts before it.
+    private static func placePeriod(_ file: MediaFile, segments: HLSMediaPlaylist, runStart: Int,
+                                    periods: [DASHManifest.PeriodTiming], firstStart: Double) {
+        let run = segments.run(of: runStart)
+        let period = segments.segments[...runStart].filter(\.startsDiscontinuity).count
+        guard periods.indices.contains(period) else { return }
+        let start = segments.start(of: runStart, firstStart: firstStart)
+        let end = periods[period].shownSeconds.map { start + $0 } ?? segments.start(of: run.upperBound, firstStart: firstStart)
+        file.presentationWindow = start..<end
+        if period > 0 { file.shiftTimestamps(by: start - periods[period].presentationTimeOffset) }
     }
 
     /// Reads packets up to the last keyframe presented at or before `seconds` and keeps those from it on; false

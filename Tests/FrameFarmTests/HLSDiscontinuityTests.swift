@@ -233,6 +233,55 @@ import Testing
         try Self.expectTilesOnThePlayersFrames(input, in: directory)
     }
 
+    /// Periods cut out of a programme mid-segment, as server-side ad insertion cuts them: the programme (frames 0 to
+    /// 59, 2-s segments) shows for 3.5 s, though its second segment goes on to 4 s; an advertisement (frames 100 to
+    /// 129) for 3 s, or with a gap, for 2.5 s before the next period starts; then the programme again from 3.5 s
+    /// (`@presentationTimeOffset`, in a SegmentTemplate timeline), though its first segment starts at 2 s. Every
+    /// tile shows the frame a player shows, the track lasts the 9 s of the periods, and in the gap the advert's last
+    /// shown frame holds. The periods were placed one after another by their segments' durations (11 s), so every
+    /// tile from 3.5 s on was off by up to a segment.
+    @Test(arguments: [false, true]) func dashPeriodsShowOnlyTheirOwnPartOfTheirSegments(gap: Bool) throws {
+        let directory = TemporaryDirectory()
+        for (name, seconds, keyframes, first) in [("programme", "6", "2", "0"), ("advert", "3", "1", "100")] {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", seconds, "--size", "320x180",
+                                                 "--fps", "10", "--keyframe-interval", keyframes, "--preset", "ultrafast",
+                                                 "--first-frame-number", first, "--fmp4"])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        func period(_ start: String, _ duration: String, _ segments: String) -> String {
+            "<Period start=\"\(start)\" duration=\"\(duration)\"><AdaptationSet mimeType=\"video/mp4\">"
+                + "<Representation id=\"v\" width=\"320\" height=\"180\" bandwidth=\"100000\">\(segments)</Representation></AdaptationSet></Period>\n"
+        }
+        let input = directory.write("periods.mpd", Data(("<?xml version=\"1.0\"?>\n<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"static\" "
+            + "mediaPresentationDuration=\"PT9S\">\n"
+            + period("PT0S", "PT3.5S", "<SegmentList timescale=\"1\" duration=\"2\"><Initialization sourceURL=\"programme-init.mp4\"/>"
+                     + "<SegmentURL media=\"programme-000.m4s\"/><SegmentURL media=\"programme-001.m4s\"/></SegmentList>")
+            + period("PT3.5S", gap ? "PT2.5S" : "PT3S", "<SegmentList timescale=\"1\" duration=\"1\"><Initialization sourceURL=\"advert-init.mp4\"/>"
+                     + (0..<3).map { "<SegmentURL media=\"advert-00\($0).m4s\"/>" }.joined() + "</SegmentList>")
+            + period("PT6.5S", "PT2.5S", "<SegmentTemplate timescale=\"10\" presentationTimeOffset=\"35\" startNumber=\"1\" "
+                     + "media=\"programme-$Number%03d$.m4s\" initialization=\"programme-init.mp4\">"
+                     + "<SegmentTimeline><S t=\"20\" d=\"20\" r=\"1\"/></SegmentTimeline></SegmentTemplate>")
+            + "</MPD>\n").utf8))
+        func expectedFrame(_ time: Double, keyframe: Bool) -> Int {
+            func frames(_ seconds: Double, every keyframeSeconds: Double) -> Int {
+                Int(keyframe ? (seconds / keyframeSeconds + 1e-6).rounded(.down) * keyframeSeconds * 10 : (seconds * 10 + 1e-6).rounded(.down))
+            }
+            if time < 3.5 { return frames(time, every: 2) }
+            // The advert's last shown frame (2.4 s of it) holds in the gap.
+            if time < 6.5 { return 100 + frames(min(time - 3.5, gap && !keyframe ? 2.4 : 3), every: 1) }
+            return frames(time - 3, every: 2)
+        }
+        for seek in ["exact", "keyframe"] {
+            let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file(seek), "--interval", "0.5", "--seek", seek])
+            #expect(run.status == 0, "\(run.stderr)")
+            let folder = directory.file("\(seek)/periods/thumbnails/")
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+            #expect(cues.count == 18 && cues.last?.end == 9, "\(cues.count) cues to \(cues.last?.end ?? 0) s")
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { expectedFrame($0.start, keyframe: seek == "keyframe") },
+                    "\(seek)")
+        }
+    }
+
     /// A discontinuity whose timestamps carry on (a packager's cut, not a new timeline) moves nothing, even where
     /// the durations before it are a little off (the first says 2.3 s of its 2).
     @Test func aRunThatCarriesOnTheTimelineStaysWhereItIs() throws {
