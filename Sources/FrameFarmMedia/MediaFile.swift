@@ -80,8 +80,8 @@ public final class MediaFile {
     let part: PlaylistPart?
     /// Ticks added to every packet's timestamps (see `MediaFile.part`).
     private var timeOffset: Int64 = 0
-    /// For a DASH period's segments, the stream times it shows (`placePeriod`): frames after are not shown, and
-    /// one before shows from its start.
+    /// For a DASH period's segments, the stream times it shows (`SegmentedPlaylist.periods`): frames after are not
+    /// shown, and one before shows from its start.
     var presentationWindow: Range<Double>?
     /// Video packets the demuxer has given.
     private var packetsRead = 0

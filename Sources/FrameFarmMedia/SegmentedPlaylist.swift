@@ -20,8 +20,10 @@ struct SegmentedPlaylist: Sendable {
     /// Runs whose frame size `MediaFile.checkRunSize` has measured.
     let sizedRuns = Locked<Set<Int>>([])
     /// For a DASH manifest of several periods, how each run (period) is placed: the time of its own timestamps at
-    /// which it starts, and how long it shows. Its runs are then placed exactly, and each shows only its period
-    /// (`placePeriod`), where an HLS playlist's are placed by their first timestamps.
+    /// which it starts, and how long it shows. Its runs are then placed as the manifest says, and each shows only
+    /// its period (`MediaFile.presentationWindow`), where an HLS playlist's are placed by their first timestamps.
+    /// Its segments may hold more: a programme cut for an advertisement mid-segment goes on past the period's end,
+    /// and resumes from a segment that starts before it.
     let periods: [DASHManifest.PeriodTiming]?
 
     init(name: String, playlist: HLSMediaPlaylist, isManifest: Bool = false, periods: [DASHManifest.PeriodTiming]? = nil) {
@@ -29,6 +31,12 @@ struct SegmentedPlaylist: Sendable {
         self.playlist = playlist
         self.isManifest = isManifest
         self.periods = periods
+    }
+
+    /// The DASH period (`periods`) whose run starts at segment `runStart`.
+    func period(startingAt runStart: Int) -> DASHManifest.PeriodTiming? {
+        let index = playlist.segments[...runStart].filter(\.startsDiscontinuity).count
+        return periods.flatMap { $0.indices.contains(index) ? $0[index] : nil }
     }
 
     /// The media playlist that `file` reads, when it is an HLS playlist (or a DASH representation made one); nil
@@ -151,10 +159,12 @@ extension MediaFile {
     private static func placed(_ part: PlaylistPart, analysis known: StreamAnalysis, maxPixels: Int) throws -> MediaFile {
         let file = try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known, rendition: nil, part: part)
         let segments = part.playlist.playlist
-        let runStart = segments.run(of: part.segments.lowerBound).lowerBound
-        if let periods = part.playlist.periods {
-            placePeriod(file, segments: segments, runStart: runStart, periods: periods, firstStart: known.info.startSeconds)
-            return file
+        let run = segments.run(of: part.segments.lowerBound), runStart = run.lowerBound
+        let expected = segments.start(of: runStart, firstStart: known.info.startSeconds)
+        let period = part.playlist.period(startingAt: runStart)
+        if let period {
+            let end = period.shownSeconds.map { expected + $0 } ?? segments.start(of: run.upperBound, firstStart: known.info.startSeconds)
+            file.presentationWindow = expected..<end
         }
         guard runStart > 0 else { return file }
         let learnt = part.playlist.runOffsets.withLock { $0[runStart] }
@@ -166,28 +176,19 @@ extension MediaFile {
             guard let packet = try measured.readVideoPacket(),
                   let first = (packet.presentationTimestamp ?? packet.decodeTimestamp).map(measured.seconds) else { return 0 }
             if measured === file { file.packetsReadAhead = [Packet(moving: packet)] }
-            let expected = segments.start(of: runStart, firstStart: known.info.startSeconds)
-            let offset = abs(expected - first) > segments.longestDuration / 2 ? expected - first : 0
+            let offset: Double
+            if let period, abs(first - period.presentationTimeOffset) <= segments.longestDuration {
+                // A DASH period starts at its `@presentationTimeOffset`, which may lie inside its first segment.
+                offset = expected - period.presentationTimeOffset
+            } else {
+                // A DASH period whose media disagrees with its offset is moved as a run of HLS is.
+                offset = abs(expected - first) > segments.longestDuration / 2 || period != nil ? expected - first : 0
+            }
             part.playlist.runOffsets.withLock { $0[runStart] = offset }
             return offset
         }()
         file.shiftTimestamps(by: offset)
         return file
-    }
-
-    /// A DASH period's run, placed as the manifest places it: its `@presentationTimeOffset` where the durations
-    /// before it end (`DASHManifest` makes them the periods' own), and shown from there for the period's duration
-    /// (`presentationWindow`). Its segments may hold more: a programme cut for an advertisement mid-segment goes on
-    /// past the period's end, and resumes from a segment that starts before it.
-    private static func placePeriod(_ file: MediaFile, segments: HLSMediaPlaylist, runStart: Int,
-                                    periods: [DASHManifest.PeriodTiming], firstStart: Double) {
-        let run = segments.run(of: runStart)
-        let period = segments.segments[...runStart].filter(\.startsDiscontinuity).count
-        guard periods.indices.contains(period) else { return }
-        let start = segments.start(of: runStart, firstStart: firstStart)
-        let end = periods[period].shownSeconds.map { start + $0 } ?? segments.start(of: run.upperBound, firstStart: firstStart)
-        file.presentationWindow = start..<end
-        if period > 0 { file.shiftTimestamps(by: start - periods[period].presentationTimeOffset) }
     }
 
     /// Reads packets up to the last keyframe presented at or before `seconds` and keeps those from it on; false

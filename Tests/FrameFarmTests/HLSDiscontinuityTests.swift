@@ -221,7 +221,9 @@ import Testing
             let (width, height) = (size.split(separator: "x")[0], size.split(separator: "x")[1])
             periods += "<Period start=\"PT\(3 * index)S\"><AdaptationSet mimeType=\"video/mp4\">"
                 + "<Representation id=\"\(name)\" width=\"\(width)\" height=\"\(height)\" bandwidth=\"100000\">"
-                + "<SegmentList timescale=\"1\" duration=\"1\"><Initialization sourceURL=\"\(name)-init.mp4\"/>"
+                // The advert's offset disagrees with its media (which starts at 0): it is placed by its media.
+                + "<SegmentList timescale=\"1\" duration=\"1\"\(index == 1 ? " presentationTimeOffset=\"1000\"" : "")>"
+                + "<Initialization sourceURL=\"\(name)-init.mp4\"/>"
                 + (0..<3).map { "<SegmentURL media=\"\(name)-00\($0).m4s\"/>" }.joined() + "</SegmentList></Representation></AdaptationSet></Period>\n"
         }
         let input = directory.write("periods.mpd", Data("""
