@@ -116,6 +116,12 @@ extension FrameReader {
             count += 1
             if let pts = packet.presentationTimestamp ?? packet.decodeTimestamp {
                 let time = file.seconds(pts)
+                // A DASH period's packets outside it are not shown, but a keyframe before it shows from its start
+                // (see `MediaFile.presentationWindow`).
+                if let window = file.presentationWindow, !window.contains(time) {
+                    if packet.isKeyFrame, time < window.lowerBound { scan.keyframes.append(window.lowerBound) }
+                    continue
+                }
                 scan.lastTime = max(scan.lastTime ?? time, time)
                 scan.packetTimes.append(time)
                 if packet.isKeyFrame { scan.keyframes.append(time) }

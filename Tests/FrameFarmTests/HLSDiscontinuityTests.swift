@@ -240,8 +240,8 @@ import Testing
     /// 129) for 3 s, or with a gap, for 2.5 s before the next period starts; then the programme again from 3.5 s
     /// (`@presentationTimeOffset`, in a SegmentTemplate timeline), though its first segment starts at 2 s. Every
     /// tile shows the frame a player shows, the track lasts the 9 s of the periods, and in the gap the advert's last
-    /// shown frame holds. The periods were placed one after another by their segments' durations (11 s), so every
-    /// tile from 3.5 s on was off by up to a segment.
+    /// shown frame holds; lint finds no jump back in time. The periods were placed one after another by their
+    /// segments' durations (11 s), so every tile from 3.5 s on was off by up to a segment.
     @Test(arguments: [false, true]) func dashPeriodsShowOnlyTheirOwnPartOfTheirSegments(gap: Bool) throws {
         let directory = TemporaryDirectory()
         for (name, seconds, keyframes, first) in [("programme", "6", "2", "0"), ("advert", "3", "1", "100")] {
@@ -282,6 +282,9 @@ import Testing
             #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == cues.map { expectedFrame($0.start, keyframe: seek == "keyframe") },
                     "\(seek)")
         }
+        // The programme's packets before its period are not a jump back in time.
+        let lint = try CommandLineTests.run(["lint", input])
+        #expect(!lint.stdout.contains("timestamp-jump"), "\(lint.stdout)")
     }
 
     /// A discontinuity whose timestamps carry on (a packager's cut, not a new timeline) moves nothing, even where
