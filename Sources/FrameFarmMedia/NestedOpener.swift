@@ -17,13 +17,13 @@ enum NestedOpener {
     private final class ReaderBox: @unchecked Sendable {  // unchecked: a reader is used by the one demuxer that opened it
         /// A segment or playlist read as FFmpeg asks for its bytes.
         let remote: RemoteReader?
-        /// An AES-128 segment, read whole and decrypted.
-        let decrypted: MemoryReader?
+        /// Read whole and given from memory: an AES-128 segment decrypted, a playlist behind a redirect.
+        let memory: MemoryReader?
         /// The playlist it was opened for.
         let parent: String
-        init(remote: RemoteReader? = nil, decrypted: MemoryReader? = nil, parent: String) {
+        init(remote: RemoteReader? = nil, memory: MemoryReader? = nil, parent: String) {
             self.remote = remote
-            self.decrypted = decrypted
+            self.memory = memory
             self.parent = parent
         }
     }
@@ -78,11 +78,17 @@ enum NestedOpener {
             let reader = try RemoteReader(name: name)
             // An EXT-X-BYTERANGE segment starts part-way into its file.
             let offset = integer(options?.pointee, "offset") ?? 0
-            if let head = reader.peek(64 << 10, at: offset), let size = reader.size,
+            let head = reader.peek(64 << 10, at: offset)
+            if let head, let size = reader.size,
                let problem = MP4Boxes.cutShortSegment(head: head, size: (integer(options?.pointee, "end_offset") ?? size) - offset) {
                 throw InputError.unreadable(problem)
             }
             if offset > 0 { _ = avio_seek(reader.context, Int64(offset), SEEK_SET) }
+            if offset == 0, head?.starts(with: "#EXTM3U".utf8) == true, let memory = try redirectedPlaylist(reader) {
+                pb.pointee = memory.context
+                readers.withLock { $0[Int(bitPattern: memory.context)] = ReaderBox(memory: memory, parent: parent) }
+                return 0
+            }
             pb.pointee = reader.context
             readers.withLock { $0[Int(bitPattern: reader.context)] = ReaderBox(remote: reader, parent: parent) }
             return 0
@@ -90,6 +96,16 @@ enum NestedOpener {
             fail(parent, segment: name, reason: "\(error)")
             return -EIO
         }
+    }
+
+    /// A rendition's playlist (`reader`'s bytes start `#EXTM3U`) found behind a redirect, with what it names
+    /// resolved against where the redirect led, as players resolve it: FFmpeg would resolve it against the address
+    /// it asked for. Nil where there was no redirect.
+    private static func redirectedPlaylist(_ reader: RemoteReader) throws -> MemoryReader? {
+        guard reader.redirectedName != nil, let data = reader.readAll(limit: PlaylistScan.largestText + 1) else { return nil }
+        if let failure = reader.failure { throw failure }
+        guard data.count <= PlaylistScan.largestText else { throw InputError.unreadable("a playlist larger than 16 MiB") }
+        return try MemoryReader(Data(PlaylistScan.absolutized(String(decoding: data, as: UTF8.self), against: reader.base).utf8))
     }
 
     /// An AES-128 segment, read whole and decrypted here: through FrameFarm's reader when remote (FFmpeg's `crypto`
@@ -109,7 +125,7 @@ enum NestedOpener {
             let sealed = remote ? try readRemote(name, from: start, limit: limit) : try readLocal(name, from: start, limit: limit)
             let plain = try MemoryReader(try EncryptedSegment.decrypt(sealed, key: key, iv: iv))
             pb.pointee = plain.context
-            readers.withLock { $0[Int(bitPattern: plain.context)] = ReaderBox(decrypted: plain, parent: parent) }
+            readers.withLock { $0[Int(bitPattern: plain.context)] = ReaderBox(memory: plain, parent: parent) }
             return 0
         } catch {
             fail(parent, segment: name, reason: error.description)

@@ -65,6 +65,21 @@ enum PlaylistScan {
         return String(base[...slash]) + reference
     }
 
+    /// An HLS playlist's `text` with every address it names (its segments', variants', and those of `URI="..."`
+    /// attributes) resolved against `base`: for a playlist read at one address and given to FFmpeg under another.
+    static func absolutized(_ text: String, against base: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { return String(line) }
+            guard trimmed.hasPrefix("#") else { return resolve(trimmed, against: base) }
+            guard let open = trimmed.range(of: "URI=\""), let close = trimmed[open.upperBound...].firstIndex(of: "\"") else {
+                return String(line)
+            }
+            let address = String(trimmed[open.upperBound..<close])
+            return String(trimmed[..<open.upperBound]) + resolve(address, against: base) + trimmed[close...]
+        }.joined(separator: "\n")
+    }
+
     private static func origin(of name: String) -> String {
         guard let schemeEnd = name.range(of: "://"),
               let pathStart = name[schemeEnd.upperBound...].firstIndex(of: "/") else { return name }

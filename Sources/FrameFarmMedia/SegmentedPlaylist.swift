@@ -55,8 +55,9 @@ struct SegmentedPlaylist: Sendable {
                   variants.indices.contains(variant), !variants[variant].tag.contains("VIDEO=\"") else { return nil }
             let resolved = PlaylistScan.resolve(variants[variant].address, against: base)
             name = RemoteInput.isRemote(resolved) ? RemoteInput.registerNested(resolved, within: base) : resolved
-            guard let nested = PlaylistScan.text(name)?.text else { return nil }
-            media = nested
+            // What it names is relative to where its redirects led.
+            guard let nested = PlaylistScan.text(name) else { return nil }
+            (media, name) = (nested.text, nested.base)
         }
         guard let playlist = HLSMediaPlaylist(media) else { return nil }
         return SegmentedPlaylist(name: name, playlist: playlist)

@@ -286,6 +286,36 @@ struct RemoteInputTests {
         #expect(!run.stdout.contains(Self.signature) && !run.stderr.contains(Self.signature))
     }
 
+    /// A ladder whose renditions' playlists are behind redirects (a short link each, to another folder): what each
+    /// names is relative to where its own redirect led, as players resolve it, from the start and after seeks. Only
+    /// the input's own redirect was followed, so its segments were looked for beside the short link.
+    @Test(arguments: [false, true]) func aRenditionBehindARedirectIsReadFromWhereItLed(fmp4: Bool) throws {
+        let server = try WebServer()
+        let folder = server.root + "/videos/show"
+        try FileManager.default.createDirectory(atPath: server.root + "/videos/ladder", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var master = "#EXTM3U\n#EXT-X-VERSION:3\n"
+        for (index, size) in ["320x180", "640x360"].enumerated() {
+            let made = try CommandLineTests.run(["sample", "--out", folder + "/v\(index).m3u8", "--duration", "6", "--size", size,
+                                                 "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"]
+                                                + (fmp4 ? ["--fmp4"] : []))
+            try #require(made.status == 0, "\(made.stderr)")
+            master += "#EXT-X-STREAM-INF:BANDWIDTH=\((index + 1) * 500_000),RESOLUTION=\(size)\n/go/v\(index)-m3u8\n"
+        }
+        try master.write(toFile: server.root + "/videos/ladder/master.m3u8", atomically: true, encoding: .utf8)
+        for seek in ["exact", "keyframe"] {
+            let out = server.folder.file(seek)
+            let run = try CommandLineTests.run(["thumbnails", server.url("videos/ladder/master.m3u8") + Self.query, "--out", out,
+                                                "--interval", "0.7", "--seek", seek])
+            #expect(run.status == 0, "\(run.stderr)")
+            let thumbnails = out + "/master/thumbnails/"
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: thumbnails + "thumbnails.vtt", encoding: .utf8))
+            #expect(cues.count == 9)
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: thumbnails)
+                    == cues.map { seek == "exact" ? Int(($0.start * 10 + 1e-6).rounded(.down)) : Int($0.start / 2) * 20 }, "\(seek)")
+        }
+    }
+
     /// A local playlist may name its segments over http (a CDN's): they are read through FrameFarm's reader, as a
     /// remote playlist's are, where FFmpeg 5.1's hls demuxer aborted the process reusing an http connection on them.
     @Test(arguments: [false, true]) func aLocalPlaylistOfRemoteSegmentsIsRead(fmp4: Bool) throws {
