@@ -61,9 +61,13 @@ public enum DASHImageWriter {
         func segmentTemplate(_ representation: Representation) -> String {
             let track = representation.track
             let media = representation.folder + track.naming.dashTemplate(track.format)
-            let segmentMilliseconds = max(1, TimeFormatting.milliseconds(track.fullSheetDuration))
-            return "<SegmentTemplate media=\"\(MarkupEscaping.escaped(media))\" timescale=\"1000\" "
-                + "duration=\"\(segmentMilliseconds)\" startNumber=\"1\"/>"
+            // In microseconds where milliseconds would round it: a sheet of 7.0 s spelled 6999 ms for 6.9993 s put
+            // every later sheet further off.
+            let milliseconds = track.fullSheetDuration * 1000
+            let timescale = abs(milliseconds - milliseconds.rounded()) < 1e-6 ? 1000 : 1_000_000
+            let units = max(1, Int((track.fullSheetDuration * Double(timescale)).rounded()))
+            return "<SegmentTemplate media=\"\(MarkupEscaping.escaped(media))\" timescale=\"\(timescale)\" "
+                + "duration=\"\(units)\" startNumber=\"1\"/>"
         }
         let shared = representations.count == 1
         var lines = ["<AdaptationSet contentType=\"image\" mimeType=\"\(representations[0].track.format.mimeType)\">"]

@@ -4,22 +4,26 @@
 /// Writes `thumbnails.m3u8` and the multivariant playlist line that points at it. Pure; thread-safe.
 public enum HLSImagePlaylistWriter {
     /// The image media playlist. Each sheet's `EXT-X-TILES` gives the tile size, that sheet's own layout (a cut
-    /// last sheet says so) and the per-thumbnail duration; `EXTINF` is the time the sheet covers.
+    /// last sheet says so) and the per-thumbnail duration; `EXTINF` is the time the sheet covers (`decimalSpan`).
+    /// `DURATION` is the interval, to the microsecond, raised where needed so that the sheet's tiles cover its
+    /// `EXTINF`: a player taking `offset / DURATION` as the tile never lands past the layout (an interval of
+    /// 0.3333 s written 0.333 put 6.999 s of a 7x3 sheet at tile 21).
     public static func playlist(for track: ThumbnailTrack, baseURI: String = "") -> String {
         var lines = [
             "#EXTM3U",
             "#EXT-X-VERSION:7",
-            "#EXT-X-TARGETDURATION:\(targetDuration(track.sheets.map(\.duration)))",
+            "#EXT-X-TARGETDURATION:\(targetDuration(track.sheets.map { ($0.startTime, $0.endTime) }))",
             // 1 like the spec's examples, and so segment numbers match the sheet file numbers.
             "#EXT-X-MEDIA-SEQUENCE:1",
             "#EXT-X-PLAYLIST-TYPE:VOD",
             "#EXT-X-IMAGES-ONLY",
         ]
-        let tileDuration = TimeFormatting.decimalSeconds(track.interval)
         for sheet in track.sheets {
+            let covered = Double(TimeFormatting.milliseconds(sheet.endTime) - TimeFormatting.milliseconds(sheet.startTime)) / 1000
+            let tileDuration = max(track.interval, covered / Double(sheet.thumbnailRange.count))
             lines.append("#EXT-X-TILES:RESOLUTION=\(track.tileSize),LAYOUT=\(sheet.columns)x\(sheet.rows),"
-                + "DURATION=\(tileDuration)")
-            lines.append("#EXTINF:\(TimeFormatting.decimalSeconds(sheet.duration)),")
+                + "DURATION=\(TimeFormatting.microsecondsUp(tileDuration))")
+            lines.append("#EXTINF:\(TimeFormatting.decimalSpan(from: sheet.startTime, to: sheet.endTime)),")
             lines.append(baseURI + sheet.fileName)
         }
         lines.append("#EXT-X-ENDLIST")
@@ -34,9 +38,9 @@ public enum HLSImagePlaylistWriter {
             + "CODECS=\"\(track.format.rawValue)\",URI=\"\(uri)\""
     }
 
-    /// EXT-X-TARGETDURATION: the longest segment duration, as written (to the millisecond), rounded up.
-    static func targetDuration(_ durations: [Double]) -> Int {
-        let longest = durations.map(TimeFormatting.milliseconds).max() ?? 0
+    /// EXT-X-TARGETDURATION: the longest segment duration (start and end), as written (`decimalSpan`), rounded up.
+    static func targetDuration(_ segments: [(start: Double, end: Double)]) -> Int {
+        let longest = segments.map { TimeFormatting.milliseconds($0.end) - TimeFormatting.milliseconds($0.start) }.max() ?? 0
         return max(1, (longest + 999) / 1000)
     }
 }

@@ -27,13 +27,13 @@ public enum IFramePlaylistWriter {
         var lines = [
             "#EXTM3U",
             "#EXT-X-VERSION:7",
-            "#EXT-X-TARGETDURATION:\(HLSImagePlaylistWriter.targetDuration(fragments.map(\.duration)))",
+            "#EXT-X-TARGETDURATION:\(HLSImagePlaylistWriter.targetDuration(fragments.map { ($0.time, $0.time + $0.duration) }))",
             "#EXT-X-PLAYLIST-TYPE:VOD",
             "#EXT-X-I-FRAMES-ONLY",
             "#EXT-X-MAP:URI=\"\(mediaURI)\",BYTERANGE=\"\(initSegmentLength)@0\"",
         ]
         for fragment in fragments {
-            lines.append("#EXTINF:\(TimeFormatting.decimalSeconds(fragment.duration)),")
+            lines.append("#EXTINF:\(TimeFormatting.decimalSpan(from: fragment.time, to: fragment.time + fragment.duration)),")
             lines.append("#EXT-X-BYTERANGE:\(fragment.byteLength)@\(fragment.byteOffset)")
             lines.append(mediaURI)
         }

@@ -92,8 +92,11 @@ public struct ThumbnailTrack: Sendable, Equatable {
         switch spacing {
         case .interval(let seconds):
             guard seconds.isFinite, seconds >= minimumInterval else { throw ThumbnailTrackError.invalidInterval(seconds) }
-            // A tail under 1 ms joins the previous thumbnail rather than making an empty cue.
-            return (covered, seconds, max(1, Int(((covered - minimumInterval) / seconds).rounded(.up))))
+            // A thumbnail starts wherever at least 1 ms is left; a tail under 1 ms joins the one before rather than
+            // make an empty cue. The slack keeps floating point from taking 0.039 / 0.001 for 38.99... (the last
+            // millisecond had no thumbnail, which DASH, timing tiles by the interval, still pointed at).
+            let steps = (covered - minimumInterval) / seconds
+            return (covered, seconds, Int((steps * (1 + 1e-12) + 1e-9).rounded(.down)) + 1)
         case .count(let requested):
             guard requested > 0 else { throw ThumbnailTrackError.invalidCount(requested) }
             let count = min(requested, max(1, Int((covered / minimumInterval).rounded(.down))))

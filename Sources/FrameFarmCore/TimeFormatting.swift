@@ -1,5 +1,5 @@
-/// Times as manifests spell them. Every writer rounds to the millisecond through here so the same instant is
-/// spelled the same way in every file.
+/// Times as manifests spell them. Every writer rounds instants to the millisecond through here so the same instant
+/// is spelled the same way in every file; only a tile's duration may be spelled to the microsecond.
 
 /// Formats seconds for WebVTT, HLS and DASH. Pure functions; thread-safe.
 public enum TimeFormatting {
@@ -19,6 +19,24 @@ public enum TimeFormatting {
     public static func decimalSeconds(_ seconds: Double) -> String {
         let total = milliseconds(seconds)
         return "\(total / 1000).\(padded(total % 1000, 3))"
+    }
+
+    /// The time from `start` to `end` with each rounded to the millisecond as a WebVTT cue rounds it, as `EXTINF`
+    /// uses it: segments so spelled add up to the last end exactly (each rounded alone, a 0.3333-s interval
+    /// written 0.333 lost 54 ms over a minute), and start where the cues of the same times start.
+    public static func decimalSpan(from start: Double, to end: Double) -> String {
+        let total = max(0, milliseconds(end) - milliseconds(start))
+        return "\(total / 1000).\(padded(total % 1000, 3))"
+    }
+
+    /// Seconds rounded up to the microsecond, with three decimals at least and six at most: `0.3333`, `10.000`.
+    public static func microsecondsUp(_ seconds: Double) -> String {
+        let total = seconds.isFinite && seconds > 0 ? Int((seconds * 1_000_000 - 1e-6).rounded(.up)) : 0
+        var text = "\(total / 1_000_000).\(padded(total % 1_000_000, 6))"
+        while text.hasSuffix("0"), text.count > text.distance(from: text.startIndex, to: text.firstIndex(of: ".")!) + 4 {
+            text.removeLast()
+        }
+        return text
     }
 
     /// An xs:duration in seconds, trailing zeros dropped: `PT600S`, `PT9.5S`.

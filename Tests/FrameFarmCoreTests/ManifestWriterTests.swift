@@ -6,7 +6,8 @@ import FrameFarmCore
 import Testing
 
 /// Tracks covering the awkward cases: shorter than one interval, one cut sheet, many sheets with a one-tile last
-/// sheet, a partial last row, `--count`, a 1x1 grid and an empty video.
+/// sheet, a partial last row, `--count`, a 1x1 grid, an empty video, and intervals that are no whole number of
+/// milliseconds (a third of a second at 29.97 fps; 0.9999 s, whose last thumbnail covers the last millisecond).
 private let tracks: [ThumbnailTrack] = [
     try! track(9.5, .interval(10), 5, 2),
     try! track(600, .interval(10), 10, 10),
@@ -15,6 +16,8 @@ private let tracks: [ThumbnailTrack] = [
     try! track(1001, .count(100), 4, 4),
     try! track(25, .interval(10), 1, 1),
     try! track(0, .interval(2), 3, 3),
+    try! track(60.027, .interval(0.3333), 7, 3),
+    try! track(10, .interval(0.9999), 4, 4),
 ]
 
 /// An attribute's value, looked up in `attributes` because swift-corelibs' `attribute(forName:)` misses the
@@ -74,16 +77,21 @@ func hlsImagePlaylistIsWellFormed(index: Int) throws {
         #expect(Set(attributes.keys) == ["RESOLUTION", "LAYOUT", "DURATION"])
         #expect(attributes["RESOLUTION"] == "160x90" && uri == sheet.fileName)
         #expect(attributes["LAYOUT"] == "\(sheet.columns)x\(sheet.rows)")
-        let tileMillis = try #require(parseDecimalMilliseconds(attributes["DURATION"] ?? ""))
-        #expect(tileMillis == ms(track.interval))
+        // The interval, to the microsecond at most, raised no more than the segment's rounding needs.
+        let tileDuration = try #require(Double(attributes["DURATION"] ?? ""))
+        #expect(tileDuration >= track.interval - 1e-9 && tileDuration < track.interval + 0.001)
+        #expect((attributes["DURATION"]?.split(separator: ".").last?.count ?? 0) <= 6)
         let segmentMillis = try parseExtinf(extinf)
         #expect((segmentMillis + 500) / 1000 <= targetDuration && segmentMillis > 0)
-        // The layout holds the tiles that cover the segment, and not a whole spare row.
-        let tilesCovering = Int((Double(segmentMillis) / Double(tileMillis)).rounded(.up))
+        // Segments start where the cues of their first tiles start: nothing drifts.
+        #expect(total == ms(sheet.startTime))
+        // The layout holds the tiles that cover the segment, and not a whole spare row: a player taking
+        // offset / DURATION as the tile never lands past it.
+        let tilesCovering = Int((Double(segmentMillis) / 1000 / tileDuration).rounded(.up))
         #expect(tilesCovering <= sheet.columns * sheet.rows && tilesCovering > sheet.columns * (sheet.rows - 1))
         total += segmentMillis
     }
-    #expect(abs(total - ms(track.duration)) <= track.sheets.count)
+    #expect(total == ms(track.duration))
     #expect(targetDuration == (total == 0 ? 1 : Int((Double(ms(track.sheets[0].duration)) / 1000).rounded(.up))))
     let streamInf = HLSImagePlaylistWriter.imageStreamInfLine(for: track, bandwidth: 12_345)
     let prefix = "#EXT-X-IMAGE-STREAM-INF:"
@@ -116,10 +124,16 @@ func dashImageAdaptationSetFollowsDashIF(index: Int) throws {
     #expect(attribute(set, "mimeType") == "image/jpeg")
     let template = try #require(set.elements(forLocalName: "SegmentTemplate", uri: namespace).first)
     #expect(attribute(template, "media") == "sheet-$Number%04d$.jpg")
-    #expect(attribute(template, "timescale") == "1000" && attribute(template, "startNumber") == "1")
-    let segmentMillis = try #require(Int(attribute(template, "duration") ?? ""))
-    #expect(segmentMillis == ms(Double(track.columns * track.rows) * track.interval))
-    #expect((ms(track.duration) + segmentMillis - 1) / segmentMillis == track.sheets.count)
+    // Milliseconds where they are exact, else microseconds.
+    let timescale = try #require(Int(attribute(template, "timescale") ?? ""))
+    let sheetSeconds = Double(track.columns * track.rows) * track.interval
+    #expect(timescale == (abs(sheetSeconds * 1000 - (sheetSeconds * 1000).rounded()) < 1e-6 ? 1000 : 1_000_000))
+    #expect(attribute(template, "startNumber") == "1")
+    let segmentUnits = try #require(Int(attribute(template, "duration") ?? ""))
+    #expect(segmentUnits == Int((sheetSeconds * Double(timescale)).rounded()))
+    #expect(Int((track.duration * Double(timescale) / Double(segmentUnits) - 1e-9).rounded(.up)) == track.sheets.count)
+    // A player timing tiles by the interval finds one for every instant, the last millisecond's too.
+    #expect(Int((track.duration / track.interval - 1e-9).rounded(.up)) == track.thumbnails.count)
 
     let representation = try #require(set.elements(forLocalName: "Representation", uri: namespace).first)
     #expect(attribute(representation, "width") == "\(track.columns * 160)")
@@ -131,10 +145,11 @@ func dashImageAdaptationSetFollowsDashIF(index: Int) throws {
 
     // A DASH player spreads C*R tiles evenly over each segment; each thumbnail's midpoint must land on its tile.
     let perSheet = track.columns * track.rows
+    let segmentSeconds = Double(segmentUnits) / Double(timescale)
     for thumbnail in track.thumbnails {
-        let middle = (thumbnail.startTime + thumbnail.endTime) / 2 * 1000
-        let segment = Int(middle / Double(segmentMillis))
-        let slot = Int((middle - Double(segment * segmentMillis)) / (Double(segmentMillis) / Double(perSheet)))
+        let middle = (thumbnail.startTime + thumbnail.endTime) / 2
+        let segment = Int(middle / segmentSeconds)
+        let slot = Int((middle - Double(segment) * segmentSeconds) / (segmentSeconds / Double(perSheet)))
         #expect(segment == thumbnail.sheetIndex)
         #expect(PixelRect(x: slot % track.columns * 160, y: slot / track.columns * 90, width: 160, height: 90)
             == thumbnail.tileRect)
@@ -206,7 +221,7 @@ func dashImageAdaptationSetFollowsDashIF(index: Int) throws {
             Issue.record("bad fragment at \(body[start])")
             return
         }
-        #expect(try parseExtinf(extinf) == ms(fragment.duration))
+        #expect(try parseExtinf(extinf) == ms(fragment.time + fragment.duration) - ms(fragment.time))
         let parts = range.split(separator: "@").compactMap { Int($0) }
         #expect(parts == [fragment.byteLength, expectedOffset])
         expectedOffset += fragment.byteLength
@@ -218,6 +233,27 @@ func dashImageAdaptationSetFollowsDashIF(index: Int) throws {
     // Peak: the largest fragment, 5099 bytes over 10.01 s.
     #expect(attributes == ["BANDWIDTH": "\(Int((5099.0 * 8 / 10.01).rounded(.up)))", "RESOLUTION": "320x180",
                            "CODECS": "\"mjpg\"", "URI": "\"iframes.m3u8\""])
+}
+
+/// At an interval that is no whole number of milliseconds (a third of a second over a minute at 29.97 fps), every
+/// fragment starts where its thumbnail does and they add up to the video's duration: each rounded alone, 181
+/// fragments of 0.333 s added up to 59.973 s of 60.027, placing the last image 54 ms early.
+@Test func iFrameDurationsAddUpToTheVideo() throws {
+    let track = try track(60.027, .interval(0.3333), 7, 3)
+    let fragments = track.thumbnails.map { thumbnail in
+        IFrameFragment(time: thumbnail.startTime, duration: thumbnail.endTime - thumbnail.startTime, byteOffset: 0, byteLength: 1)
+    }
+    let text = IFramePlaylistWriter.playlist(initSegmentLength: 100, fragments: fragments)
+    let durations = try parseM3U(text).compactMap { line -> Int? in
+        if case .tag("#EXTINF", let value) = line { return try parseExtinf(value) } else { return nil }
+    }
+    try #require(durations.count == fragments.count)
+    var elapsed = 0
+    for (fragment, duration) in zip(fragments, durations) {
+        #expect(elapsed == ms(fragment.time), "\(fragment.time)")
+        elapsed += duration
+    }
+    #expect(elapsed == ms(60.027))
 }
 
 @Test func pngTracksUsePngEverywhere() throws {

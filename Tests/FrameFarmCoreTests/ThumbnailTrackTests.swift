@@ -27,6 +27,16 @@ func track(_ duration: Double, _ spacing: ThumbnailSpacing, _ columns: Int, _ ro
     #expect(tenMinutes.thumbnails[59].startTime == 590 && tenMinutes.thumbnails[59].endTime == 600)
 }
 
+/// A thumbnail starts wherever a millisecond or more is left, the last millisecond too (floating point took 0.039
+/// s of 1-ms steps for fewer than 39, so the last millisecond joined the cue before, where DASH still had a tile);
+/// a tail under a millisecond joins the one before.
+@Test func theLastMillisecondGetsItsOwnThumbnail() throws {
+    #expect(try track(0.04, .interval(0.001), 1, 1).thumbnails.count == 40)
+    let almostOne = try track(10, .interval(0.9999), 4, 4)
+    #expect(almostOne.thumbnails.count == 11 && abs(almostOne.thumbnails[10].startTime - 9.999) < 1e-9)
+    #expect(try track(10.0005, .interval(2.5), 4, 4).thumbnails.count == 4)
+}
+
 @Test func nonSquareGridsCutOnlyTheLastSheet() throws {
     // 1001 s at 10 s: 101 thumbnails, the last from 1000 to 1001 s.
     let fiveByTwo = try track(1001, .interval(10), 5, 2)
