@@ -57,7 +57,9 @@ public enum InputList {
             for name in names.sorted() where !name.hasPrefix(".") {
                 let child = path == "/" ? "/" + name : path + "/" + name
                 var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: child, isDirectory: &isFolder) else { continue }
+                // A name that is not UTF-8 cannot be opened: listed, it fails with one line saying so, rather than
+                // leave the video out without a word.
+                guard FileManager.default.fileExists(atPath: child, isDirectory: &isFolder) || name.contains("\u{FFFD}") else { continue }
                 if isFolder.boolValue {
                     walk(child)
                 } else if extensions.contains((name as NSString).pathExtension.lowercased()) {

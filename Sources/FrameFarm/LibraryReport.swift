@@ -54,10 +54,11 @@ public struct LibraryReport: Encodable, Sendable {
         for (path, outputs) in judged.sorted(by: { $0.key < $1.key }) {
             for command in commandNames {
                 switch (outputs[command], lastRun[command]?[path]) {
+                // The last run's failure, whatever an earlier run left (its outputs stay, for other settings).
+                case (_, let run?) where run.status == .failed:
+                    commands[command]!.failed.append(InputFailure(path: path, reason: run.error ?? "failed"))
                 case (true?, _): commands[command]!.done += 1
                 case (false?, _): commands[command]!.stale.append(path)
-                case (nil, let run?) where run.status == .failed:
-                    commands[command]!.failed.append(InputFailure(path: path, reason: run.error ?? "failed"))
                 case (nil, _): commands[command]!.missing.append(path)
                 }
             }

@@ -18,7 +18,10 @@ public enum FolderLayout: Sendable, Hashable {
         case .stem:
             return OutputLayout.stem(input)
         case .hashed:
-            return OutputLayout.stem(input) + "-" + OutputLayout.shortHash(OutputLayout.absolutePath(input))
+            // A folder's name has 255 bytes at most: a long stem (a 251-byte file's) is cut to leave the hash room.
+            var stem = OutputLayout.stem(input)
+            while stem.utf8.count > 248 { stem.removeLast() }
+            return stem + "-" + OutputLayout.shortHash(OutputLayout.absolutePath(input))
         case .mirror(let root):
             let rootPath = OutputLayout.absolutePath(root), path = OutputLayout.absolutePath(input)
             let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"

@@ -114,6 +114,7 @@ public final class MediaFile {
         self.path = path
         self.part = part
         FFmpegLog.configured
+        if part == nil, !RemoteInput.isRemote(path) { try OpenedInput.checkNotAPipe(path) }
         // FFmpeg would fail on DRM with a key or decryption error that does not say why, and reload a live
         // playlist for as long as it grows (first opens only).
         if known == nil, PlaylistScan.isPlaylist(path), let refusal = PlaylistScan.refusal(path) { throw refusal }

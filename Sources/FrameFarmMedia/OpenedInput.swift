@@ -161,9 +161,28 @@ struct OpenedInput {
         return context
     }
 
+    /// Refuses a named pipe or a socket before anything opens it: opening a pipe waits for a writer, so a FIFO in
+    /// a library held up its whole batch for good. (FrameFarm seeks in its inputs; a pipe cannot be sought.)
+    static func checkNotAPipe(_ path: String) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO: throw InputError.unreadable("a named pipe (FIFO), not a file: FrameFarm reads files it can seek in")
+        case S_IFSOCK: throw InputError.unreadable("a socket, not a file")
+        default: return
+        }
+    }
+
     private static func checkReadable(_ path: String) throws {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InputError.notFound }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            // A name that is not UTF-8 (a Latin-1 library's) reaches FrameFarm with U+FFFD for its bytes: not the file.
+            if path.contains("\u{FFFD}") {
+                throw InputError.unreadable("its name is not valid UTF-8 (\u{FFFD} marks each byte that is not), which "
+                                            + "FrameFarm cannot open: rename the file")
+            }
+            throw InputError.notFound
+        }
         if isDirectory.boolValue { throw InputError.isDirectory }
         guard FileManager.default.isReadableFile(atPath: path) else { throw InputError.unreadable("permission denied") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil

@@ -64,10 +64,19 @@ struct ReportCommand: ParsableCommand {
     }
 
     /// A name in `folder` that FrameFarm does not write at an OUT's top (its pages, summary and records), if any.
+    /// A batch killed before it wrote a manifest leaves its temporaries (`.name.tmp`) and video folders holding
+    /// nothing else: those are its, so that its OUT is reported (its inputs not run), not refused.
     private static func entryNotFromFrameFarm(in folder: String) -> String? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.sorted().first { name in
-            ![".framefarm", "index.html", "summary.json"].contains(name) && !(name.hasPrefix("page-") && name.hasSuffix(".html"))
+        func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.hasSuffix(".tmp") }
+        func names(_ folder: String) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] }
+        return names(folder).sorted().first { name in
+            guard ![".framefarm", "index.html", "summary.json"].contains(name), !(name.hasPrefix("page-") && name.hasSuffix(".html")),
+                  !isTemporary(name) else { return false }
+            var isFolder: ObjCBool = false
+            let path = folder + "/" + name
+            let leftByAKilledBatch = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+                && names(path).allSatisfy(isTemporary)
+            return !leftByAKilledBatch
         }
     }
 

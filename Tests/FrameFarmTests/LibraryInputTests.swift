@@ -36,6 +36,14 @@ import Testing
         #expect(throws: InputListError.self) { try InputList.videos(under: root + "/a/one.mp4") }
     }
 
+    /// A hashed folder's name keeps to a file name's 255 bytes: the stem of a 255-byte file name is cut to make
+    /// room for the hash (the folder could not be made).
+    @Test func aHashedFolderOfALongNameFitsAFileName() throws {
+        let long = try FolderLayout.hashed.folder(for: "/lib/" + String(repeating: "\u{E9}", count: 125) + "y.mp4")
+        #expect(long.utf8.count <= 255 && long.hasPrefix(String(repeating: "\u{E9}", count: 120)))
+        #expect(try FolderLayout.hashed.folder(for: "/lib/clip.mp4").hasPrefix("clip-"))
+    }
+
     /// The folder is a function of the input alone: the same alone, in any batch, in any order.
     @Test func foldersDependOnTheInputAlone() throws {
         let inputs = ["/lib/a/clip.mp4", "/lib/b/clip.mov", "/lib/c/other.mp4", "/lib/a/.hidden.mp4"]
@@ -327,6 +335,13 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         let stale = try report(out, list: directory.file("good.txt"))
         #expect(stale.status == 1)
         #expect(((stale.summary["commands"] as? [String: Any])?["poster"] as? [String: Any])?["stale"] as? [String] == [good[1]])
+        // The last run failed where an earlier run's outputs are still there: failed, with its reason (it was done).
+        let failing = try CommandLineTests.run(["poster", good[0], "--out", out, "--widths", "160", "--force", "--max-pixels", "100"])
+        #expect(failing.status == 1)
+        let failed = try report(out, list: directory.file("good.txt"))
+        let failures = ((failed.summary["commands"] as? [String: Any])?["poster"] as? [String: Any])?["failed"] as? [[String: String]]
+        #expect(failures?.map { $0["path"] } == [good[0]] && failures?.first?["reason"]?.contains("exceeds the limit") == true,
+                "\(failed.summary)")
     }
 
     /// An interrupted run records the inputs it never started: without a list, `report` counts them missing (a
@@ -354,6 +369,13 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         let nothing = try self.report(empty, list: list)
         #expect(nothing.status == 1 && nothing.summary["complete"] as? Bool == false)
         #expect(nothing.summary["notRun"] as? [String] == good.sorted())
+        // So is an OUT of a batch killed before it wrote, holding empty video folders and temporaries: it was refused
+        // as a folder that is not an OUT.
+        let killed = directory.file("killed")
+        try FileManager.default.createDirectory(atPath: killed + "/v0/.poster.0-1.0.tmp", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: killed + "/v1", withIntermediateDirectories: true)
+        let notWritten = try self.report(killed, list: list)
+        #expect(notWritten.status == 1 && notWritten.summary["notRun"] as? [String] == good.sorted())
         // A folder of videos is not an OUT: refused, and nothing is written into it.
         let videos = directory.file("videos")
         try FileManager.default.createDirectory(atPath: videos, withIntermediateDirectories: true)
