@@ -104,7 +104,7 @@ enum NestedOpener {
     private static func redirectedPlaylist(_ reader: RemoteReader) throws -> MemoryReader? {
         guard reader.redirectedName != nil, let data = reader.readAll(limit: PlaylistScan.largestText + 1) else { return nil }
         if let failure = reader.failure { throw failure }
-        guard data.count <= PlaylistScan.largestText else { throw InputError.unreadable("a playlist larger than 16 MiB") }
+        guard data.count <= PlaylistScan.largestText else { throw InputError.unreadable("a playlist larger than \(PlaylistScan.largestText >> 20) MiB") }
         return try MemoryReader(Data(PlaylistScan.absolutized(String(decoding: data, as: UTF8.self), against: reader.base).utf8))
     }
 
