@@ -107,6 +107,11 @@ public struct InputResult {
     let warnings: [InputWarning]
     /// Puts the job's section into the manifest.
     let record: (inout VideoManifest) -> Void
+
+    /// The result with `warning` added, if any.
+    func warning(_ warning: InputWarning?) -> InputResult {
+        InputResult(facts: facts, files: files, warnings: warnings + [warning].compactMap { $0 }, record: record)
+    }
 }
 
 /// Runs a `BatchJob` over a batch of inputs: bounded concurrency, one input's failure never stops the others,

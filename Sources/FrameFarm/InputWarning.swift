@@ -22,6 +22,8 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
     /// The auto poster's every candidate, the video's first and last seconds included, was black, washed out or
     /// flat: the poster (of mean `brightness`, 0 black to 1 white) shows little.
     case posterShowsLittle(brightness: Double)
+    /// The outputs were replaced, but the earlier set could not be removed (a folder of it made read-only).
+    case oldOutputsLeft(folder: String, leftAt: String)
 
     public enum CutShortConsequence: Sendable, Hashable {
         /// A preview or poster by time asked for a frame past the cut: the last one before it is shown.
@@ -53,6 +55,9 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
                 + ": the poster frame shows little; pick a time with --at (--poster-at for thumbnails --poster)"
         case .missingTimestamps(let note):
             note
+        case .oldOutputsLeft(let folder, let leftAt):
+            "the earlier \(folder)/ could not be removed once replaced: it is left as \(leftAt) (permissions?); "
+                + "remove it by hand"
         case .tilesNarrowed(let width, let tile, let maxSheetSide):
             "\(width)-px thumbnails narrowed to \(tile.width)x\(tile.height) so that no sheet is longer than "
                 + "\(maxSheetSide) px (--max-sheet-pixels): the picture is far taller than wide"

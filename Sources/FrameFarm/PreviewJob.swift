@@ -42,9 +42,9 @@ public struct PreviewJob: BatchJob {
                                         codedContent: codedContent)
         // Drawn into a staging folder that replaces preview/ once every render is in (as a thumbnail track is):
         // a preview failing midway leaves the earlier one as it was, and one for fewer devices leaves no others.
-        try AtomicFile.replacingFolder(at: try input.makeOutputFolder() + "/preview") { staging in
+        let oldSetLeftAt = try AtomicFile.replacingFolder(at: try input.makeOutputFolder() + "/preview") { staging in
             try draw(plans, from: GPUFrame(frame, geometry: geometry), into: staging, input: input)
-        }
+        }.oldSetLeftAt
         let paddingDetected = facts.codedContentRect.size != facts.info.geometry.codedSize
         let section = PreviewSection(
             settings: SettingsRecord.record(settings(policy: input.policy)), gpu: input.gpu.record, frameTimeSeconds: frame.timeSeconds,
@@ -54,6 +54,7 @@ public struct PreviewJob: BatchJob {
             renders: plans.map(\.record))
         return InputResult(facts: facts, files: plans.map(\.record.file),
                            warnings: options.frame.warnings(facts: facts, decoded: decoded)) { $0.preview = section }
+            .warning(oldSetLeftAt.map { InputWarning.oldOutputsLeft(folder: "preview", leftAt: $0) })
     }
 
     /// Draws and encodes every planned render into `folder` (under the names of their files in preview/).

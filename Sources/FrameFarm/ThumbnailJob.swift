@@ -52,7 +52,7 @@ public struct ThumbnailJob: BatchJob {
             }
             // The track is written into a staging folder that replaces thumbnails/ once all of it is written, and
             // is removed if the job fails.
-            return try AtomicFile.replacingFolder(at: try input.makeOutputFolder() + "/thumbnails") { folder in
+            let (result, oldSetLeftAt) = try AtomicFile.replacingFolder(at: try input.makeOutputFolder() + "/thumbnails") { folder in
                 let directories = try options.widths.count == 1 ? [folder] : options.widths.map { width in
                     let directory = folder + "/\(width)"
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -65,6 +65,7 @@ public struct ThumbnailJob: BatchJob {
                                           corruptTimes: feeder.corruptTimes, folder: folder, directories: directories,
                                           input: input)
             }
+            return result.warning(oldSetLeftAt.map { InputWarning.oldOutputsLeft(folder: "thumbnails", leftAt: $0) })
         } catch {
             feeder.cancel()
             throw error

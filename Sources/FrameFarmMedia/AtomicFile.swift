@@ -135,20 +135,22 @@ public enum AtomicFile {
 
     /// Puts the folder `temporary` (from `makeTemporaryFolder`) in place of the folder `path`, then removes what
     /// `path` held. The two are swapped in one step where the file system can (renameat2's RENAME_EXCHANGE), so
-    /// `path` always holds a whole set; elsewhere (NFS) the old folder is moved aside first.
-    public static func replaceFolder(at path: String, with temporary: String) throws {
+    /// `path` always holds a whole set; elsewhere (NFS) the old folder is moved aside first. Returns where the old
+    /// set is left when it could not be removed (a folder of it made read-only), for the caller to say so.
+    @discardableResult
+    public static func replaceFolder(at path: String, with temporary: String) throws -> String? {
         defer { lock.withLock { _ = inProgress.remove(temporary) } }
         if let exchange = renameExchange, exchange(AT_FDCWD, temporary, AT_FDCWD, path, 1 << 1) == 0 {  // RENAME_EXCHANGE
-            removeFileOrFolder(temporary)  // now the old set
-            return
+            return removeFileOrFolder(temporary) ? nil : temporary  // now the old set
         }
-        if errno == ENOENT, rename(temporary, path) == 0 { return }
-        try replaceFolderMovingAside(at: path, with: temporary)
+        if errno == ENOENT, rename(temporary, path) == 0 { return nil }
+        return try replaceFolderMovingAside(at: path, with: temporary)
     }
 
     /// `replaceFolder` where the file system has no exchange (NFS): the old set is moved aside under a temporary
     /// name, the new one put in, and the old one removed; if the new one cannot be put in, the old one goes back.
-    static func replaceFolderMovingAside(at path: String, with temporary: String) throws {
+    @discardableResult
+    static func replaceFolderMovingAside(at path: String, with temporary: String) throws -> String? {
         let aside = temporaryPath(for: path)
         defer { lock.withLock { _ = inProgress.remove(aside) } }
         guard rename(path, aside) == 0 || errno == ENOENT else { throw failure(path) }
@@ -157,18 +159,18 @@ public enum AtomicFile {
             _ = rename(aside, path)
             throw error
         }
-        removeFileOrFolder(aside)
+        return removeFileOrFolder(aside) || errno == ENOENT ? nil : aside
     }
 
     /// Runs `body` with a new temporary folder (`makeTemporaryFolder`) and, once it returns, puts that folder in
     /// place of `path` (`replaceFolder`); if `body` or the replacement throws, the folder is discarded and `path`
-    /// keeps what it held.
-    public static func replacingFolder<Result>(at path: String, _ body: (_ folder: String) throws -> Result) throws -> Result {
+    /// keeps what it held. Also returns where the old set is left, if it could not be removed (`replaceFolder`).
+    public static func replacingFolder<Result>(at path: String, _ body: (_ folder: String) throws -> Result) throws
+        -> (result: Result, oldSetLeftAt: String?) {
         let temporary = try makeTemporaryFolder(for: path)
         do {
             let result = try body(temporary)
-            try replaceFolder(at: path, with: temporary)
-            return result
+            return (result, try replaceFolder(at: path, with: temporary))
         } catch {
             discardFolder(temporary)
             throw error

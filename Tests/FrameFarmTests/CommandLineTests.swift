@@ -33,8 +33,15 @@ import Testing
         return process
     }
 
-    static func run(_ arguments: [String], environment extra: [String: String] = [:], in directory: String? = nil) throws -> Run {
+    /// - Parameter unprivileged: run as `nobody` when the tests run as root (who may remove what it likes), through
+    ///   setpriv.
+    static func run(_ arguments: [String], environment extra: [String: String] = [:], in directory: String? = nil,
+                    unprivileged: Bool = false) throws -> Run {
         let process = process(arguments, environment: extra)
+        if unprivileged, getuid() == 0 {
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + arguments
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        }
         process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output

@@ -251,6 +251,28 @@ import Testing
         #expect(try manager.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 
+    /// An earlier track that cannot be removed once replaced (a folder of it made read-only) is named in a
+    /// warning, and the input is done: it was left under a hidden name without a word. Run unprivileged, since
+    /// root removes it anyway.
+    @Test func anEarlierSetThatCannotBeRemovedIsNamed() throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory, name: "clip.mp4") { $0.durationSeconds = 2 }
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
+        let out = directory.file("out")
+        let first = try CommandLineTests.run(["thumbnails", video, "--out", out, "--interval", "1"], unprivileged: true)
+        try #require(first.status == 0, "\(first.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: out + "/clip/thumbnails")
+        let second = try CommandLineTests.run(["thumbnails", video, "--out", out, "--interval", "0.5"], unprivileged: true)
+        #expect(second.status == 0, "\(second.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: out + "/clip").filter { $0.hasPrefix(".thumbnails.") }
+        try #require(left.count == 1, "\(left)")
+        #expect(second.stderr.contains("clip.mp4: the earlier thumbnails/ could not be removed once replaced: it is left as "
+                                       + out + "/clip/" + left[0]), "\(second.stderr)")
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/clip/thumbnails/thumbnails.vtt", encoding: .utf8))
+        #expect(cues.count == 4, "the new track is in place")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: out + "/clip/" + left[0])
+    }
+
     /// Where the file system cannot exchange two folders (NFS), the old set is moved aside: the new set takes its
     /// place whole, with or without an old one there, and a new set that cannot be put in leaves the old one
     /// where it was. Nothing hidden is left either way.
