@@ -103,11 +103,12 @@ public enum PaddingDetector {
                          combed: measuresCombing ? CombingDetector.combedShare(in: frame) > CombingDetector.combedFrameShare : nil)
         }
         func sample(keyframesOnly: Bool, workers: Int) throws -> (codedSize: PixelSize, frames: [SampledFrame], corruptTimes: [Double]) {
-            // Bars need no deblocking (a quarter of H.264 decoding); the combing measure was tuned with it. A
+            // Deblocked, as shown: without the filter, the blocks across a bar's edge (46 rows is no whole number
+            // of blocks) read as picture, and the bars came out 2 rows short, which a full-size render showed. A
             // sample needs only lie near its time: frames no other refers to are not decoded.
             let sampled = try FrameReader.inRuns(path: path, analysis: analysis, targets: targets, workers: workers,
                                                  keyframesOnly: keyframesOnly, referenceFramesOnly: true,
-                                                 skipsDeblocking: !measuresCombing, maxPixels: maxPixels) { reader, run in
+                                                 skipsDeblocking: false, maxPixels: maxPixels) { reader, run in
                 var lastTime: Double?
                 let frames = try run.enumerated().compactMap { offset, target -> SampledFrame? in
                     let next: NextRead = offset + 1 < run.count ? .time(run[run.startIndex + offset + 1]) : .nothing

@@ -18,7 +18,8 @@ struct PosterCommand: BatchCommand {
     @OptionGroup var batch: BatchOptions
     @OptionGroup var gpuOptions: GPUOptions
 
-    @Option(help: "auto, seconds (12.5) or a percentage (25%).", transform: { try FrameChoice(parsing: $0) })
+    // Unconditional: `--at -1` is a value to refuse as a time, not a missing one.
+    @Option(parsing: .unconditional, help: "auto, seconds (12.5) or a percentage (25%).", transform: { try FrameChoice(parsing: $0) })
     var at = FrameChoice.poster
 
     @Option(help: "Extra widths, comma-separated.", transform: parseWidths)

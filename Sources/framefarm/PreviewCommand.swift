@@ -31,7 +31,8 @@ struct PreviewCommand: BatchCommand {
             transform: { try ModeSelection(parsing: $0) })
     var modes = ModeSelection.standard
 
-    @Option(help: "Frame to show: seconds (12.5), a percentage of the duration (25%), or poster (the auto poster frame).",
+    @Option(parsing: .unconditional,
+            help: "Frame to show: seconds (12.5), a percentage of the duration (25%), or poster (the auto poster frame).",
             transform: { try FrameChoice(parsing: $0) })
     var at = FrameChoice.poster
 

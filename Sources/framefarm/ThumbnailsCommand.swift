@@ -59,7 +59,8 @@ struct ThumbnailsCommand: BatchCommand {
     @Flag(help: "Also write each video's poster, in the same pass (see `framefarm poster`).")
     var poster = false
 
-    @Option(help: "With --poster: auto, seconds (12.5) or a percentage (25%).", transform: { try FrameChoice(parsing: $0) })
+    @Option(parsing: .unconditional, help: "With --poster: auto, seconds (12.5) or a percentage (25%).",
+            transform: { try FrameChoice(parsing: $0) })
     var posterAt: FrameChoice?
 
     @Option(help: "With --poster: the poster's extra widths, comma-separated (default 1920,640,160).",

@@ -138,6 +138,11 @@ import Testing
             let bad = try Self.run(["thumbnails", good, "--out", out] + arguments)
             #expect(bad.status == 2 && bad.stderr.contains(message), "\(arguments): \(bad.stderr)")
         }
+        // A negative time is refused as a time (it was taken for a missing value).
+        for command in [["poster", "--at"], ["preview", "--at"], ["thumbnails", "--poster", "--poster-at"]] {
+            let bad = try Self.run(command + ["-1", good, "--out", out])
+            #expect(bad.status == 2 && bad.stderr.contains("invalid frame time '-1'"), "\(command): \(bad.stderr)")
+        }
     }
 
     /// `--jobs N` runs the batch with N inputs in flight, as its run record says; a count out of range is a usage

@@ -97,6 +97,27 @@ import FrameFarmSamples
         #expect(small.width == 160 && small.frameCode() == full.frameCode())
     }
 
+    /// A poster at a time asked for (`--at`) and a preview of it lose the whole of the bars the sample drew, as
+    /// the auto poster does: the padding search decoded without deblocking, where the blocks across the bars' edge
+    /// (46 rows, no whole number of blocks) read as picture, and 2 rows of bar stayed at the top of every render.
+    @Test(arguments: ["poster", "preview"]) func aFrameAskedForLosesTheWholeBars(command: String) throws {
+        let directory = TemporaryDirectory()
+        var drawn = SampleOptions()
+        drawn.size = PixelSize(width: 640, height: 360)
+        drawn.letterbox = true
+        drawn.durationSeconds = 4
+        drawn.keyframeIntervalSeconds = 1
+        // The encoder's own preset: ultrafast writes no deblocking, so skipping it would change nothing.
+        let path = try makeSample(in: directory) { $0 = drawn }
+        let out = directory.file("out")
+        let run = try CommandLineTests.run([command, path, "--out", out, "--at", "1.5"]
+                                           + (command == "preview" ? ["--devices", "ipad-pro-13-m4"] : []))
+        #expect(run.status == 0, "\(run.stderr)")
+        let found = try #require(ManifestStore.read(out + "/sample/manifest.json")).probe.contentRect.pixelRect
+        // The top bar whole; at the bottom, the encoder's ringing may keep a row or two.
+        #expect(found.y == drawn.contentRect.y && (0...2).contains(found.height - drawn.contentRect.height), "\(found)")
+    }
+
     /// Concealed damage reads as detail, so a damaged frame would often win: the auto poster takes a clean frame
     /// whenever there is one (the sharp part of each video here is damaged, the clean part blurred), both from
     /// keyframe candidates and from exact ones on a long GOP, and warns when every candidate was damaged.
