@@ -39,6 +39,8 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
     private var remaining: [Range<Int>]
     /// Targets any worker takes before its own (`leading`), and which targets a worker has taken.
     private var leading: ArraySlice<Int>
+    /// The leading targets, decoded with deblocking whatever `skipsDeblocking` says.
+    private let measured: Set<Int>
     private var taken: [Bool]
     /// How many times a worker took targets from another (the first chunks of workers after the first included).
     private(set) var takeovers = 0
@@ -67,6 +69,7 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
         self.capacity = max(capacity, workers)
         remaining = [targets.indices] + Array(repeating: 0..<0, count: workers - 1)
         self.leading = leading[...]
+        measured = Set(leading)
         taken = [Bool](repeating: false, count: targets.count)
         for worker in 0..<workers {
             Thread.detachNewThread { [self] in
@@ -176,6 +179,9 @@ final class ThumbnailFrameFeeder: @unchecked Sendable {
             var lastFrame: DecodedFrame?
             while let index = nextTarget(worker: worker, targets: targets, reader: reader) {
                 let target = targets[index]
+                // The padding search measures the leading targets' bars, which skipped deblocking moves by a row
+                // or two (the blocks across a bar's edge read as picture).
+                reader.skipsDeblocking = skipsDeblocking && !measured.contains(index)
                 let damageBefore = reader.corruptPacketTimes.count
                 let frame: DecodedFrame?
                 switch mode {

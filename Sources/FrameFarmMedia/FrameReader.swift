@@ -23,7 +23,8 @@ public final class FrameReader {
     private var decoder: VideoDecoder
     private let keyframesOnly: Bool
     private let referenceFramesOnly: Bool
-    private let skipsDeblocking: Bool
+    /// See `init`; turned off for a frame that must be exact (one the padding search measures), from its next read.
+    public var skipsDeblocking: Bool { didSet { decoder.skipsLoopFilter = skipsDeblocking } }
     let maxPixels: Int
     private let threads: Int
     /// While seeking exactly to `target` (stream time): the latest presentation time, at or before it, of the

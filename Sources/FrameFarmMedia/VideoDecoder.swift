@@ -79,6 +79,13 @@ final class VideoDecoder {
         }
     }
 
+    /// Whether the in-loop deblocking filter is skipped (`skipsDeblocking`), from the next packet sent on (frame
+    /// threads take the setting with each packet, as they take `skip_frame`).
+    var skipsLoopFilter: Bool {
+        get { context.pointee.skip_loop_filter == AVDISCARD_ALL }
+        set { context.pointee.skip_loop_filter = newValue ? AVDISCARD_ALL : AVDISCARD_DEFAULT }
+    }
+
     /// Drops buffered frames after a seek.
     func flush() { avcodec_flush_buffers(context) }
 }

@@ -97,10 +97,11 @@ import FrameFarmSamples
         #expect(small.width == 160 && small.frameCode() == full.frameCode())
     }
 
-    /// A poster at a time asked for (`--at`) and a preview of it lose the whole of the bars the sample drew, as
-    /// the auto poster does: the padding search decoded without deblocking, where the blocks across the bars' edge
-    /// (46 rows, no whole number of blocks) read as picture, and 2 rows of bar stayed at the top of every render.
-    @Test(arguments: ["poster", "preview"]) func aFrameAskedForLosesTheWholeBars(command: String) throws {
+    /// A poster at a time asked for (`--at`), a preview of it, and a thumbnail track lose the whole of the bars the
+    /// sample drew, as the auto poster does: the padding search decoded without deblocking (the track, its frames
+    /// shrunk 4x), where the blocks across the bars' edge (46 rows, no whole number of blocks) read as picture, and
+    /// 2 rows of bar stayed at the top of every render.
+    @Test(arguments: ["poster", "preview", "thumbnails"]) func aFrameAskedForLosesTheWholeBars(command: String) throws {
         let directory = TemporaryDirectory()
         var drawn = SampleOptions()
         drawn.size = PixelSize(width: 640, height: 360)
@@ -110,8 +111,8 @@ import FrameFarmSamples
         // The encoder's own preset: ultrafast writes no deblocking, so skipping it would change nothing.
         let path = try makeSample(in: directory) { $0 = drawn }
         let out = directory.file("out")
-        let run = try CommandLineTests.run([command, path, "--out", out, "--at", "1.5"]
-                                           + (command == "preview" ? ["--devices", "ipad-pro-13-m4"] : []))
+        let options = ["poster": ["--at", "1.5"], "preview": ["--at", "1.5", "--devices", "ipad-pro-13-m4"], "thumbnails": ["--interval", "1"]]
+        let run = try CommandLineTests.run([command, path, "--out", out] + options[command]!)
         #expect(run.status == 0, "\(run.stderr)")
         let found = try #require(ManifestStore.read(out + "/sample/manifest.json")).probe.contentRect.pixelRect
         // The top bar whole; at the bottom, the encoder's ringing may keep a row or two.
