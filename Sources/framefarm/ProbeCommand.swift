@@ -79,6 +79,12 @@ struct ProbeCommand: ParsableCommand {
         let combing = report.interlaced != true && report.combing?.showsInterlacing == true ? ", combed (interlaced, not flagged)" : ""
         let untagged = report.colorTagsMissing.map { " (untagged: " + $0.joined(separator: ", ") + "; assumed)" } ?? ""
         let damage = report.damagedData.map { "\n  \($0)" } ?? ""
+        // What lint finds of the timing and the opening, said here too (the JSON had them, the text did not).
+        let variable = report.frameTiming.flatMap { timing in
+            timing.irregularShare * 100 > LintSettings().variableFramePercent
+                ? String(format: ", variable frame rate (%.0f%% of frame durations off the median)", timing.irregularShare * 100) : nil
+        } ?? ""
+        let black = report.blackOpeningSeconds.map { String(format: "\n  opens on black until %.2f s", $0) } ?? ""
         let rendition = report.rendition.map { rendition in
             "\n  rendition \(rendition.index) of \(rendition.count): \(rendition.width)x\(rendition.height)"
                 + (rendition.bandwidth.map { ", \($0 / 1000) kb/s" } ?? "") + " (\(rendition.reason))"
@@ -87,9 +93,9 @@ struct ProbeCommand: ParsableCommand {
             \(report.path)
               \(report.fileFormat ?? report.container), \(report.codec)\(profile) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
               display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass.rawValue), default mode \(report.defaultMode.rawValue) (\(report.policy))
-              \(String(format: "%.3f", report.durationSeconds)) s, \(rate), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")\(combing)
+              \(String(format: "%.3f", report.durationSeconds)) s, \(rate)\(variable), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")\(combing)
               colour \(report.colorMatrix.rawValue) \(report.colorRange.rawValue) range, \(report.colorPrimaries.rawValue) primaries, transfer \(report.colorTransfer.rawValue)\(hdr), chroma \(report.chromaSiting.rawValue)\(untagged)
-              \(padding)\(cut)\(damage)\(rendition)
+              \(padding)\(cut)\(damage)\(black)\(rendition)
             """
     }
 }

@@ -36,6 +36,27 @@ import FrameFarmMedia
     /// `sample` refuses in one line, writing nothing, what it cannot write: a rotation in a container other than
     /// MP4 and MOV, the only ones that carry a display matrix here (it wrote videos that play unturned), and a
     /// start between two frames (FFmpeg failed with "Operation not permitted").
+    /// The text says what lint finds of a variable frame rate and a black opening, as the JSON does (it said
+    /// neither), and nothing of them for a clean video.
+    @Test func theTextSaysAVariableRateAndABlackOpening() throws {
+        let directory = TemporaryDirectory()
+        let variable = try makeSample(in: directory, name: "vfr.mp4") { $0.durationSeconds = 3; $0.variableFrameRate = true }
+        let black = try makeSample(in: directory, name: "black.mp4") {
+            $0.durationSeconds = 4
+            $0.blackLeadSeconds = 2
+            $0.keyframeIntervalSeconds = 1
+        }
+        let clean = try makeSample(in: directory, name: "clean.mp4")
+        let probe = try CommandLineTests.run(["probe", variable, black, clean])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let texts = probe.stdout.components(separatedBy: directory.path).dropFirst()
+        try #require(texts.count == 3, "\(probe.stdout)")
+        let parts = Array(texts)
+        #expect(parts[0].contains("variable frame rate (") && !parts[0].contains("opens on black"), "\(parts[0])")
+        #expect(parts[1].contains("opens on black until 2.00 s") && !parts[1].contains("variable"), "\(parts[1])")
+        #expect(!parts[2].contains("variable") && !parts[2].contains("opens on black"), "\(parts[2])")
+    }
+
     @Test func sampleRefusesWhatItCannotWrite() throws {
         let directory = TemporaryDirectory()
         for (name, arguments, message) in [("v.ts", ["--rotation", "90"], "need an .mp4 or .mov output"),
