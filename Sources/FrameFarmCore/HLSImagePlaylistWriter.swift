@@ -19,7 +19,7 @@ public enum HLSImagePlaylistWriter {
             "#EXT-X-IMAGES-ONLY",
         ]
         for sheet in track.sheets {
-            let covered = Double(TimeFormatting.milliseconds(sheet.endTime) - TimeFormatting.milliseconds(sheet.startTime)) / 1000
+            let covered = Double(TimeFormatting.millisecondSpan(from: sheet.startTime, to: sheet.endTime)) / 1000
             let tileDuration = max(track.interval, covered / Double(sheet.thumbnailRange.count))
             lines.append("#EXT-X-TILES:RESOLUTION=\(track.tileSize),LAYOUT=\(sheet.columns)x\(sheet.rows),"
                 + "DURATION=\(TimeFormatting.microsecondsUp(tileDuration))")
@@ -40,7 +40,7 @@ public enum HLSImagePlaylistWriter {
 
     /// EXT-X-TARGETDURATION: the longest segment duration (start and end), as written (`decimalSpan`), rounded up.
     static func targetDuration(_ segments: [(start: Double, end: Double)]) -> Int {
-        let longest = segments.map { TimeFormatting.milliseconds($0.end) - TimeFormatting.milliseconds($0.start) }.max() ?? 0
+        let longest = segments.map { TimeFormatting.millisecondSpan(from: $0.start, to: $0.end) }.max() ?? 0
         return max(1, (longest + 999) / 1000)
     }
 }

@@ -16,28 +16,29 @@ public enum TimeFormatting {
     }
 
     /// Decimal seconds with exactly three decimals, as HLS `EXTINF` and `DURATION` use: `9.500`.
-    public static func decimalSeconds(_ seconds: Double) -> String {
-        let total = milliseconds(seconds)
-        return "\(total / 1000).\(padded(total % 1000, 3))"
-    }
+    public static func decimalSeconds(_ seconds: Double) -> String { decimal(milliseconds: milliseconds(seconds)) }
 
     /// The time from `start` to `end` with each rounded to the millisecond as a WebVTT cue rounds it, as `EXTINF`
     /// uses it: segments so spelled add up to the last end exactly (each rounded alone, a 0.3333-s interval
     /// written 0.333 lost 54 ms over a minute), and start where the cues of the same times start.
     public static func decimalSpan(from start: Double, to end: Double) -> String {
-        let total = max(0, milliseconds(end) - milliseconds(start))
-        return "\(total / 1000).\(padded(total % 1000, 3))"
+        decimal(milliseconds: millisecondSpan(from: start, to: end))
+    }
+
+    /// The milliseconds `decimalSpan` spells.
+    public static func millisecondSpan(from start: Double, to end: Double) -> Int {
+        max(0, milliseconds(end) - milliseconds(start))
     }
 
     /// Seconds rounded up to the microsecond, with three decimals at least and six at most: `0.3333`, `10.000`.
     public static func microsecondsUp(_ seconds: Double) -> String {
         let total = seconds.isFinite && seconds > 0 ? Int((seconds * 1_000_000 - 1e-6).rounded(.up)) : 0
-        var text = "\(total / 1_000_000).\(padded(total % 1_000_000, 6))"
-        while text.hasSuffix("0"), text.count > text.distance(from: text.startIndex, to: text.firstIndex(of: ".")!) + 4 {
-            text.removeLast()
-        }
-        return text
+        var decimals = padded(total % 1_000_000, 6)
+        while decimals.count > 3, decimals.hasSuffix("0") { decimals.removeLast() }
+        return "\(total / 1_000_000).\(decimals)"
     }
+
+    private static func decimal(milliseconds total: Int) -> String { "\(total / 1000).\(padded(total % 1000, 3))" }
 
     /// An xs:duration in seconds, trailing zeros dropped: `PT600S`, `PT9.5S`.
     public static func xsDuration(_ seconds: Double) -> String {
