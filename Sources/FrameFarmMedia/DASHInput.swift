@@ -13,8 +13,8 @@ enum DASHInput {
     enum Source {
         /// One file: a local path, or a remote input's name.
         case file(String)
-        /// An HLS media playlist of the representation's segments, given to FFmpeg from memory; for a manifest of
-        /// several periods, how each is placed (see `SegmentedPlaylist.periods`).
+        /// An HLS media playlist of the representation's segments, given to FFmpeg from memory, and for
+        /// each period, how it is placed (see `SegmentedPlaylist.periods`).
         case playlist(String, periods: [DASHManifest.PeriodTiming]?)
     }
 
@@ -105,7 +105,10 @@ enum DASHInput {
             return Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: base) : part.location),
                            rendition: rendition)
         case .segments:
-            return Opening(source: .playlist(representation.hlsMediaPlaylist!, periods: nil), rendition: rendition)
+            // One period is placed as each of several is: a clip cut from a live programme starts at its
+            // `@presentationTimeOffset`, inside its first segment.
+            return Opening(source: .playlist(representation.hlsMediaPlaylist!, periods: [representation.timing]),
+                           rendition: rendition)
         }
     }
 

@@ -109,7 +109,7 @@ public final class FrameReader {
                                    referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking,
                                    maxPixels: maxPixels)
         if !opened.hasIndex { skippedToKeyframe = 0 }
-        if segmentedPlaylist?.playlist.hasDiscontinuities == true { try seek(toSeconds: info.startSeconds) }
+        if segmentedPlaylist?.opensByRun == true { try seek(toSeconds: info.startSeconds) }
     }
 
     private static func decoder(for file: MediaFile, threads: Int, keyframesOnly: Bool, referenceFramesOnly: Bool,

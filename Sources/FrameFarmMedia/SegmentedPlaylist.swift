@@ -19,7 +19,7 @@ struct SegmentedPlaylist: Sendable {
     let runOffsets = Locked<[Int: Double]>([:])
     /// Runs whose frame size `MediaFile.checkRunSize` has measured.
     let sizedRuns = Locked<Set<Int>>([])
-    /// For a DASH manifest of several periods, how each run (period) is placed: the time of its own timestamps at
+    /// For a DASH manifest, how each run (period) is placed: the time of its own timestamps at
     /// which it starts, and how long it shows. Its runs are then placed as the manifest says, and each shows only
     /// its period (`MediaFile.presentationWindow`), where an HLS playlist's are placed by their first timestamps.
     /// Its segments may hold more: a programme cut for an advertisement mid-segment goes on past the period's end,
@@ -32,6 +32,10 @@ struct SegmentedPlaylist: Sendable {
         self.isManifest = isManifest
         self.periods = periods
     }
+
+    /// Whether it is opened a run at a time, each placed on the timeline (`MediaFile.part`): a playlist of several
+    /// runs, or a DASH representation, whose first period may start inside its first segment.
+    var opensByRun: Bool { playlist.hasDiscontinuities || periods != nil }
 
     /// The DASH period (`periods`) whose run starts at segment `runStart`.
     func period(startingAt runStart: Int) -> DASHManifest.PeriodTiming? {
@@ -106,7 +110,7 @@ extension MediaFile {
 
     /// The input from its start: for a playlist divided by discontinuities, its first run of segments (see `part`).
     static func openedAtStart(_ playlist: SegmentedPlaylist?, analysis known: StreamAnalysis, maxPixels: Int) throws -> MediaFile {
-        guard let playlist, playlist.playlist.hasDiscontinuities else {
+        guard let playlist, playlist.opensByRun else {
             return try MediaFile(path: known.path, maxPixels: maxPixels, analysis: known)
         }
         return try part(PlaylistPart(playlist: playlist, segments: playlist.playlist.run(of: 0)), analysis: known,
@@ -167,7 +171,8 @@ extension MediaFile {
             let end = period.shownSeconds.map { expected + $0 } ?? segments.start(of: run.upperBound, firstStart: known.info.startSeconds)
             file.presentationWindow = expected..<end
         }
-        guard runStart > 0 else { return file }
+        // The first run of an HLS playlist sets the timeline; a DASH period's first may start before its offset.
+        guard runStart > 0 || period != nil else { return file }
         let learnt = part.playlist.runOffsets.withLock { $0[runStart] }
         let offset = try learnt ?? {
             // The run's first time: from this open's first packet, or a one-segment open of the run's start.

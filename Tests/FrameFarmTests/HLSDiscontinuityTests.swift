@@ -287,6 +287,42 @@ import Testing
         #expect(!lint.stdout.contains("timestamp-jump"), "\(lint.stdout)")
     }
 
+    /// A manifest of one period cut from a live programme (a live-to-VOD clip) starts at its
+    /// `@presentationTimeOffset`, 3.5 s into media whose first segment starts at 2 s: its first tile, its poster at 0
+    /// and every later tile show the programme from 3.5 s, as a player shows it. Before, the clip started with the
+    /// segment, 1.5 s early.
+    @Test func aSinglePeriodStartsAtItsOffsetInsideItsFirstSegment() throws {
+        let directory = TemporaryDirectory()
+        let made = try CommandLineTests.run(["sample", "--out", directory.file("programme.m3u8"), "--duration", "6", "--size", "320x180",
+                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast", "--fmp4"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let input = directory.write("clip.mpd", Data(("<?xml version=\"1.0\"?>\n<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"static\" "
+            + "mediaPresentationDuration=\"PT2.5S\"><Period><AdaptationSet mimeType=\"video/mp4\">"
+            + "<Representation id=\"v\" width=\"320\" height=\"180\" bandwidth=\"100000\">"
+            + "<SegmentTemplate timescale=\"10\" presentationTimeOffset=\"35\" startNumber=\"1\" "
+            + "media=\"programme-$Number%03d$.m4s\" initialization=\"programme-init.mp4\">"
+            + "<SegmentTimeline><S t=\"20\" d=\"20\" r=\"1\"/></SegmentTimeline></SegmentTemplate>"
+            + "</Representation></AdaptationSet></Period></MPD>\n").utf8))
+        for seek in ["exact", "keyframe"] {
+            let run = try CommandLineTests.run(["thumbnails", input, "--out", directory.file(seek), "--interval", "0.5", "--seek", seek])
+            #expect(run.status == 0, "\(run.stderr)")
+            let folder = directory.file("\(seek)/clip/thumbnails/")
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+            #expect(cues.count == 5 && cues.last?.end == 2.5, "\(cues.count) cues to \(cues.last?.end ?? 0) s")
+            // Exact: the frame on screen 3.5 s on from the media's start; keyframe: the keyframe at or before it
+            // (frame 20, media time 2 s, shown from the clip's start).
+            let expected = cues.map { cue in
+                let frame = Int(((cue.start + 3.5) * 10 + 1e-6).rounded(.down))
+                return seek == "exact" ? frame : frame / 20 * 20
+            }
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected, "\(seek)")
+        }
+        let poster = try CommandLineTests.run(["poster", input, "--out", directory.file("poster"), "--at", "0"])
+        #expect(poster.status == 0, "\(poster.stderr)")
+        let image = try readImage(directory.file("poster/clip/poster.jpg"))
+        #expect(image.frameCode() == 35)
+    }
+
     /// A discontinuity whose timestamps carry on (a packager's cut, not a new timeline) moves nothing, even where
     /// the durations before it are a little off (the first says 2.3 s of its 2).
     @Test func aRunThatCarriesOnTheTimelineStaysWhereItIs() throws {
