@@ -28,6 +28,9 @@ public struct SampleOptions: Sendable {
     /// A break in the timestamps, as splicing or a capture that dropped out leaves: frames from `at` seconds on are
     /// stamped `by` seconds later (whole frames). The frames themselves are unchanged.
     public var timestampJump: (at: Double, by: Double)?
+    /// Graded as HDR in BT.2020 with this transfer (pq or hlg), SDR white at 203 cd/m² (`HDRGrade`), and tagged
+    /// so; 10-bit unless `pixelFormat` says otherwise. `encoding.hdrTransfer` alone tags the SDR pictures.
+    public var hdr: TransferFunction?
 
     public subscript<Value>(dynamicMember field: WritableKeyPath<VideoEncoding, Value>) -> Value {
         get { encoding[keyPath: field] }
@@ -62,8 +65,13 @@ public enum SampleVideoWriter {
             throw MediaError(call: "sample", code: .invalidArgument, message: "duration must not be negative")
         }
         let temporary = AtomicFile.temporaryPath(for: path)
+        var encoding = options.encoding
+        if let hdr = options.hdr {
+            encoding.hdrTransfer = hdr
+            encoding.pixelFormat = encoding.pixelFormat ?? "yuv420p10le"
+        }
         do {
-            let writer = try VideoFileWriter(path: temporary, finalPath: path, encoding: options.encoding)
+            let writer = try VideoFileWriter(path: temporary, finalPath: path, encoding: encoding)
             let subsampling = writer.chromaSubsampling
             func pattern(content: PixelRect) -> SamplePattern {
                 SamplePattern(size: options.size, content: content, chromaSubsamplingX: subsampling.x,
@@ -132,9 +140,15 @@ struct SampleFrames: Sendable {
 
     /// Frame `index`'s planes; an interlaced sample takes its bottom field from half a frame later.
     func planes(index: Int, time: Double) -> YCbCrPlanes {
-        let planes = draw(index: index, time: time)
-        guard options.interlaced else { return planes }
-        return pattern.interlace(top: planes, bottom: draw(index: index, time: time + options.frameDuration / 2))
+        var planes = draw(index: index, time: time)
+        if options.interlaced {
+            planes = pattern.interlace(top: planes, bottom: draw(index: index, time: time + options.frameDuration / 2))
+        }
+        if let hdr = options.hdr {
+            HDRGrade(transfer: hdr, height: options.size.height).regrade(
+                &planes, size: options.size, chromaSubsampling: (pattern.chromaSubsamplingX, pattern.chromaSubsamplingY))
+        }
+        return planes
     }
 
     private func draw(index: Int, time: Double) -> YCbCrPlanes {

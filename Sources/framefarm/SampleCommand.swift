@@ -60,6 +60,13 @@ struct SampleCommand: ParsableCommand {
     @Flag(help: "Leave the colour matrix, primaries and transfer unspecified.")
     var noColorTags = false
 
+    @Option(help: ArgumentHelp("HDR: graded in BT.2020 with this transfer, SDR white at 203 cd/m² (BT.2408), 10-bit unless --pixel-format says otherwise: pq or hlg.",
+                               valueName: "transfer"))
+    var hdr: String?
+
+    @Option(help: "With --hdr: the content light level (MaxCLL) to state, in cd/m²; in the stream with libx265, else in the container (.mkv).")
+    var hdrPeak: Int?
+
     @Option(help: "Keyframe every S seconds (default: the encoder's own GOP, x264: 250 frames with scene cuts).")
     var keyframeInterval: Double?
 
@@ -125,6 +132,14 @@ struct SampleCommand: ParsableCommand {
         guard paddingUntil == nil || letterbox || pillarbox else {
             throw ValidationError("--padding-until needs --letterbox or --pillarbox")
         }
+        guard hdrPeak == nil || hdr != nil else { throw ValidationError("--hdr-peak needs --hdr") }
+        guard hdr == nil || !noColorTags else { throw ValidationError("--hdr tags the colour: not with --no-color-tags") }
+        // FFmpeg 5.1's mp4, mov and mpegts muxers write no content light level: only x265's SEI or Matroska carries it.
+        let container = URL(fileURLWithPath: out).pathExtension.lowercased()
+        guard hdrPeak == nil || (encoder ?? "libx264") == "libx265" || ["mkv", "webm"].contains(container) else {
+            throw ValidationError("--hdr-peak needs --encoder libx265 (its stream carries it) or an .mkv output")
+        }
+        guard (hdrPeak ?? 1) > 0 else { throw ValidationError("--hdr-peak must be above 0 cd/m²") }
         _ = try options()
     }
 
@@ -164,6 +179,14 @@ struct SampleCommand: ParsableCommand {
         options.hlsKey = encrypt ? (0..<16).map { _ in UInt8.random(in: 0...255) } : nil
         options.fieldsFlagged = !unflagged
         options.colorTagged = !noColorTags
+        if let hdr {
+            guard let transfer = TransferFunction(rawValue: hdr), transfer.isHDR else {
+                throw ValidationError("--hdr must be pq or hlg")
+            }
+            options.hdr = transfer
+            options.hdrPeakLuminance = hdrPeak
+            options.hdrPeakInStream = (encoder ?? "libx264") == "libx265"
+        }
         options.level = level
         options.codecTag = codecTag
         options.blackLeadSeconds = blackLead
