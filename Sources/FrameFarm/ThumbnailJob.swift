@@ -200,12 +200,19 @@ public struct ThumbnailJob: BatchJob {
     /// `held`. A frame both bring (the same time) counts once.
     private static func findPadding(in feeder: ThumbnailFrameFeeder, sources: PaddingSources, stream: StreamFacts,
                                     input: InputContext, held: inout [ThumbnailFrameFeeder.Item]) throws -> Padding {
-        // Samples that fail to decode only leave less evidence, which `Padding.decide` weighs as such; the track's
-        // own decoding reports any damage.
-        var bars = sources.extraTimes.isEmpty ? [:] : (try? PaddingDetector.inspect(
-            path: input.path, analysis: stream.analysis, durationSeconds: stream.availableSeconds,
-            startSeconds: stream.info.startSeconds, keyframeTimes: stream.keyframeTimes, times: sources.extraTimes,
-            maxPixels: input.maxPixels, workers: 1).bars) ?? [:]
+        var bars: [Double: FrameBars?] = [:]
+        if !sources.extraTimes.isEmpty {
+            do {
+                bars = try PaddingDetector.inspect(
+                    path: input.path, analysis: stream.analysis, durationSeconds: stream.availableSeconds,
+                    startSeconds: stream.info.startSeconds, keyframeTimes: stream.keyframeTimes, times: sources.extraTimes,
+                    maxPixels: input.maxPixels, workers: 1).bars
+            } catch InputError.noDecodableFrames {
+                // Samples that fail to decode only leave less evidence, which `Padding.decide` weighs as such; the
+                // track's own decoding reports any damage. A read that fails (a server's 403 once a signature
+                // expires, a stall) fails the input, as it does `poster`: the track kept its bars without a word.
+            }
+        }
         var found = 0
         while found < sources.targets.count, let item = try feeder.next() {
             held.append(item)

@@ -66,39 +66,28 @@ final class RangeClient {
     }
 
     /// One GET of bytes `first...last` (a 200 from a server that ignores ranges is cut off after as many bytes).
+    /// Redirects are followed here rather than by libcurl, which sends `--header` values to whatever host a
+    /// redirect names (it drops only `Authorization` and cookies): past a redirect to another origin (a CDN, an
+    /// object store), none of them goes.
     func get(_ first: Int, through last: Int) -> Result<Response, Failure> {
-        let collector = Collector(limit: last - first + 1)
+        var address = location, headers = headerList, collector = Collector(limit: last - first + 1)
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        let timeout = max(1, Int(settings.timeoutSeconds.rounded(.up)))
-        let code: CURLcode = withExtendedLifetime(collector) {
-            errorText.withUnsafeMutableBufferPointer { errorBuffer in
-                framefarm_curl_set_string(curl, CURLOPT_URL, location)
-                framefarm_curl_set_string(curl, CURLOPT_RANGE, "\(first)-\(last)")
-                framefarm_curl_set_string(curl, CURLOPT_USERAGENT, Self.userAgent)
-                framefarm_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
-                framefarm_curl_set_long(curl, CURLOPT_MAXREDIRS, 10)
-                // The batch's threads each make requests: no signals (curl's DNS timeouts would use SIGALRM).
-                framefarm_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
-                framefarm_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT, timeout)
-                // Less than a byte a second for `timeout` seconds: a server that accepts and never answers.
-                framefarm_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1)
-                framefarm_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, timeout)
-                if let caFile = settings.caFile { framefarm_curl_set_string(curl, CURLOPT_CAINFO, caFile) }
-                framefarm_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
-                framefarm_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer.baseAddress))
-                let context = Unmanaged.passUnretained(collector).toOpaque()
-                framefarm_curl_set_callback(curl, CURLOPT_HEADERFUNCTION, Self.headerLine)
-                framefarm_curl_set_pointer(curl, CURLOPT_HEADERDATA, context)
-                framefarm_curl_set_callback(curl, CURLOPT_WRITEFUNCTION, Self.bodyBytes)
-                framefarm_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
-                return curl_easy_perform(curl)
+        var code = CURLE_OK
+        for hop in 0...Self.redirectLimit {
+            collector = Collector(limit: last - first + 1)
+            code = perform(address, range: "\(first)-\(last)", headers: headers, collector: collector, errorText: &errorText)
+            var next: UnsafeMutablePointer<CChar>?
+            framefarm_curl_get_string(curl, CURLINFO_REDIRECT_URL, &next)
+            guard code == CURLE_OK, (300...399).contains(collector.status), let next else { break }
+            guard hop < Self.redirectLimit else {
+                code = CURLE_TOO_MANY_REDIRECTS
+                break
             }
+            address = String(cString: next)
+            if Self.origin(of: address) != Self.origin(of: location) { headers = nil }
         }
-        var effective: UnsafeMutablePointer<CChar>?
-        framefarm_curl_get_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
-        let final = effective.map { String(cString: $0) }
         let response = Response(status: collector.status, reason: collector.reason, headers: collector.headers,
-                                body: collector.body, redirectedTo: final == location ? nil : final)
+                                body: collector.body, redirectedTo: address == location ? nil : address)
         func failed(_ error: InputError, retryable: Bool = false) -> Result<Response, Failure> {
             .failure(Failure(error: error, retryable: retryable,
                              partial: response.status == 206 && !response.body.isEmpty ? response : nil))
@@ -114,7 +103,7 @@ final class RangeClient {
             break
         case CURLE_WRITE_ERROR where collector.cutOff:
             break  // a range-less server's body, cut off on purpose
-        case CURLE_OPERATION_TIMEDOUT:
+        case CURLE_OPERATION_TIMEDOUT, CURLE_ABORTED_BY_CALLBACK:
             return failed(.timedOut(seconds: settings.timeoutSeconds))
         case CURLE_COULDNT_RESOLVE_HOST:
             return failed(.connectionFailed("cannot resolve the host name: \(detail)"))
@@ -143,6 +132,49 @@ final class RangeClient {
         }
     }
 
+    private static let redirectLimit = 10
+
+    /// One request to `address`, redirects not followed.
+    private func perform(_ address: String, range: String, headers: UnsafeMutablePointer<curl_slist>?,
+                         collector: Collector, errorText: inout [CChar]) -> CURLcode {
+        let timeout = max(1, Int(settings.timeoutSeconds.rounded(.up)))
+        return withExtendedLifetime(collector) {
+            errorText.withUnsafeMutableBufferPointer { errorBuffer in
+                let context = Unmanaged.passUnretained(collector).toOpaque()
+                framefarm_curl_set_string(curl, CURLOPT_URL, address)
+                framefarm_curl_set_string(curl, CURLOPT_RANGE, range)
+                framefarm_curl_set_string(curl, CURLOPT_USERAGENT, Self.userAgent)
+                framefarm_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
+                // The batch's threads each make requests: no signals (curl's DNS timeouts would use SIGALRM).
+                framefarm_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
+                framefarm_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT, timeout)
+                // No byte for `timeout` seconds, timed here: curl's low-speed limit averages the speed over its last
+                // 5 s, so a server that sent a little and went quiet failed 6 s late.
+                collector.lastActivity = Date()
+                collector.idleLimit = settings.timeoutSeconds
+                framefarm_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
+                framefarm_curl_set_progress(curl, Self.progress)
+                framefarm_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context)
+                if let caFile = settings.caFile { framefarm_curl_set_string(curl, CURLOPT_CAINFO, caFile) }
+                framefarm_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers))
+                framefarm_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer.baseAddress))
+                framefarm_curl_set_callback(curl, CURLOPT_HEADERFUNCTION, Self.headerLine)
+                framefarm_curl_set_pointer(curl, CURLOPT_HEADERDATA, context)
+                framefarm_curl_set_callback(curl, CURLOPT_WRITEFUNCTION, Self.bodyBytes)
+                framefarm_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
+                return curl_easy_perform(curl)
+            }
+        }
+    }
+
+    /// Scheme, host and port, as browsers compare origins (a missing port is the scheme's own).
+    static func origin(of address: String) -> String {
+        guard let components = URLComponents(string: address) else { return address }
+        let scheme = components.scheme?.lowercased() ?? ""
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(components.host?.lowercased() ?? ""):\(port)"
+    }
+
     /// `get`, tried again after a reset or a 5xx (1, 2, 4 s apart) until `settings.attempts` tries; a try cut off
     /// after part of the body counts as progress, not as a failure, unless the server went quiet for `--io-timeout`
     /// (one that sends half of each answer and stalls would otherwise be asked again without end).
@@ -169,6 +201,9 @@ final class RangeClient {
         var headers: [String: String] = [:]
         var body: [UInt8] = []
         var cutOff = false
+        /// When the last byte came (or the request started), and how long the server may then send nothing.
+        var lastActivity = Date()
+        var idleLimit = 30.0
 
         init(limit: Int) { self.limit = limit }
     }
@@ -178,6 +213,7 @@ final class RangeClient {
         let length = size * count
         guard let data, let context else { return length }
         let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+        collector.lastActivity = Date()
         let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
@@ -193,12 +229,23 @@ final class RangeClient {
         return length
     }
 
+    /// libcurl's progress callback, called at least once a second: stops a request whose server has sent nothing
+    /// for the idle limit.
+    private static let progress: framefarm_curl_progress_callback = { context, _, _, _, _ in
+        guard let context else { return 0 }
+        let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+        return Date().timeIntervalSince(collector.lastActivity) > collector.idleLimit ? 1 : 0
+    }
+
     /// libcurl's body callback: keeps at most `limit` bytes, then stops the transfer (a server that ignored the
     /// range would otherwise send the whole file).
     private static let bodyBytes: framefarm_curl_data_callback = { data, size, count, context in
         guard let data, let context else { return 0 }
         let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+        collector.lastActivity = Date()
         let length = size * count
+        // A redirect's body (nginx's little page) is not the file's, and must not count against the range.
+        if (300...399).contains(collector.status) { return length }
         let kept = min(length, collector.limit - collector.body.count)
         collector.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: kept).bindMemory(to: UInt8.self))
         guard kept == length else {

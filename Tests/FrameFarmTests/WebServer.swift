@@ -31,8 +31,12 @@ final class WebServer {
                                                  "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                                                  "-keyout", key, "-out", certificate])
         // /private/ wants a bearer token; /moved/ redirects to /videos/; /go/NAME-EXT is a short link to
-        // /videos/show/NAME.EXT (and nothing else under /go/ is there); /forbidden/ always refuses.
+        // /videos/show/NAME.EXT (and nothing else under /go/ is there); /forbidden/ always refuses. /expiring/
+        // serves /videos/ to requests from byte 0 only and refuses the rest, as a signature that expires after the
+        // first reads. /moved-private/ redirects to /private/ on the same origin; /elsewhere/ redirects to
+        // /keyed/ on another host name (localhost), which refuses any request that carries credentials (418).
         let server = """
+                map "$http_authorization$http_x_api_key" $carries_credentials { "" 0; default 1; }
                 server {
                     listen 127.0.0.1:\(port);
                     listen 127.0.0.1:\(tlsPort) ssl;
@@ -42,6 +46,16 @@ final class WebServer {
                     location /forbidden/ { return 403; }
                     location /moved/ { rewrite ^/moved/(.*)$ /videos/$1 redirect; }
                     location /go/ { rewrite ^/go/(\\w+)-(\\w+)$ /videos/show/$1.$2 redirect; }
+                    location /expiring/ {
+                        if ($http_range !~ "^bytes=0-") { return 403; }
+                        alias \(root)/videos/;
+                    }
+                    location /moved-private/ { rewrite ^/moved-private/(.*)$ /private/$1 redirect; }
+                    location /elsewhere/ { return 302 http://localhost:\(port)/keyed$uri; }
+                    location /keyed/ {
+                        if ($carries_credentials) { return 418; }
+                        rewrite ^/keyed/elsewhere/(.*)$ /videos/$1 last;
+                    }
                     location /private/ {
                         if ($http_authorization != "Bearer opensesame") { return 401; }
                         alias \(root)/videos/;

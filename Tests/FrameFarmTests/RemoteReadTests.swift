@@ -1,0 +1,75 @@
+import Foundation
+import FrameFarmMedia
+import FrameFarmSamples
+import Testing
+@testable import FrameFarm
+
+/// What reading an http(s) input must not do quietly: go on past a read that failed, or send a private origin's
+/// credentials to another host.
+@Suite(.serialized, .enabled(if: WebServer.available, "nginx is not installed: apt-get install nginx to run these tests"))
+struct RemoteReadTests {
+    /// `sample` through the CLI into the server's /videos/.
+    private func serve(_ server: WebServer, name: String, options: [String]) throws {
+        let folder = server.root + "/videos"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try CommandLineTests.run(["sample", "--out", folder + "/" + name, "--size", "640x360", "--fps", "10",
+                                             "--preset", "ultrafast"] + options)
+        try #require(made.status == 0, "\(made.stderr)")
+    }
+
+    /// A signature that expires once the first reads are done (every request after the first 64 KB refused): the
+    /// thumbnail track's padding samples, read after its own frames, fail the input with the server's answer, as
+    /// `poster` and `preview` fail. Before, the track was written without its letterbox found, exit 0, no warning.
+    @Test func aReadRefusedAfterTheFirstOnesFailsTheInput() throws {
+        let server = try WebServer()
+        try serve(server, name: "wide.mp4", options: ["--duration", "6", "--letterbox", "--faststart", "--keyframe-interval", "1"])
+        #expect((try Data(contentsOf: URL(fileURLWithPath: server.root + "/videos/wide.mp4"))).count > 96 * 1024,
+                "the file must need a read past the first 64 KB")
+        for command in ["thumbnails", "poster"] {
+            let out = server.folder.file("out-" + command)
+            let run = try CommandLineTests.run([command, server.url("expiring/wide.mp4"), "--out", out])
+            #expect(run.status == 1, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("framefarm: \(server.url("expiring/wide.mp4")): ")
+                    && run.stderr.contains("HTTP 403 Forbidden"), "\(command): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out + "/wide/thumbnails")
+                    && !FileManager.default.fileExists(atPath: out + "/wide/poster.jpg"), "\(command)")
+        }
+    }
+
+    /// A server that sends a little of its answer and then nothing fails the input once `--io-timeout` has passed
+    /// since its last byte. curl's low-speed limit, which averages over its last 5 s, failed it 6 s late (8 s for
+    /// a timeout of 2).
+    @Test func aServerGoingQuietFailsTheInputAtTheTimeout() throws {
+        let server = try WebServer()
+        try serve(server, name: "clip.mp4", options: ["--duration", "2"])
+        // 400 bytes: the whole of the first answer (one byte, asking the file's identity), then the next one's
+        // headers and the start of its body.
+        let quiet = server.url("videos/clip.mp4", port: try server.proxy("hang", bytes: 400))
+        for command in ["thumbnails", "probe"] {
+            let started = Date()
+            let run = try CommandLineTests.run([command, quiet, "--io-timeout", "2"]
+                                               + (command == "probe" ? [] : ["--out", server.folder.file("out")]))
+            let elapsed = Date().timeIntervalSince(started)
+            #expect(run.stderr.contains("framefarm: \(quiet): timed out: no data from the server for 2 s"), "\(run.stderr)")
+            #expect(elapsed < 6, "\(command) failed after \(elapsed) s")
+        }
+    }
+
+    /// `--header` values are a private origin's credentials: they follow a redirect within that origin (to
+    /// /private/, which wants the token), and none follows one to another host (which refuses any). libcurl, left
+    /// to follow redirects, sent every header but `Authorization` to the other host.
+    @Test func headersFollowARedirectOnlyWithinTheirOrigin() throws {
+        let server = try WebServer()
+        try serve(server, name: "clip.mp4", options: ["--duration", "2"])
+        let headers = ["--header", "Authorization: Bearer opensesame", "--header", "X-Api-Key: 7d0c1a"]
+        for path in ["moved-private/clip.mp4", "elsewhere/clip.mp4"] {
+            let out = server.folder.file("out-" + path.split(separator: "/")[0])
+            let run = try CommandLineTests.run(["thumbnails", server.url(path), "--out", out, "--interval", "1"] + headers)
+            #expect(run.status == 0, "\(path): \(run.stderr)")
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/clip/thumbnails/thumbnails.vtt", encoding: .utf8))
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: out + "/clip/thumbnails/") == [0, 10], "\(path)")
+        }
+        let refused = server.accessLog.filter { $0.contains("/keyed/") && $0.contains(" 418 ") }
+        #expect(refused.isEmpty, "credentials reached the other host: \(refused)")
+    }
+}
