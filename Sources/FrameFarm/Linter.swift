@@ -17,8 +17,14 @@ public enum Linter {
                 return LintResult(path: path, rulesRun: settings.rules,
                                   findings: Lint.findings(for: report, settings: settings))
             } catch {
-                let rule: LintRule = if case InputError.noVideoStream = error { .noVideoStream } else { .notAVideo }
-                return LintResult(path: path, rulesRun: [.notAVideo, .noVideoStream].filter(settings.rules.contains),
+                // A file or server that could not be read is not a content problem: a delivery pipeline grouping
+                // findings by rule must not count a 404 or a timeout as a file that is no video.
+                let rule: LintRule = switch error {
+                case InputError.noVideoStream: .noVideoStream
+                case let error as InputError where error.isReadFailure: .unreadable
+                default: .notAVideo
+                }
+                return LintResult(path: path, rulesRun: [.notAVideo, .noVideoStream, .unreadable].filter(settings.rules.contains),
                                   findings: settings.applied(to: [LintFinding(rule, InputFailure(path: path, error: error).reason)]))
             }
         }

@@ -33,11 +33,12 @@ public enum LintRule: String, Codable, Sendable, CaseIterable {
     case cutShort = "cut-short"
     case noVideoStream = "no-video-stream"
     case notAVideo = "not-a-video"
+    case unreadable
 
     public var defaultSeverity: LintSeverity {
         switch self {
         case .aspectClass, .rotationMetadata: .info
-        case .oddDimensions, .frameRate, .codec, .container, .damagedData, .cutShort, .noVideoStream, .notAVideo: .error
+        case .oddDimensions, .frameRate, .codec, .container, .damagedData, .cutShort, .noVideoStream, .notAVideo, .unreadable: .error
         default: .warning
         }
     }

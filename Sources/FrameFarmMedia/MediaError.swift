@@ -85,6 +85,15 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     /// An AES-128 segment that could not be decrypted, for the reason given.
     case decryptionFailed(String)
 
+    /// Whether the input's bytes could not be had (no such file, a folder, a permission, a server's answer, a
+    /// timeout, TLS), rather than bytes that are no video.
+    public var isReadFailure: Bool {
+        switch self {
+        case .notFound, .isDirectory, .unreadable, .http, .timedOut, .connectionFailed, .tlsFailure: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .notFound: "no such file"

@@ -12,8 +12,7 @@ struct ProbeCommand: ParsableCommand {
             in docs/commands.md and stay stable.
             """)
 
-    @Argument(help: "Video files.")
-    var videos: [String]
+    @OptionGroup var input: InputOptions
 
     @Flag(help: "Print a JSON array (one object per input that could be read) on stdout.")
     var json = false
@@ -25,8 +24,6 @@ struct ProbeCommand: ParsableCommand {
     @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).")
     var maxPixels = BatchSettings.defaultMaxPixels
 
-    @OptionGroup var remote: RemoteOptions
-
     @Option(help: ArgumentHelp("Inputs read at once (default: one per core). More helps http(s) inputs, which wait on the server.", valueName: "count"))
     var jobs: Int?
 
@@ -37,7 +34,14 @@ struct ProbeCommand: ParsableCommand {
     func validate() throws { try validateJobs(jobs) }
 
     func run() throws {
-        let results = Prober.probe(paths: remote.apply(to: videos), policy: policy, maxPixels: maxPixels, rendition: rendition,
+        let inputs: [String]
+        do {
+            inputs = try input.resolve(skipping: nil)
+        } catch let error as ValidationError {
+            Terminal.printError(error.message)
+            throw ExitCode(ExitStatus.usage)
+        }
+        let results = Prober.probe(paths: inputs, policy: policy, maxPixels: maxPixels, rendition: rendition,
                                    width: jobs ?? Concurrent.cores)
         var reports: [ProbeReport] = []
         for result in results {

@@ -64,6 +64,7 @@ import FrameFarmSamples
             (try Self.cutShort(in: directory), "cut-short"),
             (Self.audioOnlyWAV(in: directory), "no-video-stream"),
             (directory.write("notes.mp4", Data("not a video".utf8)), "not-a-video"),
+            (directory.file("gone.mp4"), "unreadable"),
             (try sample("untagged") { $0.colorTagged = false }, "color-tags-missing"),
             // Woven fields encoded as progressive, with no field flag: only the combing tells (at SD size, where
             // the sample's moving edges run long enough down the frame).
@@ -202,7 +203,7 @@ import FrameFarmSamples
         #expect(lines.count == 2)
         // 2.39:1 content also crops 26% in fill on a 16:9 phone.
         #expect(lines.first == "\(letterbox) \(LintSettings().rules.count) 2 baked-in-padding,fill-crops-too-much")
-        #expect(lines.last == "\(directory.file("broken.mp4")) 2 1 not-a-video")
+        #expect(lines.last == "\(directory.file("broken.mp4")) 3 1 not-a-video")
     }
 
     /// A bad --fail-on is a usage error (exit 2), with one line naming it.

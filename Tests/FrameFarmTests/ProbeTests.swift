@@ -152,6 +152,23 @@ import FrameFarmMedia
         }
         #expect((try? results.last!.get()) != nil)
     }
+
+    /// `probe` takes its inputs as `lint` and the batch commands do: from `--inputs-from` after the arguments, and
+    /// each once, URLs that differ only in their query (a token) being one input. Port 9 refuses connections, so
+    /// each URL left is one failure line.
+    @Test func inputsComeFromAListEachOnce() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        let list = directory.write("list.txt", Data(("# the library\n\(good)\nhttp://127.0.0.1:9/a.mp4?sig=1\n"
+                                                     + "http://127.0.0.1:9/a.mp4?sig=2\n\(good)\n").utf8))
+        let run = try CommandLineTests.run(["probe", "--json", "--inputs-from", list, "--io-timeout", "5"])
+        #expect(run.status == 1, "\(run.stderr)")
+        let failures = run.stderr.split(separator: "\n")
+        #expect(failures.count == 1 && failures[0].hasPrefix("framefarm: http://127.0.0.1:9/a.mp4: "), "\(run.stderr)")
+        #expect(!run.stderr.contains("sig="))
+        let reports = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
+        #expect(reports?.count == 1 && reports?.first?["path"] as? String == good, "\(run.stdout)")
+    }
 }
 
 /// The same pseudo-random bytes in every run (a linear congruential generator), so a failure can be reproduced.
