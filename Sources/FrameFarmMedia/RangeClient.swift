@@ -27,11 +27,13 @@ final class RangeClient {
         }
     }
 
-    /// A request that failed: what to say, whether trying again may help (a reset, a 5xx), and the part of a
-    /// 206 that came before it failed (a connection dropped mid-body still moves the reader on).
+    /// A request that failed: what to say, whether trying again may help (a reset, a 5xx, a 429), how long the
+    /// server asked to wait first (`Retry-After`, seconds), and the part of a 206 that came before it failed (a
+    /// connection dropped mid-body still moves the reader on).
     struct Failure: Error {
         var error: InputError
         var retryable: Bool
+        var retryAfter: Double?
         var partial: Response?
 
         var timedOut: Bool {
@@ -127,8 +129,11 @@ final class RangeClient {
         case 200, 206, 416:
             return .success(response)
         default:
-            return failed(.http(status: response.status, reason: response.reason.isEmpty ? "error" : response.reason),
-                          retryable: (500...599).contains(response.status))
+            // Object stores and CDNs throttle with 429 (or 503) and say when to come back.
+            var failure = Failure(error: .http(status: response.status, reason: response.reason.isEmpty ? "error" : response.reason),
+                                  retryable: (500...599).contains(response.status) || response.status == 429)
+            failure.retryAfter = response.headers["retry-after"].flatMap { Double($0) }
+            return .failure(failure)
         }
     }
 
@@ -175,7 +180,11 @@ final class RangeClient {
         return "\(scheme)://\(components.host?.lowercased() ?? ""):\(port)"
     }
 
-    /// `get`, tried again after a reset or a 5xx (1, 2, 4 s apart) until `settings.attempts` tries; a try cut off
+    /// The longest `Retry-After` waited for: a longer one fails the input now rather than hold a worker.
+    static let longestRetryAfter = 30.0
+
+    /// `get`, tried again after a reset, a 5xx or a 429 (1, 2, 4 s apart, or after the seconds the server's
+    /// `Retry-After` asks, up to `longestRetryAfter`) until `settings.attempts` tries; a try cut off
     /// after part of the body counts as progress, not as a failure, unless the server went quiet for `--io-timeout`
     /// (one that sends half of each answer and stalls would otherwise be asked again without end).
     func getRetrying(_ first: Int, through last: Int) throws(InputError) -> Response {
@@ -186,8 +195,9 @@ final class RangeClient {
                 return response
             case .failure(let failure):
                 if let partial = failure.partial, !failure.timedOut { return partial }
-                guard failure.retryable, attempt < settings.attempts else { throw failure.error }
-                Thread.sleep(forTimeInterval: Double(1 << (attempt - 1)))
+                guard failure.retryable, attempt < settings.attempts,
+                      (failure.retryAfter ?? 0) <= Self.longestRetryAfter else { throw failure.error }
+                Thread.sleep(forTimeInterval: max(failure.retryAfter ?? 0, Double(1 << (attempt - 1))))
                 attempt += 1
             }
         }

@@ -55,6 +55,21 @@ struct RemoteReadTests {
         }
     }
 
+    /// A server that throttles (two requests a second, 429 with `Retry-After: 1` for the rest) is waited for and
+    /// asked again, as for a 5xx: the track is made, every tile on its frame. Before, the first 429 failed the input.
+    @Test func aThrottlingServerIsWaitedFor() throws {
+        let server = try WebServer()
+        try serve(server, name: "clip.mp4", options: ["--duration", "2", "--keyframe-interval", "1"])
+        let out = server.folder.file("out")
+        let run = try CommandLineTests.run(["thumbnails", server.url("throttled/clip.mp4"), "--out", out, "--interval", "0.5",
+                                            "--seek", "keyframe"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(server.accessLog.contains { $0.contains("/throttled/") && $0.contains(" 429 ") }, "the server throttled")
+        let folder = out + "/clip/thumbnails/"
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == [0, 0, 10, 10])
+    }
+
     /// `--header` values are a private origin's credentials: they follow a redirect within that origin (to
     /// /private/, which wants the token), and none follows one to another host (which refuses any). libcurl, left
     /// to follow redirects, sent every header but `Authorization` to the other host.

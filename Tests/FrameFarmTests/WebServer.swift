@@ -35,8 +35,11 @@ final class WebServer {
         // serves /videos/ to requests from byte 0 only and refuses the rest, as a signature that expires after the
         // first reads. /moved-private/ redirects to /private/ on the same origin; /elsewhere/ redirects to
         // /keyed/ on another host name (localhost), which refuses any request that carries credentials (418).
+        // /throttled/ serves /videos/ two requests a second and answers those that come faster with 429 and
+        // `Retry-After: 1`, as an object store slows a client down.
         let server = """
                 map "$http_authorization$http_x_api_key" $carries_credentials { "" 0; default 1; }
+                limit_req_zone $server_port zone=throttle:1m rate=2r/s;
                 server {
                     listen 127.0.0.1:\(port);
                     listen 127.0.0.1:\(tlsPort) ssl;
@@ -48,6 +51,12 @@ final class WebServer {
                     location /go/ { rewrite ^/go/(\\w+)-(\\w+)$ /videos/show/$1.$2 redirect; }
                     location /expiring/ {
                         if ($http_range !~ "^bytes=0-") { return 403; }
+                        alias \(root)/videos/;
+                    }
+                    location /throttled/ {
+                        limit_req zone=throttle;
+                        limit_req_status 429;
+                        add_header Retry-After 1 always;
                         alias \(root)/videos/;
                     }
                     location /moved-private/ { rewrite ^/moved-private/(.*)$ /private/$1 redirect; }
