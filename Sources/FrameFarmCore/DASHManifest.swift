@@ -75,7 +75,12 @@ public struct DASHManifest: Sendable, Equatable {
     /// Reads the manifest `data`, found at `location` (a path or URL: relative addresses resolve against it).
     /// Throws, in words, for what is not a static manifest or names its segments in a way the standard does not
     /// allow; a manifest without video representations reads as none.
-    public init(parsing data: Data, location: String) throws(DASHManifestError) {
+    /// The most `BaseURL`s one element lists: alternatives (several CDNs) that `baseURLChoice` picks among.
+    public var baseURLAlternatives = 1
+
+    /// `baseURLChoice` picks, where an element lists several `BaseURL`s, which one addresses resolve against
+    /// (from 0; an element with fewer takes its last).
+    public init(parsing data: Data, location: String, baseURLChoice: Int = 0) throws(DASHManifestError) {
         let root: MarkupNode
         do { root = try MarkupNode.parse(data) } catch { throw DASHManifestError(error.description) }
         guard root.name == "MPD" else { throw DASHManifestError("its root element is <\(root.name)>, not <MPD>") }
@@ -96,10 +101,12 @@ public struct DASHManifest: Sendable, Equatable {
             let end = index + 1 < periods.count ? starts[index + 1] : total
             durations[index] = starts[index].flatMap { start in end.map { $0 - start } }
         }
-        let base = Self.base(of: root, within: location)
+        let base = Self.base(of: root, within: location, choice: baseURLChoice)
+        baseURLAlternatives = Self.mostBaseURLs(under: root)
         var read: [[Representation]] = []
         for (index, (period, seconds)) in zip(periods, durations).enumerated() {
-            var representations = try Self.videoRepresentations(of: period, within: base, manifest: location, periodSeconds: seconds)
+            var representations = try Self.videoRepresentations(of: period, within: base, manifest: location,
+                                                                 periodSeconds: seconds, baseURLChoice: baseURLChoice)
             // A period's segments show until the next period starts: one that leaves a gap before the next, or
             // whose media ends early, holds its last picture, so that each period starts where the presentation
             // places it.
@@ -115,16 +122,16 @@ public struct DASHManifest: Sendable, Equatable {
 
     /// The video representations of `period`, whose addresses are relative to `base`.
     private static func videoRepresentations(of period: MarkupNode, within base: String, manifest location: String,
-                                             periodSeconds: Double?) throws(DASHManifestError) -> [Representation] {
-        let periodBase = Self.base(of: period, within: base)
+                                             periodSeconds: Double?, baseURLChoice choice: Int) throws(DASHManifestError) -> [Representation] {
+        let periodBase = Self.base(of: period, within: base, choice: choice)
         var representations: [Representation] = []
         for adaptation in period.children("AdaptationSet") where Self.isVideo(adaptation) {
-            let adaptationBase = Self.base(of: adaptation, within: periodBase)
+            let adaptationBase = Self.base(of: adaptation, within: periodBase, choice: choice)
             for node in adaptation.children("Representation") {
                 let id = node.attributes["id"] ?? String(representations.count)
                 let context = SegmentContext(
                     representationID: id, bandwidth: node.attributes["bandwidth"].flatMap { Int($0) },
-                    base: Self.base(of: node, within: adaptationBase), manifest: location, periodSeconds: periodSeconds,
+                    base: Self.base(of: node, within: adaptationBase, choice: choice), manifest: location, periodSeconds: periodSeconds,
                     levels: [period, adaptation, node])
                 let media: Media
                 do { media = try context.media() } catch {
@@ -150,12 +157,20 @@ public struct DASHManifest: Sendable, Equatable {
         return declared.isEmpty && set.children("Representation").contains { $0.attributes["width"] != nil }
     }
 
-    /// The address `node`'s `BaseURL` (its first) gives, relative to `base`; `base` when it has none.
-    private static func base(of node: MarkupNode, within base: String) -> String {
-        guard let text = node.child("BaseURL")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+    /// The address `node`'s `BaseURL` gives (the `choice`th of several, else its last), relative to `base`;
+    /// `base` when it has none.
+    private static func base(of node: MarkupNode, within base: String, choice: Int) -> String {
+        let alternatives = node.children("BaseURL")
+        guard !alternatives.isEmpty,
+              case let text = alternatives[min(choice, alternatives.count - 1)].text.trimmingCharacters(in: .whitespacesAndNewlines),
+              !text.isEmpty else {
             return base
         }
         return resolve(text, against: base)
+    }
+
+    private static func mostBaseURLs(under node: MarkupNode) -> Int {
+        node.children.reduce(max(1, node.children("BaseURL").count)) { max($0, mostBaseURLs(under: $1)) }
     }
 
     /// `reference` resolved against `base` (RFC 3986 for URLs; for a path, its folder), as a URL or a path.

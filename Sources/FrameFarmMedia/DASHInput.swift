@@ -43,23 +43,53 @@ enum DASHInput {
 
     /// Reads the manifest at `path` and picks its representation: the one an earlier open of the input picked
     /// (`known`), else as `request` asks (the highest when nil).
+    /// A remote manifest that lists several `BaseURL`s (CDNs) is read through the first whose copy of the
+    /// representation's first part answers, as players fail over; each is asked once, and when none answers, the
+    /// first is read and fails as it fails.
     static func open(_ path: String, reader: RemoteReader?, request: RenditionRequest?,
                      known: Rendition?) throws(InputError) -> Opening {
-        let remote = reader != nil
-        let manifest: DASHManifest, base: String
-        do {
-            let data = try text(of: path, reader: reader)
-            // Addresses are relative to where the manifest URL's redirects led.
-            base = reader?.base ?? path
-            let location = remote ? base : URL(fileURLWithPath: path).standardizedFileURL.path
-            // DRM and live as for any playlist (a manifest known by its content was not scanned for them).
-            if let refusal = PlaylistScan.refusal(inText: String(decoding: data, as: UTF8.self)) { throw refusal }
-            manifest = try DASHManifest(parsing: data, location: location)
-        } catch let error as DASHManifestError {
-            throw .unreadableManifest(error.description)
-        } catch {
-            throw error as? InputError ?? .unreadableManifest("\(error)")
+        let data = try text(of: path, reader: reader)
+        // Addresses are relative to where the manifest URL's redirects led.
+        let base = reader?.base ?? path
+        let location = reader != nil ? base : URL(fileURLWithPath: path).standardizedFileURL.path
+        func parsed(choice: Int) throws(InputError) -> DASHManifest {
+            do {
+                // DRM and live as for any playlist (a manifest known by its content was not scanned for them).
+                if let refusal = PlaylistScan.refusal(inText: String(decoding: data, as: UTF8.self)) { throw refusal }
+                return try DASHManifest(parsing: data, location: location, baseURLChoice: choice)
+            } catch let error as DASHManifestError {
+                throw .unreadableManifest(error.description)
+            } catch {
+                throw error as? InputError ?? .unreadableManifest("\(error)")
+            }
         }
+        // Every open of the input (analysis, seeks, parallel readers) reads through the copy the first one found.
+        if let chosen = chosenBaseURL.withLock({ $0[base] }) {
+            return try open(try parsed(choice: chosen), base: base, remote: true, request: request, known: known).opening
+        }
+        let first = try parsed(choice: 0)
+        let opening = try open(first, base: base, remote: reader != nil, request: request, known: known)
+        guard reader != nil, first.baseURLAlternatives > 1 else { return opening.opening }
+        for choice in 0..<first.baseURLAlternatives {
+            let alternative = choice == 0 ? opening : try open(try parsed(choice: choice), base: base, remote: true,
+                                                               request: request, known: known)
+            guard let part = alternative.firstPart,
+                  case .failure = RangeClient.answers(RemoteInput.location(of: RemoteInput.registerNested(part, within: base)))
+            else {
+                chosenBaseURL.withLock { $0[base] = choice }
+                return alternative.opening
+            }
+        }
+        return opening.opening
+    }
+
+    /// Per remote manifest (by name), the `BaseURL` alternative that answered.
+    private static let chosenBaseURL = Locked<[String: Int]>([:])
+
+    /// The representation of `manifest` to read, and the address of its first part (initialization segment,
+    /// first segment or the one file).
+    private static func open(_ manifest: DASHManifest, base: String, remote: Bool, request: RenditionRequest?,
+                             known: Rendition?) throws(InputError) -> (opening: Opening, firstPart: String?) {
         let videos = manifest.representations
         guard !videos.isEmpty else { throw .noVideoStream }
         var index = 0, rendition: Rendition?
@@ -84,7 +114,7 @@ enum DASHInput {
             .first(where: { !RemoteInput.isRemote($0) }) {
             throw .unreadableManifest("it names '\(local)', which is not an http(s) URL")
         }
-        let representation = videos[index]
+        let representation = videos[index], firstPart = locations(of: representation).first
         if !manifest.laterPeriods.isEmpty {
             // Periods (advertisements, chapters) are joined as HLS joins them, at discontinuities.
             var periods = [representation]
@@ -98,17 +128,17 @@ enum DASHInput {
                 throw .unreadableManifest("it has \(periods.count) periods and one of them is a single file (SegmentBase); "
                                           + "FrameFarm joins periods of segments (SegmentTemplate, SegmentList)")
             }
-            return Opening(source: .playlist(playlist, periods: periods.map(\.timing)), rendition: rendition)
+            return (Opening(source: .playlist(playlist, periods: periods.map(\.timing)), rendition: rendition), firstPart)
         }
         switch representation.media {
         case .file(let part):
-            return Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: base) : part.location),
-                           rendition: rendition)
+            return (Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: base) : part.location),
+                            rendition: rendition), firstPart)
         case .segments:
             // One period is placed as each of several is: a clip cut from a live programme starts at its
             // `@presentationTimeOffset`, inside its first segment.
-            return Opening(source: .playlist(representation.hlsMediaPlaylist!, periods: [representation.timing]),
-                           rendition: rendition)
+            return (Opening(source: .playlist(representation.hlsMediaPlaylist!, periods: [representation.timing]),
+                            rendition: rendition), firstPart)
         }
     }
 

@@ -180,6 +180,19 @@ final class RangeClient {
         return "\(scheme)://\(components.host?.lowercased() ?? ""):\(port)"
     }
 
+    /// Whether the server gives byte 0 of `location` (a whole URL) at the first try: a 206, or a 416 for an empty
+    /// file. For picking among copies (a DASH manifest's `BaseURL`s) before reading one.
+    static func answers(_ location: String) -> Result<Void, InputError> {
+        do {
+            switch try RangeClient(location: location, settings: RemoteInput.settings).get(0, through: 0) {
+            case .success: return .success(())
+            case .failure(let failure): return .failure(failure.error)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// The longest `Retry-After` waited for: a longer one fails the input now rather than hold a worker.
     static let longestRetryAfter = 30.0
 

@@ -153,4 +153,23 @@ struct RemoteDASHTests {
         let entries = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") && $0 != "index.html" }
         #expect(entries.isEmpty, "failed inputs leave nothing behind: \(entries)")
     }
+
+    /// A manifest listing two CDNs (`BaseURL`s), the first of them down (503 to everything): it is read through
+    /// the second, as players fail over, the first asked once. Before, the input failed with the first's 503.
+    @Test func aManifestIsReadThroughTheCDNThatAnswers() throws {
+        let server = try WebServer()
+        let folder = try serveLadder(server, segmented: true)
+        let manifest = try String(contentsOfFile: folder + "/show.mpd", encoding: .utf8)
+            .replacingOccurrences(of: "<Period>", with: "<BaseURL>\(server.url("cdn-down/show/"))</BaseURL>"
+                                  + "<BaseURL>\(server.url("videos/show/"))</BaseURL><Period>")
+        try manifest.write(toFile: folder + "/cdns.mpd", atomically: true, encoding: .utf8)
+        let out = server.folder.file("out")
+        let run = try CommandLineTests.run(["thumbnails", server.url("videos/show/cdns.mpd"), "--out", out, "--interval", "1",
+                                            "--seek", "keyframe", "--rendition", "320x180"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let track = out + "/cdns/thumbnails/"
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: track + "thumbnails.vtt", encoding: .utf8))
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: track) == [0, 0, 20, 20, 40, 40])
+        #expect(server.accessLog.filter { $0.contains("/cdn-down/") }.count == 1, "\(server.accessLog)")
+    }
 }

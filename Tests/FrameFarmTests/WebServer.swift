@@ -35,7 +35,7 @@ final class WebServer {
         // serves /videos/ to requests from byte 0 only and refuses the rest, as a signature that expires after the
         // first reads. /moved-private/ redirects to /private/ on the same origin; /elsewhere/ redirects to
         // /keyed/ on another host name (localhost), which refuses any request that carries credentials (418).
-        // /throttled/ serves /videos/ two requests a second and answers those that come faster with 429 and
+        // /cdn-down/ answers everything with 503, as a CDN that is down. /throttled/ serves /videos/ two requests a second and answers those that come faster with 429 and
         // `Retry-After: 1`, as an object store slows a client down.
         let server = """
                 map "$http_authorization$http_x_api_key" $carries_credentials { "" 0; default 1; }
@@ -53,6 +53,7 @@ final class WebServer {
                         if ($http_range !~ "^bytes=0-") { return 403; }
                         alias \(root)/videos/;
                     }
+                    location /cdn-down/ { return 503; }
                     location /throttled/ {
                         limit_req zone=throttle;
                         limit_req_status 429;
