@@ -86,7 +86,7 @@ final class RangeClient {
                 break
             }
             address = String(cString: next)
-            if Self.origin(of: address) != Self.origin(of: location) { headers = nil }
+            if RemoteInput.origin(of: address) != RemoteInput.origin(of: location) { headers = nil }
         }
         let response = Response(status: collector.status, reason: collector.reason, headers: collector.headers,
                                 body: collector.body, redirectedTo: address == location ? nil : address)
@@ -170,14 +170,6 @@ final class RangeClient {
                 return curl_easy_perform(curl)
             }
         }
-    }
-
-    /// Scheme, host and port, as browsers compare origins (a missing port is the scheme's own).
-    static func origin(of address: String) -> String {
-        guard let components = URLComponents(string: address) else { return address }
-        let scheme = components.scheme?.lowercased() ?? ""
-        let port = components.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(components.host?.lowercased() ?? ""):\(port)"
     }
 
     /// Whether the server gives byte 0 of `location` (a whole URL) at the first try: a 206, or a 416 for an empty

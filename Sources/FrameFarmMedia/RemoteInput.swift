@@ -62,11 +62,13 @@ public enum RemoteInput {
         return scheme + "://" + authority + (path.isEmpty ? "/" : path)
     }
 
-    /// `scheme://host:port` of a name, the host in lower case.
-    private static func origin(of name: String) -> String {
-        guard let schemeEnd = name.range(of: "://") else { return name }
-        let rest = name[schemeEnd.upperBound...]
-        return name[..<schemeEnd.upperBound] + rest.prefix { $0 != "/" }.lowercased()
+    /// `scheme://host:port` of an address, as browsers compare origins: scheme and host in lower case, a missing
+    /// port the scheme's own. A token or a `--header` value never goes to another.
+    static func origin(of address: String) -> String {
+        guard let components = URLComponents(string: address) else { return address }
+        let scheme = components.scheme?.lowercased() ?? ""
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(components.host?.lowercased() ?? ""):\(port)"
     }
 
     /// Keeps `url` behind its name and returns the name, the only form in which the batch carries it.
