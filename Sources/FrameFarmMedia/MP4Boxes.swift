@@ -27,8 +27,16 @@ enum MP4Boxes {
 
     /// Whether the index ('moov') of the MP4 or MOV at `path` comes before its media data ('mdat'), so a player
     /// reading it over http starts at once; nil when the file has not both at its top level.
+    /// An http(s) input's box headers are read in range requests, one per box up to the first of the two (the
+    /// index of an index-last file is one request at its end).
     static func isIndexFirst(path: String) -> Bool? {
-        let types = topLevelTypes(path: path)
+        let types: [String]
+        if RemoteInput.isRemote(path) {
+            guard let reader = try? RemoteReader(name: path), reader.peek(8) != nil, let size = reader.size else { return nil }
+            types = topLevelTypes(bytes: UInt64(size), until: ["moov", "mdat"]) { reader.peek(16, at: Int($0)) }
+        } else {
+            types = topLevelTypes(path: path)
+        }
         guard let index = types.firstIndex(of: "moov"), let media = types.firstIndex(of: "mdat") else { return nil }
         return index < media
     }
@@ -57,11 +65,20 @@ enum MP4Boxes {
         guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
         defer { try? handle.close() }
         guard let fileBytes = try? handle.seekToEnd() else { return [] }
+        return topLevelTypes(bytes: fileBytes) { offset in
+            guard (try? handle.seek(toOffset: offset)) != nil else { return nil }
+            return try? handle.read(upToCount: 16)
+        }
+    }
+
+    /// The types of the top-level boxes of `bytes` bytes whose headers `header(offset)` gives, stopping once every
+    /// type of `until` is found.
+    private static func topLevelTypes(bytes: UInt64, until wanted: Set<String> = [],
+                                      header: (UInt64) -> Data?) -> [String] {
         var types: [String] = []
         var offset: UInt64 = 0
-        while offset + 8 <= fileBytes, types.count < 10_000 {
-            guard (try? handle.seek(toOffset: offset)) != nil, let header = try? handle.read(upToCount: 16),
-                  let box = fields(in: header, at: 0, limit: header.count) else { break }
+        while offset + 8 <= bytes, types.count < 10_000, wanted.isEmpty || !wanted.isSubset(of: types) {
+            guard let data = header(offset), let box = fields(in: data, at: 0, limit: data.count) else { break }
             types.append(box.type)
             // 0 is "to the end of the file"; below 8 is not a box.
             guard box.claimedSize >= 8 else { break }

@@ -120,7 +120,7 @@ public enum MediaProber {
             let frameSeconds = timing?.medianFrameSeconds ?? info.frameRate.map { 1 / $0 } ?? 0
             duration = lastTime.map { max(0, $0 - info.startSeconds + frameSeconds) } ?? 0
         }
-        let isLocalMP4 = ["mp4", "mov"].contains(info.fileFormat) && !RemoteInput.isRemote(path)
+        let isMP4 = ["mp4", "mov"].contains(info.fileFormat)
         // An index lists decode times, which trail presentation by the stream's reordering delay: the first
         // keyframe is the first frame shown, at the start.
         let reorderDelay = max(0, info.startSeconds - (scan.keyframes.first ?? info.startSeconds))
@@ -130,7 +130,7 @@ public enum MediaProber {
                            frameTiming: timing,
                            analysis: analysis,
                            cutShortAtSeconds: reader.indexedDataEndSeconds.map { max(0, $0 - info.startSeconds) },
-                           indexFirst: isLocalMP4 ? MP4Boxes.isIndexFirst(path: path) : nil,
+                           indexFirst: isMP4 ? MP4Boxes.isIndexFirst(path: path) : nil,
                            scannedCorruptTimes: scan.corruptTimes)
     }
 

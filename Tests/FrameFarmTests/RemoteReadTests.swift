@@ -70,6 +70,22 @@ struct RemoteReadTests {
         #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == [0, 0, 10, 10])
     }
 
+    /// Where an MP4's index lies is read over http too (box headers in range requests): `probe` says `indexFirst`,
+    /// and `lint --profile web` finds the index-last file, which a browser must fetch the end of before it plays.
+    /// Before, both were left to files on disk.
+    @Test func whereAnIndexLiesIsReadOverHTTP() throws {
+        let server = try WebServer()
+        try serve(server, name: "first.mp4", options: ["--duration", "2", "--faststart"])
+        try serve(server, name: "last.mp4", options: ["--duration", "2"])
+        let probe = try CommandLineTests.run(["probe", "--json", server.url("videos/first.mp4"), server.url("videos/last.mp4")])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let reports = try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(reports.map { $0["indexFirst"] as? Bool } == [true, false], "\(probe.stdout)")
+        let lint = try CommandLineTests.run(["lint", "--profile", "web", server.url("videos/first.mp4"), server.url("videos/last.mp4")])
+        let indexFindings = lint.stdout.split(separator: "\n").filter { $0.contains(" container: ") && $0.contains("index") }
+        #expect(indexFindings.count == 1 && indexFindings[0].hasPrefix(server.url("videos/last.mp4")), "\(lint.stdout)")
+    }
+
     /// `--header` values are a private origin's credentials: they follow a redirect within that origin (to
     /// /private/, which wants the token), and none follows one to another host (which refuses any). libcurl, left
     /// to follow redirects, sent every header but `Authorization` to the other host.
