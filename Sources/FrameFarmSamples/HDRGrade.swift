@@ -94,7 +94,6 @@ struct HDRGrade: Sendable {
         return signal
     }
 
-
     private static func srgbToLinear(_ value: Double) -> Double {
         value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
     }

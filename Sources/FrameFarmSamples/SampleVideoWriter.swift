@@ -101,6 +101,15 @@ struct SampleFrames: Sendable {
     /// What frames after `options.paddingUntilSeconds` show.
     let fullFramePattern: SamplePattern?
     let options: SampleOptions
+    /// For an HDR sample, its grading (its tables made once).
+    let grade: HDRGrade?
+
+    init(pattern: SamplePattern, fullFramePattern: SamplePattern?, options: SampleOptions) {
+        self.pattern = pattern
+        self.fullFramePattern = fullFramePattern
+        self.options = options
+        grade = options.hdr.map { HDRGrade(transfer: $0, height: options.size.height) }
+    }
 
     /// Draws the frames a batch ahead on every core (drawing costs more than x264's veryfast encode) and hands
     /// them to `writer` one by one, in order.
@@ -144,10 +153,7 @@ struct SampleFrames: Sendable {
         if options.interlaced {
             planes = pattern.interlace(top: planes, bottom: draw(index: index, time: time + options.frameDuration / 2))
         }
-        if let hdr = options.hdr {
-            HDRGrade(transfer: hdr, height: options.size.height).regrade(
-                &planes, size: options.size, chromaSubsampling: (pattern.chromaSubsamplingX, pattern.chromaSubsamplingY))
-        }
+        grade?.regrade(&planes, size: options.size, chromaSubsampling: (pattern.chromaSubsamplingX, pattern.chromaSubsamplingY))
         return planes
     }
 

@@ -204,14 +204,7 @@ extension BatchCommand {
     /// any input failed. Without a Vulkan device every input fails for that one reason, said once.
     func run() throws {
         let jobs = try self.jobs()
-        let inputs: [String], shard: Shard?
-        do {
-            (inputs, shard) = try batch.resolveInputs()
-        } catch let error as ValidationError {
-            // One line: the command's usage says nothing about a list that cannot be read.
-            Terminal.printError(error.message)
-            throw ExitCode(ExitStatus.usage)
-        }
+        let (inputs, shard) = try exitingOnUsageError { try batch.resolveInputs() }
         if inputs.isEmpty {
             guard let shard else {
                 Terminal.printError("no inputs: the folders walked hold no video files")

@@ -53,14 +53,7 @@ struct LintCommand: ParsableCommand {
             print(LintPolicy.document(printProfile.settings, profile: printProfile), terminator: "")
             return
         }
-        let inputs: [String], settings: LintSettings
-        do {
-            settings = try self.settings()
-            inputs = try input.resolve(skipping: nil)
-        } catch let error as ValidationError {
-            Terminal.printError(error.message)
-            throw ExitCode(ExitStatus.usage)
-        }
+        let (settings, inputs) = try exitingOnUsageError { (try self.settings(), try input.resolve(skipping: nil)) }
         let results = Linter.lint(paths: inputs, settings: settings, maxPixels: maxPixels, rendition: rendition,
                                   width: jobs ?? Concurrent.cores)
         if json {

@@ -34,13 +34,7 @@ struct ProbeCommand: ParsableCommand {
     func validate() throws { try validateJobs(jobs) }
 
     func run() throws {
-        let inputs: [String]
-        do {
-            inputs = try input.resolve(skipping: nil)
-        } catch let error as ValidationError {
-            Terminal.printError(error.message)
-            throw ExitCode(ExitStatus.usage)
-        }
+        let inputs = try exitingOnUsageError { try input.resolve(skipping: nil) }
         let results = Prober.probe(paths: inputs, policy: policy, maxPixels: maxPixels, rendition: rendition,
                                    width: jobs ?? Concurrent.cores)
         var reports: [ProbeReport] = []

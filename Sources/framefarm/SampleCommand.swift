@@ -112,6 +112,9 @@ struct SampleCommand: ParsableCommand {
     @Flag(help: "HLS (.m3u8): encrypt the segments with AES-128 under a random key, written beside the playlist as NAME.key.")
     var encrypt = false
 
+    /// x265 writes the peak into the stream (its SEI), where any container keeps it.
+    private var hdrPeakInStream: Bool { encoder == "libx265" }
+
     func validate() throws {
         guard !unflagged || interlaced else { throw ValidationError("--unflagged needs --interlaced") }
         if let codecTag, codecTag.utf8.count != 4 { throw ValidationError("--codec-tag has four characters, e.g. hvc1") }
@@ -136,7 +139,7 @@ struct SampleCommand: ParsableCommand {
         guard hdr == nil || !noColorTags else { throw ValidationError("--hdr tags the colour: not with --no-color-tags") }
         // FFmpeg 5.1's mp4, mov and mpegts muxers write no content light level: only x265's SEI or Matroska carries it.
         let container = URL(fileURLWithPath: out).pathExtension.lowercased()
-        guard hdrPeak == nil || (encoder ?? "libx264") == "libx265" || ["mkv", "webm"].contains(container) else {
+        guard hdrPeak == nil || hdrPeakInStream || ["mkv", "webm"].contains(container) else {
             throw ValidationError("--hdr-peak needs --encoder libx265 (its stream carries it) or an .mkv output")
         }
         guard (hdrPeak ?? 1) > 0 else { throw ValidationError("--hdr-peak must be above 0 cd/m²") }
@@ -185,7 +188,7 @@ struct SampleCommand: ParsableCommand {
             }
             options.hdr = transfer
             options.hdrPeakLuminance = hdrPeak
-            options.hdrPeakInStream = (encoder ?? "libx264") == "libx265"
+            options.hdrPeakInStream = hdrPeakInStream
         }
         options.level = level
         options.codecTag = codecTag

@@ -35,6 +35,18 @@ enum Terminal {
     }
 }
 
+/// Runs what checks a command's inputs once it runs (a list to read, folders to walk), and turns a usage error it
+/// throws into one line on stderr and exit status 2: the command's usage says nothing about a list that cannot be
+/// read.
+func exitingOnUsageError<Value>(_ body: () throws -> Value) throws -> Value {
+    do {
+        return try body()
+    } catch let error as ValidationError {
+        Terminal.printError(error.message)
+        throw ExitCode(ExitStatus.usage)
+    }
+}
+
 /// Runs an option parser and turns any error it throws (a core ValueParseError, a catalog error) into a usage
 /// error, which exits with status 2 and the command's usage.
 func usageChecked<Value>(_ parse: () throws -> Value) throws -> Value {
