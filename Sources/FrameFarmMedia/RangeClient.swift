@@ -28,7 +28,7 @@ final class RangeClient {
     }
 
     /// A request that failed: what to say, whether trying again may help (a reset, a 5xx, a 429), how long the
-    /// server asked to wait first (`Retry-After`, seconds), and the part of a 206 that came before it failed (a
+    /// server asked to wait first (`Retry-After`, in seconds), and the part of a 206 that came before it failed (a
     /// connection dropped mid-body still moves the reader on).
     struct Failure: Error {
         var error: InputError
@@ -132,9 +132,30 @@ final class RangeClient {
             // Object stores and CDNs throttle with 429 (or 503) and say when to come back.
             var failure = Failure(error: .http(status: response.status, reason: response.reason.isEmpty ? "error" : response.reason),
                                   retryable: (500...599).contains(response.status) || response.status == 429)
-            failure.retryAfter = response.headers["retry-after"].flatMap { Double($0) }
+            failure.retryAfter = response.headers["retry-after"].flatMap { Self.secondsToWait($0, now: Date()) }
             return .failure(failure)
         }
+    }
+
+    /// `Retry-After` as RFC 9110 (10.2.3) gives it: seconds, or the HTTP-date to come back at (an IMF-fixdate,
+    /// "Sun, 06 Nov 1994 08:49:37 GMT", as S3 and most CDNs write it). Nil for anything else.
+    static func secondsToWait(_ value: String, now: Date) -> Double? {
+        let value = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(value) { return max(0, seconds) }
+        return imfFixdate(value).map { max(0, $0.timeIntervalSince(now)) }
+    }
+
+    /// Read by hand: a DateFormatter shared between a batch's workers is not safe on every Foundation.
+    private static func imfFixdate(_ text: String) -> Date? {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let fields = text.split(separator: " ")
+        guard fields.count == 6, fields[5] == "GMT", let month = months.firstIndex(of: String(fields[2])) else { return nil }
+        let clock = fields[4].split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3, let day = Int(fields[1]), let year = Int(fields[3]) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "GMT")!
+        return calendar.date(from: DateComponents(year: year, month: month + 1, day: day,
+                                                  hour: clock[0], minute: clock[1], second: clock[2]))
     }
 
     private static let redirectLimit = 10

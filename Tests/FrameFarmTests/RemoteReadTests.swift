@@ -1,5 +1,5 @@
 import Foundation
-import FrameFarmMedia
+@testable import FrameFarmMedia
 import FrameFarmSamples
 import Testing
 @testable import FrameFarm
@@ -102,5 +102,18 @@ struct RemoteReadTests {
         }
         let refused = server.accessLog.filter { $0.contains("/keyed/") && $0.contains(" 418 ") }
         #expect(refused.isEmpty, "credentials reached the other host: \(refused)")
+    }
+}
+
+/// `Retry-After` in both forms RFC 9110 allows. The date is RFC 9110's own example, one second before 2000
+/// (946684799 in Unix time); before, a date was not read and the back-off alone applied.
+@Suite struct RetryAfterTests {
+    @Test func secondsAndDatesAreBothRead() {
+        let twoMinutesBefore = Date(timeIntervalSince1970: 946_684_799 - 120)
+        #expect(RangeClient.secondsToWait("Fri, 31 Dec 1999 23:59:59 GMT", now: twoMinutesBefore) == 120)
+        #expect(RangeClient.secondsToWait(" 7 ", now: twoMinutesBefore) == 7)
+        #expect(RangeClient.secondsToWait("Fri, 31 Dec 1999 23:59:59 GMT", now: Date(timeIntervalSince1970: 946_684_800)) == 0)
+        #expect(RangeClient.secondsToWait("soon", now: twoMinutesBefore) == nil)
+        #expect(RangeClient.secondsToWait("Fri, 31 Foo 1999 23:59:59 GMT", now: twoMinutesBefore) == nil)
     }
 }
