@@ -1,4 +1,5 @@
 import Foundation
+import FrameFarmMedia
 
 /// Where a batch's inputs come from besides its arguments: a list file (`--inputs-from`) and folders walked for
 /// video files (`--recursive`).
@@ -26,7 +27,7 @@ public enum InputList {
         while true {
             let length = getline(&buffer, &capacity, file)
             guard length >= 0, let buffer else { break }
-            var line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
+            var line = ForeignNames.decode(UnsafeRawBufferPointer(start: buffer, count: length))
             // "\r\n" is one Character: `isNewline` covers it, "\n" and "\r".
             while line.last?.isNewline == true { line.removeLast() }
             // The byte-order mark some editors put first in a UTF-8 file is not part of the first path.
@@ -52,14 +53,12 @@ public enum InputList {
         let skipped = outputRoot.map(FileIdentity.init(path:)) ?? nil
         func walk(_ path: String) {
             guard let identity = FileIdentity(path: path), walked.insert(identity).inserted, identity != skipped,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+                  let names = ForeignNames.contents(of: path) else { return }
             if names.contains("manifest.json") || names.contains(".framefarm") { return }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let child = path == "/" ? "/" + name : path + "/" + name
                 var isFolder: ObjCBool = false
-                // A name that is not UTF-8 cannot be opened: listed, it fails with one line saying so, rather than
-                // leave the video out without a word.
-                guard FileManager.default.fileExists(atPath: child, isDirectory: &isFolder) || name.contains("\u{FFFD}") else { continue }
+                guard FileManager.default.fileExists(atPath: ForeignNames.openable(child), isDirectory: &isFolder) else { continue }
                 if isFolder.boolValue {
                     walk(child)
                 } else if extensions.contains((name as NSString).pathExtension.lowercased()) {
@@ -106,7 +105,7 @@ private struct FileIdentity: Hashable {
 
     init?(path: String) {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard stat(ForeignNames.openable(path), &status) == 0 else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

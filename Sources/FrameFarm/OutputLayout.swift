@@ -28,12 +28,14 @@ public enum FolderLayout: Sendable, Hashable {
             guard path.hasPrefix(prefix) else {
                 throw InputFailure(path: input, reason: "not under --inputs-root \(root)")
             }
-            // A URL's folders are percent-decoded. Hidden folders are made visible, as stems are: OUT's walkers
-            // skip hidden names.
+            // A URL's folders are percent-decoded. Folders are named as stems are: hidden ones made visible (OUT's
+            // walkers skip hidden names), and names that are not UTF-8 read as Latin-1.
             let relative = String(path.dropFirst(prefix.count))
             let names = RemoteInput.isRemote(path) ? RemoteInput.folders(in: relative)
                 : relative.split(separator: "/").dropLast().map(String.init)
-            let folders: [String] = names.map { name in name.hasPrefix(".") ? "_" + String(name.dropFirst()) : name }
+            let folders: [String] = names.map(ForeignNames.readable).map { name in
+                name.hasPrefix(".") ? "_" + String(name.dropFirst()) : name
+            }
             return (folders + [OutputLayout.stem(input)]).joined(separator: "/")
         }
     }
@@ -98,7 +100,7 @@ public struct OutputLayout: Sendable {
     /// The file name without folder and last extension; a name that would be hidden or empty is made safe.
     public static func stem(_ path: String) -> String {
         let name = RemoteInput.isRemote(path) ? RemoteInput.stem(of: path)
-            : plainStem(path) ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            : ForeignNames.readable(plainStem(path) ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
         let cleaned = name.hasPrefix(".") ? "_" + name.dropFirst() : Substring(name)
         return cleaned.isEmpty ? "video" : String(cleaned)
     }
@@ -313,7 +315,7 @@ public enum ManifestStore {
                                modifiedSeconds: identity.lastModifiedSeconds ?? 0, etag: identity.etag)
         }
         var status = stat()
-        guard stat(path, &status) == 0 else { return InputRecord(path: path, sizeBytes: 0, modifiedSeconds: 0) }
+        guard stat(ForeignNames.openable(path), &status) == 0 else { return InputRecord(path: path, sizeBytes: 0, modifiedSeconds: 0) }
         let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
         return InputRecord(path: path, sizeBytes: Int(status.st_size), modifiedSeconds: modified)
     }
@@ -322,7 +324,7 @@ public enum ManifestStore {
     /// every worker a request per input of the whole list) and for a file that is not there.
     public static func sizeBytes(of path: String) -> Int {
         var status = stat()
-        guard !RemoteInput.isRemote(path), stat(path, &status) == 0 else { return 0 }
+        guard !RemoteInput.isRemote(path), stat(ForeignNames.openable(path), &status) == 0 else { return 0 }
         return Int(status.st_size)
     }
 }

@@ -193,7 +193,8 @@ public enum ContactSheetWriter {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#")
         return path.split(separator: "/", omittingEmptySubsequences: false)
-            .map { escape(String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0)) }
+            .map { escape(ForeignNames.percentEscaped(String($0))
+                          ?? String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0)) }
             .joined(separator: "/")
     }
 }

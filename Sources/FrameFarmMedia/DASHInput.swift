@@ -33,7 +33,7 @@ enum DASHInput {
         if let reader {
             head = reader.peek(4096)
         } else {
-            head = FileHandle(forReadingAtPath: path).flatMap { handle in
+            head = FileHandle(forReadingAtPath: ForeignNames.openable(path)).flatMap { handle in
                 defer { try? handle.close() }
                 return try? handle.read(upToCount: 4096)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import FrameFarmCore
 
 /// Reads box headers of ISO BMFF (MP4) files without interpreting payloads. Pure; thread-safe.
 enum MP4Boxes {
@@ -62,7 +63,7 @@ enum MP4Boxes {
 
     /// The types of the boxes at the top level of the file at `path`, in order (box headers only).
     private static func topLevelTypes(path: String) -> [String] {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        guard let handle = FileHandle(forReadingAtPath: ForeignNames.openable(path)) else { return [] }
         defer { try? handle.close() }
         guard let fileBytes = try? handle.seekToEnd() else { return [] }
         return topLevelTypes(bytes: fileBytes) { offset in

@@ -72,7 +72,7 @@ struct OpenedInput {
         var options = Self.openOptions(playlist: opened != nil && remoteReader == nil)
         defer { av_dict_free(&options) }
         // The name, not a URL, for a remote input: FFmpeg reads it through `remoteReader` and logs the name.
-        let openCode = avformat_open_input(&opened, source, nil, &options)
+        let openCode = avformat_open_input(&opened, remoteReader == nil ? ForeignNames.openable(source) : source, nil, &options)
         guard openCode >= 0, let opened else {
             if let failure = remoteReader?.failure {
                 throw dash == nil ? failure : InputError.segmentFailed(segment: source, reason: failure.description, inManifest: true)
@@ -165,7 +165,7 @@ struct OpenedInput {
     /// a library held up its whole batch for good. (FrameFarm seeks in its inputs; a pipe cannot be sought.)
     static func checkNotAPipe(_ path: String) throws {
         var status = stat()
-        guard stat(path, &status) == 0 else { return }
+        guard stat(ForeignNames.openable(path), &status) == 0 else { return }
         switch status.st_mode & S_IFMT {
         case S_IFIFO: throw InputError.unreadable("a named pipe (FIFO), not a file: FrameFarm reads files it can seek in")
         case S_IFSOCK: throw InputError.unreadable("a socket, not a file")
@@ -173,16 +173,10 @@ struct OpenedInput {
         }
     }
 
-    private static func checkReadable(_ path: String) throws {
+    private static func checkReadable(_ name: String) throws {
+        let path = ForeignNames.openable(name)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            // A name that is not UTF-8 (a Latin-1 library's) reaches FrameFarm with U+FFFD for its bytes: not the file.
-            if path.contains("\u{FFFD}") {
-                throw InputError.unreadable("its name is not valid UTF-8 (\u{FFFD} marks each byte that is not), which "
-                                            + "FrameFarm cannot open: rename the file")
-            }
-            throw InputError.notFound
-        }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InputError.notFound }
         if isDirectory.boolValue { throw InputError.isDirectory }
         guard FileManager.default.isReadableFile(atPath: path) else { throw InputError.unreadable("permission denied") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil

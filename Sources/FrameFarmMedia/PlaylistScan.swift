@@ -99,7 +99,7 @@ enum PlaylistScan {
     /// Up to one byte more than `largestText` of `path`, through `reader` when remote; nil when nothing could be read.
     static func read(_ path: String, reader: RemoteReader?) -> Data? {
         if let reader { return reader.readAll(limit: largestText + 1) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        guard let handle = FileHandle(forReadingAtPath: ForeignNames.openable(path)) else { return nil }
         defer { try? handle.close() }
         return try? handle.read(upToCount: largestText + 1)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FrameFarm
 
 switch ProcessConfiguration.parsed {
 case .success(let configuration): configuration.applyProcessWide(environment: ProcessInfo.processInfo.environment)
@@ -10,7 +11,12 @@ case .failure(let error):
 
 // Usage errors exit with 2 (not ArgumentParser's 64), as the README documents.
 do {
-    var command = try FrameFarmCommand.parseAsRoot()
+    // Read as bytes: an argument naming a file whose name is not UTF-8 keeps its bytes (`ForeignNames`).
+    let arguments = (1..<Int(CommandLine.argc)).map { index in
+        ForeignNames.decode(UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!))
+            .map { UInt8(bitPattern: $0) })
+    }
+    var command = try FrameFarmCommand.parseAsRoot(arguments)
     try command.run()
 } catch {
     let code = FrameFarmCommand.exitCode(for: error)
