@@ -305,7 +305,7 @@ public enum ManifestStore {
         }
     }
 
-    /// Size and modification time of an input file, or what an http(s) input's server says of it (a request:
+    /// Size and modification time of an input file (with its parts', a local playlist), or what an http(s) input's server says of it (a request:
     /// `RemoteIdentity`, whose failure is the input's).
     /// A symbolic link is followed: the video is the file it names, and a re-run must notice when that changes.
     public static func inputRecord(for path: String) throws(InputError) -> InputRecord {
@@ -317,7 +317,8 @@ public enum ManifestStore {
         var status = stat()
         guard stat(ForeignNames.openable(path), &status) == 0 else { return InputRecord(path: path, sizeBytes: 0, modifiedSeconds: 0) }
         let modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
-        return InputRecord(path: path, sizeBytes: Int(status.st_size), modifiedSeconds: modified)
+        return InputRecord(path: path, sizeBytes: Int(status.st_size), modifiedSeconds: modified,
+                           partsDigest: PlaylistParts.listing(path).map { String(OutputLayout.hash64($0), radix: 16) })
     }
 
     /// An input file's size, to order and share out work; 0 for an http(s) input (asking its server would cost

@@ -41,17 +41,22 @@ public struct InputRecord: Codable, Sendable, Equatable {
     public var modifiedSeconds: Double
     /// A remote input's entity tag, when its server sends one.
     public var etag: String?
+    /// A local HLS playlist's: a hash of the address, size and modification time of every file it names, so that
+    /// a segment replaced behind an unchanged playlist is noticed.
+    public var partsDigest: String?
 
-    public init(path: String, sizeBytes: Int, modifiedSeconds: Double, etag: String? = nil) {
+    public init(path: String, sizeBytes: Int, modifiedSeconds: Double, etag: String? = nil, partsDigest: String? = nil) {
         self.path = path
         self.sizeBytes = sizeBytes
         self.modifiedSeconds = modifiedSeconds
         self.etag = etag
+        self.partsDigest = partsDigest
     }
 
-    /// Same file content as far as size, modification time and entity tag tell (the path may differ).
+    /// Same file content as far as size, modification time, entity tag and parts tell (the path may differ).
     public func describesSameFile(as other: InputRecord) -> Bool {
         sizeBytes == other.sizeBytes && abs(modifiedSeconds - other.modifiedSeconds) < 0.001 && etag == other.etag
+            && partsDigest == other.partsDigest
     }
 }
 

@@ -301,3 +301,38 @@ import Testing
         #expect(try hidden().isEmpty)
     }
 }
+
+/// Resume of playlist inputs, whose video is many files.
+@Suite struct PlaylistResumeTests {
+    /// A re-run notices a segment replaced behind a playlist left as it was (a packager re-run on one part, a
+    /// corrected segment copied in): the input is done again and the tiles of that segment show its frames. Before,
+    /// only the playlist's own size and time were recorded, and the stale track was kept as up to date.
+    @Test func aSegmentReplacedBehindAnUnchangedPlaylistIsNoticed() throws {
+        let directory = TemporaryDirectory()
+        func make(_ name: String, firstFrame: Int) throws {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name), "--duration", "8", "--size", "320x180",
+                                                 "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast",
+                                                 "--first-frame-number", "\(firstFrame)"])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        try make("show.m3u8", firstFrame: 0)
+        try make("other.m3u8", firstFrame: 1000)
+        let out = directory.file("out"), folder = out + "/show/thumbnails/"
+        let arguments = ["thumbnails", directory.file("show.m3u8"), "--out", out, "--interval", "1"]
+        #expect(try CommandLineTests.run(arguments).status == 0)
+        try ThumbnailTests.expectTilesOnTheirFrames(in: folder, fps: 10)
+
+        // The third segment (4 to 6 s) replaced by the other video's, newer; the playlist untouched.
+        let playlistTime = try FileManager.default.attributesOfItem(atPath: directory.file("show.m3u8"))[.modificationDate]
+        try FileManager.default.removeItem(atPath: directory.file("show-002.ts"))
+        try FileManager.default.copyItem(atPath: directory.file("other-002.ts"), toPath: directory.file("show-002.ts"))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: directory.file("show-002.ts"))
+        #expect(try FileManager.default.attributesOfItem(atPath: directory.file("show.m3u8"))[.modificationDate] as? Date == playlistTime as? Date)
+
+        let rerun = try CommandLineTests.run(arguments)
+        #expect(rerun.status == 0 && !rerun.stderr.contains("up to date"), "\(rerun.stderr)")
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        let expected = cues.map { cue in Int((cue.start * 10 + 1e-6).rounded(.down)) + ((4..<6).contains(cue.start) ? 1000 : 0) }
+        #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected)
+    }
+}
