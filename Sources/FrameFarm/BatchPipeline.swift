@@ -173,10 +173,14 @@ public struct BatchPipeline: Sendable {
         }
         if settings.writesContactSheet, outcomes.contains(where: \.ok) {
             // The failures of every command run on OUT, from the records (this run's among them), so a later
-            // command does not hide an earlier one's.
-            let failures = recorded ? RunRecord.latestFailures(outputRoot: layout.root)
+            // command does not hide an earlier one's; and the inputs the folders were made from, to flag those
+            // changed or gone since.
+            let latest = recorded ? RunRecord.latestInputs(RunRecord.all(outputRoot: layout.root)) : [:]
+            let failures = recorded ? RunRecord.failures(in: latest)
                 : outcomes.filter { $0.status == .failed }.map { InputFailure(path: $0.path, reason: $0.error ?? "failed") }
-            summary.contactSheet = (try? ManifestStore.writeContactSheet(layout: layout, failures: failures)).map { _ in layout.indexPath }
+            summary.contactSheet = (try? ManifestStore.writeContactSheet(layout: layout, failures: failures,
+                                                                        inputs: RunRecord.inputPaths(in: latest)))
+                .map { _ in layout.indexPath }
         }
         return summary
     }

@@ -261,6 +261,12 @@ public enum ManifestStore {
         manifest.flatMap { $0.input.describesSameFile(as: input) ? $0 : nil }
     }
 
+    /// Whether the input at `path` is still the one `manifest` was made from.
+    private static func isCurrent(_ manifest: VideoManifest, path: String) -> Bool {
+        guard let input = try? inputRecord(for: path), input.sizeBytes > 0 else { return false }
+        return manifest.input.describesSameFile(as: input)
+    }
+
     /// Starts from the input's `current` manifest or a fresh one, applies `update` and writes it atomically. The
     /// manifest is read again under a lock on its folder: another command's batch on the same OUT (`thumbnails`
     /// while `poster` runs) may have written its section since this one began, and must not lose it.
@@ -285,11 +291,19 @@ public enum ManifestStore {
     }
 
     /// Rewrites the contact sheet (OUT/index.html, and its pages when there are many videos) from the manifests
-    /// found under OUT, with `failures` and the manifests' warnings listed first.
-    public static func writeContactSheet(layout: OutputLayout, failures: [InputFailure] = []) throws {
+    /// found under OUT, with `failures` and the manifests' warnings listed first. `inputs` (folder to absolute
+    /// path, as the runs recorded) are the local inputs to check: one changed or gone since its folder was made is
+    /// listed too, as `report` lists it. Remote inputs are not asked (a request each).
+    public static func writeContactSheet(layout: OutputLayout, failures: [InputFailure] = [],
+                                         inputs: [String: String] = [:]) throws {
         var problems = failures.map { ContactSheetWriter.Problem(path: $0.path, text: $0.reason) }
         let entries = layout.videoFolders().compactMap { folder -> ContactSheetWriter.Entry? in
             guard let manifest = read(layout.manifestPath(folder)) else { return nil }
+            if let path = inputs[folder], !RemoteInput.isRemote(path), !isCurrent(manifest, path: path) {
+                problems.append(ContactSheetWriter.Problem(path: manifest.input.path,
+                                                           text: "the input changed or is gone since its outputs were made",
+                                                           folder: folder))
+            }
             for warning in manifest.thumbnails?.warnings ?? [] {
                 problems.append(ContactSheetWriter.Problem(path: manifest.input.path, text: warning, folder: folder))
             }

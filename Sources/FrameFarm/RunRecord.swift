@@ -58,13 +58,22 @@ public struct RunRecord: Codable, Sendable {
         return latest
     }
 
-    /// The inputs whose latest run of a command under OUT failed, each with `command: reason`: what the review
-    /// page lists first, whichever command ran last.
-    public static func latestFailures(outputRoot: String) -> [InputFailure] {
-        latestInputs(all(outputRoot: outputRoot)).sorted { $0.key < $1.key }.flatMap { command, inputs in
+    /// The inputs whose latest run of a command failed (`latest` of `latestInputs`), each with `command: reason`:
+    /// what the review page lists first, whichever command ran last.
+    public static func failures(in latest: [String: [String: Input]]) -> [InputFailure] {
+        latest.sorted { $0.key < $1.key }.flatMap { command, inputs in
             inputs.values.filter { $0.status == .failed }.sorted { $0.path < $1.path }
                 .map { InputFailure(path: $0.path, reason: "\(command): \($0.error ?? "failed")") }
         }
+    }
+
+    /// The input (an absolute path) each video folder was last made from, by any command, in `latest`.
+    public static func inputPaths(in latest: [String: [String: Input]]) -> [String: String] {
+        var paths: [String: String] = [:]
+        for inputs in latest.values {
+            for input in inputs.values { if let folder = input.folder { paths[folder] = input.path } }
+        }
+        return paths
     }
 
     /// The record of `command`, one of the jobs the batch of `summary` ran.

@@ -6,9 +6,9 @@ extension ContactSheetWriter {
         let manifest = entry.manifest
         let flags = flags(of: entry).map(\.rawValue).joined(separator: " ")
         let searchable = (entry.folder + " " + manifest.input.path).lowercased()
-        var html = "<section id=\"\(escape(entry.folder))\" class=\"item video\" tabindex=\"-1\" data-flags=\"\(flags)\" "
-        html += "data-name=\"\(escape(searchable))\">\n<h2>\(escape(entry.folder))</h2>\n"
-        html += "<div class=\"path\">\(escape(manifest.input.path))</div>\n"
+        var html = "<section id=\"\(anchor(entry.folder))\" class=\"item video\" tabindex=\"-1\" data-flags=\"\(flags)\" "
+        html += "data-name=\"\(escape(searchable))\">\n<h2><bdi>\(escape(entry.folder))</bdi></h2>\n"
+        html += "<div class=\"path\"><bdi>\(escape(manifest.input.path))</bdi></div>\n"
         html += facts(manifest.probe, barsKept: manifest.preview?.settings["removePadding"] == "off") + warnings(manifest)
         html += timeline(entry)
         if let preview = manifest.preview { html += renders(preview, folder: entry.folder, probe: manifest.probe) }

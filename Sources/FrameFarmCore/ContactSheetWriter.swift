@@ -105,7 +105,8 @@ public enum ContactSheetWriter {
     public static func html(for entries: [Entry], problems: [Problem] = [], pageFile: String = "index.html",
                             title: String = "FrameFarm contact sheet") -> String {
         var page = head(title: title) + "<p>\(entries.count) video\(entries.count == 1 ? "" : "s")</p>\n"
-        page += summaryBar(entries, failures: problems.filter { $0.folder == nil }.count)
+        // Inputs that failed, not failures: one failing in three commands is one failed video.
+        page += summaryBar(entries, failures: Set(problems.filter { $0.folder == nil }.map(\.path)).count)
         page += problemList(problems) { _ in pageFile }
         for entry in entries { page += section(entry) }
         return page + tail
@@ -173,12 +174,12 @@ public enum ContactSheetWriter {
         for problem in problems.filter({ $0.folder == nil }) + problems.filter({ $0.folder != nil }) {
             if problem.folder == nil {
                 html += "<li class=\"item\" tabindex=\"-1\" data-flags=\"failed\" data-name=\"\(escape(problem.path.lowercased()))\">"
-                html += "<span class=\"failed\">\(escape(problem.path))</span>: \(escape(problem.text))</li>\n"
+                html += "<bdi class=\"failed\">\(escape(problem.path))</bdi>: \(escape(problem.text))</li>\n"
                 continue
             }
             let name = problem.folder.flatMap { folder in
-                page(folder).map { "<a href=\"\($0)#\(pathComponentEscaped(folder))\">\(escape(problem.path))</a>" }
-            } ?? escape(problem.path)
+                page(folder).map { "<a href=\"\($0)#\(anchor(folder))\"><bdi>\(escape(problem.path))</bdi></a>" }
+            } ?? "<bdi>\(escape(problem.path))</bdi>"
             html += "<li>\(name): \(escape(problem.text))</li>\n"
         }
         return html + "</ul>\n</section>\n"
@@ -187,6 +188,10 @@ public enum ContactSheetWriter {
     static func percent(_ fraction: Double) -> String { String(format: "%.1f%%", fraction * 100) }
 
     static func escape(_ text: String) -> String { MarkupEscaping.escaped(text) }
+
+    /// A video's section id, and the fragment that links to it: its folder percent-escaped, as an id must have no
+    /// spaces (HTML) and a fragment is matched against ids as written.
+    static func anchor(_ folder: String) -> String { pathComponentEscaped(folder) }
 
     /// Percent-escapes each path component for use in href/src, keeping the slashes.
     static func pathComponentEscaped(_ path: String) -> String {

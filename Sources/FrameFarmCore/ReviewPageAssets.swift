@@ -7,10 +7,10 @@ enum ReviewPageAssets {
         :focus-visible { outline: 3px solid #0a64d6; outline-offset: 2px; }
         .item { scroll-margin-top: 64px; }
         section { background: #fff; border-radius: 12px; padding: 16px 20px; margin-bottom: 24px; }
-        h2 { margin: 0 0 4px; font-size: 20px; } h4 { margin: 0 0 4px; } .path { color: #6e6e73; word-break: break-all; }
+        h2 { margin: 0 0 4px; font-size: 20px; overflow-wrap: anywhere; } h4 { margin: 0 0 4px; } .path { color: #6e6e73; word-break: break-all; }
         .facts { color: #3a3a3c; margin: 8px 0; } .warning { background: #fff4ce; border-radius: 8px; padding: 8px 12px; }
         .lint { list-style: none; padding: 0; } .lint li { margin: 4px 0; } .lint li.error { background: #fde2e1; border-radius: 8px; padding: 8px 12px; }
-        .problems li { margin: 2px 0; } .failed { color: #b3261e; font-weight: 600; }
+        .problems li { margin: 2px 0; overflow-wrap: anywhere; } .failed { color: #b3261e; font-weight: 600; }
         .summary { position: sticky; top: 0; z-index: 5; display: flex; flex-wrap: wrap; gap: 8px; align-items: center; padding: 10px 0; background: #f4f4f6; }
         .summary button, .name-filter { font: inherit; border: 1px solid #c7c7cc; border-radius: 16px; background: #fff; padding: 4px 12px; }
         .summary button { cursor: pointer; } .summary button[aria-pressed="true"] { background: #1d1d1f; color: #fff; }

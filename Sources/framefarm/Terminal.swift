@@ -7,19 +7,24 @@ enum Terminal {
     static let standardErrorIsTerminal = isatty(STDERR_FILENO) != 0
 
     /// One line on stderr, whatever it quotes: control characters (a newline in a file name) are written escaped,
-    /// so that scripts reading a line per failure read this one whole.
+    /// so that scripts reading a line per failure read this one whole, and so are bidirectional controls (a
+    /// right-to-left override in a file name), which would show the rest of the line reversed.
     static func printError(_ line: String) {
         FileHandle.standardError.write(Data("framefarm: \(oneLine(line))\n".utf8))
     }
 
     static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
+        }
+        guard text.unicodeScalars.contains(where: isEscaped) else { return text }
         return String(text.unicodeScalars.map { scalar -> String in
-            guard scalar.properties.generalCategory == .control else { return String(scalar) }
+            guard isEscaped(scalar) else { return String(scalar) }
             return switch scalar {
             case "\n": "\\n"
             case "\r": "\\r"
             case "\t": "\\t"
+            case _ where scalar.value > 0xFF: String(format: "\\u{%04X}", scalar.value)
             default: String(format: "\\x%02X", scalar.value)
             }
         }.joined())

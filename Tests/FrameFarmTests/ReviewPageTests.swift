@@ -204,3 +204,36 @@ import Testing
         return Double(counts.values.max() ?? 0) / Double(max(1, image.width * image.height))
     }
 }
+
+/// What the review page says of hostile names and of inputs that failed or went away, read from its HTML. Found by
+/// a tester: a right-to-left override in a failed file's name showed its reason reversed, an input failing in three
+/// commands counted as three failed videos, ids held spaces, and a page written by `poster` listed a deleted input
+/// as healthy, which only `report`'s page flagged.
+@Suite struct ReviewPageTextTests {
+    @Test func namesAreIsolatedFailuresCountedOnceAndGoneInputsFlagged() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory, name: "with space.mp4") { $0.durationSeconds = 1 }
+        let gone = try makeSample(in: directory, name: "gone.mp4") { $0.durationSeconds = 1 }
+        let reversed = directory.write("\u{202E}bad.mp4", Data())
+        let out = directory.file("out")
+        for command in [["poster"], ["thumbnails", "--interval", "0.5"]] {
+            let run = try CommandLineTests.run(command + [good, gone, reversed, "--out", out])
+            #expect(run.status == 1)
+            // The override is written escaped on the terminal, so the rest of the line reads as written.
+            #expect(run.stderr.contains("\\u{202E}bad.mp4: ") && !run.stderr.contains("\u{202E}"), "\(run.stderr)")
+        }
+        var page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(page.contains("<bdi class=\"failed\">\(reversed)</bdi>: poster: "), "the name isolated from the reason")
+        #expect(page.contains(">1 failed</button>"), "one input failed, in two commands")
+        let ids = page.matches(of: /id="([^"]*)"/).map { String($0.1) }
+        #expect(ids.contains("with%20space") && !ids.contains { $0.contains(" ") }, "\(ids)")
+
+        try FileManager.default.removeItem(atPath: gone)
+        #expect(try CommandLineTests.run(["poster", good, "--out", out, "--force"]).status == 0)
+        page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        let flagged = page.matches(of: /<li><a href="index.html#([^"]*)"><bdi>([^<]*)<\/bdi><\/a>: ([^<]*)<\/li>/)
+            .map { "\($0.1) \($0.2): \($0.3)" }
+        #expect(flagged == ["gone \(gone): the input changed or is gone since its outputs were made"], "\(flagged)")
+        #expect(ids.contains("gone"))
+    }
+}
