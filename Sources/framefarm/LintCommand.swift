@@ -61,7 +61,7 @@ struct LintCommand: ParsableCommand {
         } else {
             for result in results {
                 for finding in result.findings {
-                    print("\(result.path): \(finding.severity.rawValue) \(finding.rule.rawValue): \(finding.message)")
+                    print("\(Terminal.oneLine(result.path)): \(finding.severity.rawValue) \(finding.rule.rawValue): \(finding.message)")
                 }
             }
             print(Self.count(results, failOn: failOn))

@@ -88,7 +88,7 @@ struct ProbeCommand: ParsableCommand {
                 + (rendition.bandwidth.map { ", \($0 / 1000) kb/s" } ?? "") + " (\(rendition.reason))"
         } ?? ""
         return """
-            \(report.path)
+            \(Terminal.oneLine(report.path))
               \(report.fileFormat ?? report.container), \(report.codec)\(profile) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
               display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass.rawValue), default mode \(report.defaultMode.rawValue) (\(report.policy))
               \(String(format: "%.3f", report.durationSeconds)) s, \(rate)\(variable), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")\(combing)

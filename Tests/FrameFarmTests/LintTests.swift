@@ -311,3 +311,19 @@ import FrameFarmSamples
         return directory.write("silence.wav", Data(bytes))
     }
 }
+
+/// `lint` and `probe` print a line per finding and a path per report: a newline or a right-to-left override in a
+/// file's name is written escaped, as on stderr, so that a script reads each line whole and a person reads it as
+/// written. Before, such a name split a finding over two lines, or showed the rest of its line reversed.
+@Suite struct TextOutputNameTests {
+    @Test func oddNamesKeepTheirLinesWhole() throws {
+        let directory = TemporaryDirectory()
+        let odd = try makeSample(in: directory, name: "two\nlines\u{202E}.mp4") { $0.durationSeconds = 1 }
+        let shown = directory.path + "/two\\nlines\\u{202E}.mp4"
+        let lint = try CommandLineTests.run(["lint", odd])
+        let lines = lint.stdout.split(separator: "\n")
+        #expect(lines.count >= 2 && lines.dropLast().allSatisfy { $0.hasPrefix(shown + ": ") }, "\(lint.stdout)")
+        let probe = try CommandLineTests.run(["probe", odd])
+        #expect(probe.status == 0 && probe.stdout.hasPrefix(shown + "\n") && !probe.stdout.contains("\u{202E}"), "\(probe.stdout)")
+    }
+}
