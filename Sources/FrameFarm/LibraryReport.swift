@@ -14,6 +14,9 @@ public struct LibraryReport: Encodable, Sendable {
         public var missing: [String] = []
         /// Outputs there, but the input changed (size or modification time) or is gone since they were made.
         public var stale: [String] = []
+        /// Shards (`K/N`) of the command's latest shard count that no run record names: without a list, their
+        /// inputs are not known here, so a shard that never ran would otherwise leave the report complete.
+        public var shardsNotRun: [String] = []
     }
 
     public var outputRoot: String
@@ -25,7 +28,9 @@ public struct LibraryReport: Encodable, Sendable {
     public var notRun: [String] = []
     /// Nothing failed, missing, stale or not run.
     public var complete: Bool {
-        notRun.isEmpty && commands.values.allSatisfy { $0.failed.isEmpty && $0.missing.isEmpty && $0.stale.isEmpty }
+        notRun.isEmpty && commands.values.allSatisfy {
+            $0.failed.isEmpty && $0.missing.isEmpty && $0.stale.isEmpty && $0.shardsNotRun.isEmpty
+        }
     }
 
     private enum CodingKeys: String, CodingKey { case outputRoot, inputs, commands, notRun, complete }
@@ -63,8 +68,22 @@ public struct LibraryReport: Encodable, Sendable {
                 }
             }
         }
+        for command in commandNames { commands[command]!.shardsNotRun = Self.shardsNotRun(of: command, in: records) }
         self.commands = commands
         if commandNames.isEmpty { notRun = judged.keys.sorted() }
+    }
+
+    /// The shards of `command`'s latest shard count (that of its latest sharded record, `records` oldest first)
+    /// that no record of that count names.
+    private static func shardsNotRun(of command: String, in records: [RunRecord]) -> [String] {
+        let shards = records.filter { $0.command == command }.compactMap { record -> (index: Int, count: Int)? in
+            guard let parts = record.shard?.split(separator: "/"), parts.count == 2,
+                  let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+            return (index, count)
+        }
+        guard let count = shards.last?.count else { return [] }
+        let ran = Set(shards.filter { $0.count == count }.map(\.index))
+        return (0..<count).filter { !ran.contains($0) }.map { "\($0)/\(count)" }
     }
 
     /// Each input's outputs per command: current (true) or stale (false); absent where there are none. The inputs
@@ -114,14 +133,22 @@ public struct LibraryReport: Encodable, Sendable {
         return judged
     }
 
-    /// Every input not done, per command, with what is wrong: the head of the contact sheet.
-    public var problems: [InputFailure] {
+    /// The inputs whose latest run of a command failed, with `command: reason`: the head of the contact sheet.
+    public var failures: [InputFailure] {
         commands.sorted { $0.key < $1.key }.flatMap { command, report in
             report.failed.map { InputFailure(path: $0.path, reason: "\(command): \($0.reason)") }
-                + report.missing.map { InputFailure(path: $0, reason: "\(command): no outputs (never run, or its run stopped)") }
+        }
+    }
+
+    /// What else is not done, listed on the contact sheet after the failures but not counted as failed: inputs
+    /// missing or stale per command, inputs not run at all, shards never run.
+    public var notices: [InputFailure] {
+        commands.sorted { $0.key < $1.key }.flatMap { command, report in
+            report.missing.map { InputFailure(path: $0, reason: "\(command): no outputs (never run, or its run stopped)") }
                 + report.stale.map {
                     InputFailure(path: $0, reason: "\(command): the input changed or is gone since its outputs were made")
                 }
+                + report.shardsNotRun.map { InputFailure(path: "shard \($0)", reason: "\(command): no run of this shard is recorded") }
         } + notRun.map { InputFailure(path: $0, reason: "no outputs and no runs of any command under \(outputRoot)") }
     }
 

@@ -291,12 +291,14 @@ public enum ManifestStore {
     }
 
     /// Rewrites the contact sheet (OUT/index.html, and its pages when there are many videos) from the manifests
-    /// found under OUT, with `failures` and the manifests' warnings listed first. `inputs` (folder to absolute
+    /// found under OUT, with `failures`, `notices` (not done, not failed: `report`'s missing and stale inputs) and the
+    /// manifests' warnings listed first. `inputs` (folder to absolute
     /// path, as the runs recorded) are the local inputs to check: one changed or gone since its folder was made is
     /// listed too, as `report` lists it. Remote inputs are not asked (a request each).
-    public static func writeContactSheet(layout: OutputLayout, failures: [InputFailure] = [],
+    public static func writeContactSheet(layout: OutputLayout, failures: [InputFailure] = [], notices: [InputFailure] = [],
                                          inputs: [String: String] = [:]) throws {
         var problems = failures.map { ContactSheetWriter.Problem(path: $0.path, text: $0.reason) }
+            + notices.map { ContactSheetWriter.Problem(path: $0.path, text: $0.reason, failed: false) }
         let entries = layout.videoFolders().compactMap { folder -> ContactSheetWriter.Entry? in
             guard let manifest = read(layout.manifestPath(folder)) else { return nil }
             if let path = inputs[folder], !RemoteInput.isRemote(path), !isCurrent(manifest, path: path) {

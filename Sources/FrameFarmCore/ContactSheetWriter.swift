@@ -32,17 +32,21 @@ public enum ContactSheetWriter {
         case url(String)
     }
 
-    /// Something to look at first: an input that failed (no entry), or a warning about one that has outputs.
+    /// Something to look at first: an input that failed (no entry), or a warning about one that has outputs, or
+    /// something not done that did not fail (an input missing or stale).
     public struct Problem: Sendable {
         public var path: String
         public var text: String
         /// The entry's folder, when it has one, to link to.
         public var folder: String?
+        /// Whether the summary bar counts it as failed: an input that failed, not a warning or a notice.
+        public var failed: Bool
 
-        public init(path: String, text: String, folder: String? = nil) {
+        public init(path: String, text: String, folder: String? = nil, failed: Bool? = nil) {
             self.path = path
             self.text = text
             self.folder = folder
+            self.failed = failed ?? (folder == nil)
         }
     }
 
@@ -106,7 +110,7 @@ public enum ContactSheetWriter {
                             title: String = "FrameFarm contact sheet") -> String {
         var page = head(title: title) + "<p>\(entries.count) video\(entries.count == 1 ? "" : "s")</p>\n"
         // Inputs that failed, not failures: one failing in three commands is one failed video.
-        page += summaryBar(entries, failures: Set(problems.filter { $0.folder == nil }.map(\.path)).count)
+        page += summaryBar(entries, failures: Set(problems.filter(\.failed).map(\.path)).count)
         page += problemList(problems) { _ in pageFile }
         for entry in entries { page += section(entry) }
         return page + tail
@@ -171,8 +175,8 @@ public enum ContactSheetWriter {
     private static func problemList(_ problems: [Problem], page: (String) -> String?) -> String {
         guard !problems.isEmpty else { return "" }
         var html = "<section class=\"problems\">\n<h2>\(problems.count) problem\(problems.count == 1 ? "" : "s")</h2>\n<ul>\n"
-        for problem in problems.filter({ $0.folder == nil }) + problems.filter({ $0.folder != nil }) {
-            if problem.folder == nil {
+        for problem in problems.filter(\.failed) + problems.filter({ !$0.failed }) {
+            if problem.failed {
                 html += "<li class=\"item\" tabindex=\"-1\" data-flags=\"failed\" data-name=\"\(escape(problem.path.lowercased()))\">"
                 html += "<bdi class=\"failed\">\(escape(problem.path))</bdi>: \(escape(problem.text))</li>\n"
                 continue

@@ -57,7 +57,8 @@ struct ReportCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         try report.write()
-        try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.problems)
+        try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.failures,
+                                              notices: report.notices)
         if json { try Terminal.printJSON(report) }
         printSummary(report)
         if !report.complete { throw ExitCode(ExitStatus.someInputsFailed) }
@@ -86,6 +87,10 @@ struct ReportCommand: ParsableCommand {
         for (command, counts) in report.commands.sorted(by: { $0.key < $1.key }) {
             lines.append("\(command): \(counts.done) done, \(counts.failed.count) failed, \(counts.missing.count) missing, "
                          + "\(counts.stale.count) stale")
+            if !counts.shardsNotRun.isEmpty {
+                lines.append("  shards never run: \(counts.shardsNotRun.joined(separator: ", ")) (their inputs are not counted "
+                             + "without the list: give --inputs-from)")
+            }
             let named = counts.failed.map { "  failed: \($0.path): \($0.reason)" }
                 + counts.missing.map { "  missing: \($0)" } + counts.stale.map { "  stale (input changed or gone): \($0)" }
             lines += named.prefix(Self.namedPerKind)

@@ -236,4 +236,27 @@ import Testing
         #expect(flagged == ["gone \(gone): the input changed or is gone since its outputs were made"], "\(flagged)")
         #expect(ids.contains("gone"))
     }
+
+    /// `report` without a list knows the inputs only from the runs: a shard that never ran left it "complete", exit
+    /// 0. It now names the shards of the latest count that no record names, and is not complete until they ran.
+    /// Its page lists stale inputs after the failures without counting them as failed (it said "1 failed").
+    @Test func aShardNeverRunIsReportedAndStaleInputsAreNotFailures() throws {
+        let directory = TemporaryDirectory()
+        let inputs = try ["a", "b", "c", "d"].map { name in try makeSample(in: directory, name: "\(name).mp4") { $0.durationSeconds = 1 } }
+        let out = directory.file("out")
+        #expect(try CommandLineTests.run(["poster"] + inputs + ["--out", out, "--shard", "0/2"]).status == 0)
+        let halfDone = try CommandLineTests.run(["report", out, "--json"])
+        #expect(halfDone.status == 1 && halfDone.stderr.contains("shards never run: 1/2"), "\(halfDone.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(halfDone.stdout.utf8)) as? [String: Any]
+        #expect(((summary?["commands"] as? [String: Any])?["poster"] as? [String: Any])?["shardsNotRun"] as? [String] == ["1/2"])
+        #expect(try CommandLineTests.run(["poster"] + inputs + ["--out", out, "--shard", "1/2"]).status == 0)
+        #expect(try CommandLineTests.run(["report", out]).status == 0, "every shard ran")
+
+        try FileManager.default.removeItem(atPath: inputs[0])
+        let stale = try CommandLineTests.run(["report", out])
+        #expect(stale.status == 1 && stale.stderr.contains("1 stale"), "\(stale.stderr)")
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(page.contains(">0 failed</button>") && !page.contains("data-flags=\"failed\""))
+        #expect(page.contains("<li><bdi>\(inputs[0])</bdi>: poster: the input changed or is gone since its outputs were made</li>"))
+    }
 }
