@@ -284,8 +284,11 @@ extension BatchCommand {
             let memory = summary.peakGPUMemoryBytes.map {
                 String(format: " (%.1f MiB of GPU memory at most)", Double($0) / 1_048_576)
             } ?? ""
-            FileHandle.standardError.write(Data(String(format: "framefarm: %d of %d inputs done in %.1f s on %@%@.%@\n",
-                                                       summary.succeeded, summary.inputs.count, summary.elapsedSeconds,
+            // A re-run says how many it made and how many it found up to date (each of those has its own line).
+            let skipped = summary.inputs.filter { $0.status == .upToDate }.count
+            let split = skipped == 0 ? "" : " (\(summary.succeeded - skipped) made, \(skipped) up to date)"
+            FileHandle.standardError.write(Data(String(format: "framefarm: %d of %d inputs done in %.1f s%@ on %@%@.%@\n",
+                                                       summary.succeeded, summary.inputs.count, summary.elapsedSeconds, split,
                                                        summary.gpu?.name ?? "no GPU", memory, sheet).utf8))
         }
     }

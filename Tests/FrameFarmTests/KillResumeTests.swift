@@ -318,7 +318,7 @@ import Testing
         try make("show.m3u8", firstFrame: 0)
         try make("other.m3u8", firstFrame: 1000)
         let out = directory.file("out"), folder = out + "/show/thumbnails/"
-        let arguments = ["thumbnails", directory.file("show.m3u8"), "--out", out, "--interval", "1"]
+        let arguments = ["thumbnails", directory.file("show.m3u8"), directory.file("other.m3u8"), "--out", out, "--interval", "1"]
         #expect(try CommandLineTests.run(arguments).status == 0)
         try ThumbnailTests.expectTilesOnTheirFrames(in: folder, fps: 10)
 
@@ -330,7 +330,9 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: directory.file("show.m3u8"))[.modificationDate] as? Date == playlistTime as? Date)
 
         let rerun = try CommandLineTests.run(arguments)
-        #expect(rerun.status == 0 && !rerun.stderr.contains("up to date"), "\(rerun.stderr)")
+        #expect(rerun.status == 0 && !rerun.stderr.contains("show.m3u8: up to date"), "\(rerun.stderr)")
+        // The summary line tells the one made again from the one skipped.
+        #expect(rerun.stderr.contains("2 of 2 inputs done in") && rerun.stderr.contains(" s (1 made, 1 up to date) on "), "\(rerun.stderr)")
         let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
         let expected = cues.map { cue in Int((cue.start * 10 + 1e-6).rounded(.down)) + ((4..<6).contains(cue.start) ? 1000 : 0) }
         #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == expected)
