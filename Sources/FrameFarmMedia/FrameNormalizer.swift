@@ -8,9 +8,12 @@ final class FrameNormalizer {
     private var scaler: OpaquePointer?
     /// The HDR peak the container declares, for frames that carry no metadata of their own.
     private let streamPeakLuminance: Double?
+    /// The stream's colour tags (the container's among them), for tags a frame leaves unspecified.
+    private let streamTags: ColorTags?
 
-    init(streamPeakLuminance: Double? = nil) {
+    init(streamPeakLuminance: Double? = nil, streamTags: ColorTags? = nil) {
         self.streamPeakLuminance = streamPeakLuminance
+        self.streamTags = streamTags
     }
 
     deinit { sws_freeContext(scaler) }
@@ -21,8 +24,9 @@ final class FrameNormalizer {
         let peak = FrameColor.peakLuminance(
             contentLight: av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL).map { UnsafeRawPointer($0.pointee.data) },
             mastering: av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA).map { UnsafeRawPointer($0.pointee.data) })
-        let color = FrameColor.describe(space: frame.pointee.colorspace, range: frame.pointee.color_range,
-                                        transfer: frame.pointee.color_trc, primaries: frame.pointee.color_primaries,
+        let frameTags = ColorTags(frame.pointee), tags = streamTags.map(frameTags.filled) ?? frameTags
+        let color = FrameColor.describe(space: tags.space, range: tags.range,
+                                        transfer: tags.transfer, primaries: tags.primaries,
                                         location: frame.pointee.chroma_location, pixelFormat: pixelFormat,
                                         height: Int(frame.pointee.height),
                                         peakLuminance: peak ?? streamPeakLuminance)

@@ -104,7 +104,8 @@ public final class FrameReader {
         let opened = try MediaFile(path: path, maxPixels: maxPixels, analysis: analysis, rendition: rendition)
         file = opened
         info = opened.info
-        normalizer = FrameNormalizer(streamPeakLuminance: info.color.peakLuminance)
+        normalizer = FrameNormalizer(streamPeakLuminance: info.color.peakLuminance,
+                                     streamTags: ColorTags(opened.stream.pointee.codecpar.pointee))
         decoder = try Self.decoder(for: opened, threads: threads, keyframesOnly: keyframesOnly,
                                    referenceFramesOnly: referenceFramesOnly, skipsDeblocking: skipsDeblocking,
                                    maxPixels: maxPixels)

@@ -206,13 +206,21 @@ public final class MediaFile {
     }
 
     /// avformat_find_stream_info decodes a little of every stream; its decoders get the same pixel limit, so a
-    /// crafted header can't make them allocate a giant frame.
+    /// crafted header can't make them allocate a giant frame. A container's colour tags, which the analysis
+    /// overwrites with the bitstream's (unspecified where it says nothing), stand where the bitstream's are
+    /// unspecified (`ColorTags`).
     private static func findStreamInfo(_ context: UnsafeMutablePointer<AVFormatContext>, maxPixels: Int) -> Int32 {
         let count = Int(context.pointee.nb_streams)
         var options = [OpaquePointer?](repeating: nil, count: max(1, count))
         for index in 0..<count { av_dict_set(&options[index], "max_pixels", String(maxPixels), 0) }
         defer { for index in 0..<count { av_dict_free(&options[index]) } }
-        return options.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
+        let containerTags = (0..<count).map { ColorTags(context.pointee.streams[$0]!.pointee.codecpar!.pointee) }
+        let code = options.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
+        for (index, container) in containerTags.enumerated() where index < Int(context.pointee.nb_streams) {
+            let parameters = context.pointee.streams[index]!.pointee.codecpar!
+            ColorTags(parameters.pointee).filled(from: container).write(to: parameters)
+        }
+        return code
     }
 
     var stream: UnsafeMutablePointer<AVStream> { context.pointee.streams[Int(videoStreamIndex)]! }

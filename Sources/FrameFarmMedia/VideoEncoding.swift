@@ -35,6 +35,9 @@ public struct VideoEncoding: Sendable {
     public var fieldsFlagged = true
     /// Whether the stream states its colour matrix, primaries and transfer; false leaves them unspecified.
     public var colorTagged = true
+    /// Colour tags in the container alone (Matroska's Colour element, an MP4 `colr` box), the bitstream's left
+    /// unspecified, as some remuxing tools leave a file.
+    public var colorTagsInContainerOnly = false
     /// The H.264 level to write (4.2, 5.1); nil lets the encoder pick it from the size and rate.
     public var level: Double?
     /// The sample entry of the codec in an MP4 ("hvc1" for HEVC, which FFmpeg otherwise writes as "hev1").

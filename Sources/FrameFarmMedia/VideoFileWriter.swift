@@ -27,6 +27,8 @@ public final class VideoFileWriter {
     private let pixelFormat: AVPixelFormat
     /// The HLS muxer's key info file (`hlsKey`): read at every segment, so kept until the writer goes.
     private var keyInfoPath: String?
+    /// The tags `encoding.colorTagsInContainerOnly` writes in the container, the encoder's left unspecified.
+    private var containerTags: ColorTags?
     /// Luma pixels per chroma sample, across and down (2, 2 for 4:2:0).
     public let chromaSubsampling: (x: Int, y: Int)
 
@@ -136,6 +138,7 @@ public final class VideoFileWriter {
         codec.pointee.sample_aspect_ratio = AVRational(num: Int32(encoding.sampleAspectRatio.numerator),
                                                         den: Int32(encoding.sampleAspectRatio.denominator))
         try configureColor()
+        moveColorTagsToContainer()
         if let interval = encoding.keyframeIntervalSeconds {
             let frames = max(1, Int32((interval * Double(rate.num) / Double(rate.den)).rounded()))
             codec.pointee.gop_size = frames
@@ -183,6 +186,18 @@ public final class VideoFileWriter {
         codec.pointee.color_trc = transfer == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67
     }
 
+    /// With `encoding.colorTagsInContainerOnly`, moves the colour tags from the encoder to `containerTags`.
+    private func moveColorTagsToContainer() {
+        guard encoding.colorTagsInContainerOnly else { return }
+        var parameters = AVCodecParameters()
+        (parameters.color_space, parameters.color_primaries, parameters.color_trc, parameters.color_range)
+            = (codec.pointee.colorspace, codec.pointee.color_primaries, codec.pointee.color_trc, codec.pointee.color_range)
+        containerTags = ColorTags(parameters)
+        codec.pointee.colorspace = AVCOL_SPC_UNSPECIFIED
+        codec.pointee.color_primaries = AVCOL_PRI_UNSPECIFIED
+        codec.pointee.color_trc = AVCOL_TRC_UNSPECIFIED
+    }
+
     private func configureEncoderOptions() {
         let encoderName = String(cString: codec.pointee.codec.pointee.name)
         guard encoderName.hasPrefix("libx26") else {
@@ -209,6 +224,7 @@ public final class VideoFileWriter {
     /// Time base, rate, aspect ratio, and the side data: display matrix and content light level.
     private func configureStream() throws {
         try check("avcodec_parameters_from_context", avcodec_parameters_from_context(stream.pointee.codecpar, codec))
+        containerTags?.write(to: stream.pointee.codecpar)
         stream.pointee.time_base = timeBase
         stream.pointee.avg_frame_rate = rate
         if let tag = encoding.codecTag {

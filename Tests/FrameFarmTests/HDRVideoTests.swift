@@ -81,23 +81,59 @@ import FrameFarmSamples
         for transfer in ["pq", "hlg"] {
             let hdr = try poster(transfer, ["--hdr", transfer, "--hdr-peak", "203"])
             #expect(hdr.size == sdr.size && hdr.frameCode() == 12, "\(transfer)")
-            var difference = 0, channelSums = [0, 0, 0]
-            for y in 0..<sdr.height {
-                for x in 0..<sdr.width {
-                    let a = sdr.pixel(x: x, y: y), b = hdr.pixel(x: x, y: y)
-                    let deltas = [Int(b.red) - Int(a.red), Int(b.green) - Int(a.green), Int(b.blue) - Int(a.blue)]
-                    difference += deltas.map(abs).reduce(0, +)
-                    for channel in 0..<3 { channelSums[channel] += deltas[channel] }
-                }
-            }
-            let pixels = Double(sdr.width * sdr.height)
-            #expect(Double(difference) / pixels / 3 < 6, "\(transfer): mean difference \(Double(difference) / pixels / 3)")
-            #expect(channelSums.allSatisfy { abs(Double($0) / pixels) < 4 }, "\(transfer): channel means off by \(channelSums.map { Double($0) / pixels })")
+            Self.expectLooksAlike(hdr, sdr, transfer)
             let report = try Prober.probe(paths: [directory.file(transfer + ".mkv")])[0].get()
             #expect(report.colorTransfer == TransferFunction(rawValue: transfer) && report.colorPrimaries == .bt2020)
             #expect(report.peakLuminance == 203 && report.pixelFormat == "yuv420p10le", "\(transfer) \(report.pixelFormat)")
         }
         let refused = try CommandLineTests.run(["sample", "--out", directory.file("x.mp4"), "--hdr", "pq", "--hdr-peak", "1000"])
         #expect(refused.status == 2 && refused.stderr.contains("--hdr-peak needs --encoder libx265"), "\(refused.stderr)")
+    }
+
+    /// Within the codecs' loss of each other: mean difference under 6 of 255, each channel's mean within 4.
+    static func expectLooksAlike(_ image: RGBAImage, _ reference: RGBAImage, _ name: String) {
+        var difference = 0, channelSums = [0, 0, 0]
+        for y in 0..<reference.height {
+            for x in 0..<reference.width {
+                let a = reference.pixel(x: x, y: y), b = image.pixel(x: x, y: y)
+                let deltas = [Int(b.red) - Int(a.red), Int(b.green) - Int(a.green), Int(b.blue) - Int(a.blue)]
+                difference += deltas.map(abs).reduce(0, +)
+                for channel in 0..<3 { channelSums[channel] += deltas[channel] }
+            }
+        }
+        let pixels = Double(reference.width * reference.height)
+        #expect(Double(difference) / pixels / 3 < 6, "\(name): mean difference \(Double(difference) / pixels / 3)")
+        #expect(channelSums.allSatisfy { abs(Double($0) / pixels) < 4 }, "\(name): channel means off by \(channelSums.map { Double($0) / pixels })")
+    }
+
+    /// HDR tags in the Matroska container alone (its Colour element), the stream's own unspecified, as a tester's
+    /// remux left them: FFmpeg's analysis overwrote the container's with the stream's, so the PQ picture was read as
+    /// BT.709 and came out washed out, and `probe` said "transfer unknown". Players take the container's; so does
+    /// FrameFarm now, in `probe` and in every frame.
+    @Test func colourTagsInTheContainerAloneAreRead() throws {
+        let directory = TemporaryDirectory()
+        func poster(_ name: String, _ configure: @escaping (inout SampleOptions) -> Void) throws -> RGBAImage {
+            let path = try makeSample(in: directory, name: name + ".mkv") {
+                $0.durationSeconds = 1
+                configure(&$0)
+            }
+            let run = try CommandLineTests.run(["poster", path, "--out", directory.file("out"), "--at", "0.5"])
+            #expect(run.status == 0, "\(run.stderr)")
+            return try readImage(directory.file("out/\(name)/poster.jpg"))
+        }
+        let sdr = try poster("sdr") { _ in }
+        let hdr = try poster("container") {
+            // HEVC: FFmpeg's H.264 decoder keeps a container's tags where the stream has none; its HEVC decoder
+            // replaced them with "unspecified".
+            $0.encoder = "libx265"
+            $0.hdr = .pq
+            $0.hdrPeakLuminance = 203
+            $0.colorTagsInContainerOnly = true
+        }
+        #expect(hdr.frameCode() != nil)
+        Self.expectLooksAlike(hdr, sdr, "PQ tagged in the container")
+        let report = try Prober.probe(paths: [directory.file("container.mkv")])[0].get()
+        #expect(report.colorTransfer == .pq && report.colorPrimaries == .bt2020 && report.colorMatrix == .bt2020, "\(report)")
+        #expect(report.colorTagsMissing == nil, "\(report.colorTagsMissing ?? [])")
     }
 }
