@@ -34,10 +34,7 @@ public enum PlaylistParts {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { return nil }
             guard trimmed.hasPrefix("#") else { return trimmed }
-            guard let open = trimmed.range(of: "URI=\""), let close = trimmed[open.upperBound...].firstIndex(of: "\"") else {
-                return nil
-            }
-            return String(trimmed[open.upperBound..<close])
+            return PlaylistScan.uriAttribute(in: trimmed).map { String(trimmed[$0]) }
         }
     }
 

@@ -72,12 +72,16 @@ enum PlaylistScan {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { return String(line) }
             guard trimmed.hasPrefix("#") else { return resolve(trimmed, against: base) }
-            guard let open = trimmed.range(of: "URI=\""), let close = trimmed[open.upperBound...].firstIndex(of: "\"") else {
-                return String(line)
-            }
-            let address = String(trimmed[open.upperBound..<close])
-            return String(trimmed[..<open.upperBound]) + resolve(address, against: base) + trimmed[close...]
+            guard let address = uriAttribute(in: trimmed) else { return String(line) }
+            return String(trimmed[..<address.lowerBound]) + resolve(String(trimmed[address]), against: base)
+                + trimmed[address.upperBound...]
         }.joined(separator: "\n")
+    }
+
+    /// Where the address of a tag's `URI="..."` attribute lies in `line` (`EXT-X-KEY`, `EXT-X-MAP`, `EXT-X-MEDIA`).
+    static func uriAttribute(in line: String) -> Range<String.Index>? {
+        guard let open = line.range(of: "URI=\""), let close = line[open.upperBound...].firstIndex(of: "\"") else { return nil }
+        return open.upperBound..<close
     }
 
     private static func origin(of name: String) -> String {
