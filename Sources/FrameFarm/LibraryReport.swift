@@ -26,6 +26,19 @@ public struct LibraryReport: Encodable, Sendable {
     /// Listed inputs when OUT holds no output and no run of any command (a typo in the path, or every worker
     /// killed before it wrote): missing, though no command can be named.
     public var notRun: [String] = []
+    /// With a list: the video folders under OUT that no listed input maps to (videos taken out of the library),
+    /// with the input their outputs were made from. They do not make the report incomplete; `prune` removes them.
+    public var unlisted: [OutputFolder] = []
+    /// The folders `prune` removed.
+    public var pruned: [OutputFolder] = []
+    /// Whether a list was given: only then are folders unlisted.
+    let listGiven: Bool
+
+    /// A video folder under OUT (relative to it) and the input its outputs were made from.
+    public struct OutputFolder: Encodable, Sendable, Equatable {
+        public var folder: String
+        public var path: String
+    }
     /// Nothing failed, missing, stale or not run.
     public var complete: Bool {
         notRun.isEmpty && commands.values.allSatisfy {
@@ -33,7 +46,7 @@ public struct LibraryReport: Encodable, Sendable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case outputRoot, inputs, commands, notRun, complete }
+    private enum CodingKeys: String, CodingKey { case outputRoot, inputs, commands, notRun, complete, unlisted, pruned }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -42,17 +55,20 @@ public struct LibraryReport: Encodable, Sendable {
         try container.encode(commands, forKey: .commands)
         try container.encode(notRun, forKey: .notRun)
         try container.encode(complete, forKey: .complete)
+        if listGiven { try container.encode(unlisted, forKey: .unlisted) }
+        if !pruned.isEmpty { try container.encode(pruned, forKey: .pruned) }
     }
 
     /// The report over `outputRoot`. `list` (absolute or relative paths) is what should be there; `layout` maps it
     /// to folders (default: the layout of the latest run record, else `.stem`).
     public init(outputRoot: String, list: [String]? = nil, layout: FolderLayout? = nil) {
         self.outputRoot = outputRoot
+        listGiven = list != nil
         let out = OutputLayout(root: outputRoot)
         let records = RunRecord.all(outputRoot: outputRoot)
         let lastRun = RunRecord.latestInputs(records)
-        let judged = Self.judgeOutputs(out: out, list: list, layout: layout ?? records.last?.folderLayout ?? .stem,
-                                       lastRun: lastRun)
+        let folderLayout = layout ?? records.last { $0.command != RunRecord.pruneCommand }?.folderLayout ?? .stem
+        let judged = Self.judgeOutputs(out: out, list: list, layout: folderLayout, lastRun: lastRun)
         inputs = judged.count
         let commandNames = Set(lastRun.keys).union(judged.values.flatMap(\.keys))
         var commands = Dictionary(uniqueKeysWithValues: commandNames.map { ($0, CommandReport()) })
@@ -71,6 +87,19 @@ public struct LibraryReport: Encodable, Sendable {
         for command in commandNames { commands[command]!.shardsNotRun = Self.shardsNotRun(of: command, in: records) }
         self.commands = commands
         if commandNames.isEmpty { notRun = judged.keys.sorted() }
+        if let list { unlisted = Self.unlistedFolders(out: out, list: list, layout: folderLayout, lastRun: lastRun) }
+    }
+
+    /// The video folders under OUT that no input of `list` maps to, each with the input its latest run (else its
+    /// manifest) names.
+    private static func unlistedFolders(out: OutputLayout, list: [String], layout: FolderLayout,
+                                        lastRun: [String: [String: RunRecord.Input]]) -> [OutputFolder] {
+        let listed = Set(list.compactMap { try? layout.folder(for: $0) })
+        let runInputs = RunRecord.inputPaths(in: lastRun)
+        return out.videoFolders().filter { !listed.contains($0) }.map { folder in
+            OutputFolder(folder: folder, path: runInputs[folder]
+                         ?? ManifestStore.read(out.manifestPath(folder)).map(\.input.path) ?? "?")
+        }
     }
 
     /// The shards of `command`'s latest shard count (that of its latest sharded record, `records` oldest first)
@@ -150,6 +179,9 @@ public struct LibraryReport: Encodable, Sendable {
                 }
                 + report.shardsNotRun.map { InputFailure(path: "shard \($0)", reason: "\(command): no run of this shard is recorded") }
         } + notRun.map { InputFailure(path: $0, reason: "no outputs and no runs of any command under \(outputRoot)") }
+            + unlisted.map {
+                InputFailure(path: $0.path, reason: "not in the list: its outputs (\($0.folder)/) stay until `report --prune`")
+            }
     }
 
     /// Writes `OUT/summary.json`.

@@ -4,7 +4,8 @@ import FrameFarmMedia
 
 /// `OUT/.framefarm/runs/<command>-<shard>-<host>-<pid>-<start>.json`: what one batch run did to each of its
 /// inputs, written by that run alone when it ends (a name no other process uses), so shards sharing OUT never
-/// write one file. `framefarm report` reads them for failure reasons and for which shard touched what.
+/// write one file. `framefarm report` reads them for failure reasons and for which shard touched what. A record of
+/// the command `prune` names the inputs whose folders `report --prune` removed: no longer inputs of any command.
 public struct RunRecord: Codable, Sendable {
     public struct Input: Codable, Sendable {
         public var path: String
@@ -49,6 +50,10 @@ public struct RunRecord: Codable, Sendable {
     public static func latestInputs(_ records: [RunRecord]) -> [String: [String: Input]] {
         var latest: [String: [String: Input]] = [:]
         for record in records {
+            if record.command == pruneCommand {
+                for input in record.inputs { for command in latest.keys { latest[command]?[input.path] = nil } }
+                continue
+            }
             // An input a run never started (it was interrupted) is named, so that it counts as missing, but never
             // hides what an earlier run recorded of it.
             for input in record.inputs where input.status != .notStarted || latest[record.command]?[input.path] == nil {
@@ -96,6 +101,21 @@ public struct RunRecord: Codable, Sendable {
             return Input(path: OutputLayout.absolutePath($0.path), folder: $0.folder, status: status,
                          error: status == $0.status ? $0.error : nil)
         }
+    }
+
+    /// The command of a record of `report --prune`.
+    static let pruneCommand = "prune"
+
+    /// The record of `report --prune` having removed the folders of `paths` (absolute).
+    init(pruned paths: [String]) {
+        command = Self.pruneCommand
+        (layout, inputsRoot) = ("stem", nil)
+        host = ProcessInfo.processInfo.hostName
+        processID = getpid()
+        startedSeconds = Date().timeIntervalSince1970
+        finishedSeconds = startedSeconds
+        interrupted = false
+        inputs = paths.map { Input(path: $0, folder: nil, status: .done, error: nil) }
     }
 
     /// The layout the record names, to map a list to folders as the run did.

@@ -28,6 +28,9 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "Print OUT/summary.json on stdout.")
     var json = false
 
+    @Flag(help: "Remove the folders of inputs not in --inputs-from (videos taken out of the library); run without it first to see them.")
+    var prune = false
+
     @OptionGroup var remote: RemoteOptions
 
     /// How many inputs of each kind the summary on stderr names; summary.json names all.
@@ -39,6 +42,7 @@ struct ReportCommand: ParsableCommand {
             throw ValidationError("\(out) is not a folder")
         }
         if layout == .mirror && inputsRoot == nil { throw ValidationError("--layout mirror needs --inputs-root DIR") }
+        if prune && inputsFrom == nil { throw ValidationError("--prune needs --inputs-from: the list of the library's inputs") }
     }
 
     func run() throws {
@@ -50,18 +54,27 @@ struct ReportCommand: ParsableCommand {
             Terminal.printError("\(error)")
             throw ExitCode(ExitStatus.usage)
         }
-        let report = LibraryReport(outputRoot: out, list: list, layout: layout?.folderLayout(inputsRoot: inputsRoot))
+        var report = LibraryReport(outputRoot: out, list: list, layout: layout?.folderLayout(inputsRoot: inputsRoot))
         if report.commands.isEmpty, let other = Self.entryNotFromFrameFarm(in: out) {
             // A folder of videos, not an OUT: nothing is written into it.
             Terminal.printError("\(out) holds no outputs or runs of FrameFarm, and holds \(other): give the --out of a batch command")
             throw ExitCode(ExitStatus.usage)
+        }
+        var pruneFailure: Error?
+        if prune {
+            if let refusal = report.pruneRefusal {
+                Terminal.printError(refusal)
+                throw ExitCode(ExitStatus.usage)
+            }
+            do { try report.prune() } catch { pruneFailure = error }
         }
         try report.write()
         try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.failures,
                                               notices: report.notices)
         if json { try Terminal.printJSON(report) }
         printSummary(report)
-        if !report.complete { throw ExitCode(ExitStatus.someInputsFailed) }
+        if let pruneFailure { Terminal.printError("\(pruneFailure)") }
+        if !report.complete || pruneFailure != nil { throw ExitCode(ExitStatus.someInputsFailed) }
     }
 
     /// A name in `folder` that FrameFarm does not write at an OUT's top (its pages, summary and records), if any.
@@ -96,6 +109,14 @@ struct ReportCommand: ParsableCommand {
             lines += named.prefix(Self.namedPerKind)
             if named.count > Self.namedPerKind { lines.append("  ... and \(named.count - Self.namedPerKind) more") }
         }
+        if !report.unlisted.isEmpty {
+            lines.append("\(report.unlisted.count) folder\(report.unlisted.count == 1 ? " holds outputs" : "s hold outputs") of inputs not "
+                         + "in the list (they stay; --prune removes them):")
+        }
+        if !report.pruned.isEmpty { lines.append("removed \(report.pruned.count) folder\(report.pruned.count == 1 ? "" : "s") of inputs not in the list:") }
+        let folders = (report.unlisted + report.pruned).map { "  \($0.folder)/ (\($0.path))" }
+        lines += folders.prefix(Self.namedPerKind)
+        if folders.count > Self.namedPerKind { lines.append("  ... and \(folders.count - Self.namedPerKind) more") }
         if report.commands.isEmpty {
             lines.append("no outputs and no runs under \(out)"
                          + (report.notRun.isEmpty ? "" : ": none of the \(report.notRun.count) listed inputs is done"))

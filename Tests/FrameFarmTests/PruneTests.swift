@@ -1,0 +1,70 @@
+import Foundation
+@testable import FrameFarm
+import FrameFarmCore
+import Testing
+
+/// `framefarm report --inputs-from LIST [--prune]`: the outputs of videos taken out of a library are listed, and
+/// removed only on request, only they, and only when the list plausibly describes the OUT.
+@Suite struct PruneTests {
+    private func report(_ arguments: [String]) throws -> (status: Int32, summary: [String: Any], stderr: String) {
+        let run = try CommandLineTests.run(["report"] + arguments + ["--json"])
+        // A refusal prints no summary.
+        let summary = run.stdout.isEmpty ? [:] : try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
+        return (run.status, summary, run.stderr)
+    }
+
+    private func folders(_ entries: Any?) -> [String] {
+        ((entries as? [[String: String]]) ?? []).compactMap { $0["folder"] }.sorted()
+    }
+
+    @Test func theOutputsOfInputsNoLongerListedAreListedThenPrunedAlone() throws {
+        let directory = TemporaryDirectory()
+        let library = directory.file("library")
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: library + "/" + folder, withIntermediateDirectories: true)
+        }
+        let videos = try ["a/kept.mp4", "a/dropped.mp4", "b/dropped-too.mp4"].map { name in
+            try makeSample(in: directory, name: "library/" + name) { $0.durationSeconds = 1 }
+        }
+        let out = directory.file("out")
+        let batch = try CommandLineTests.run(["poster", "--recursive", library, "--layout", "mirror", "--inputs-root", library,
+                                              "--out", out, "--widths", "160", "--quiet"])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let keptPoster = try Data(contentsOf: URL(fileURLWithPath: out + "/a/kept/poster.jpg"))
+        // The library now holds one of the three.
+        let list = directory.write("list.txt", Data(videos[0].utf8))
+
+        // Listed, not removed, and not a reason to fail: the listed input is done.
+        let seen = try report([out, "--inputs-from", list])
+        #expect(seen.status == 0, "\(seen.stderr)")
+        #expect(folders(seen.summary["unlisted"]) == ["a/dropped", "b/dropped-too"])
+        #expect(((seen.summary["unlisted"] as? [[String: String]]) ?? []).compactMap { $0["path"] }.sorted()
+                == [videos[1], videos[2]].sorted())
+        #expect(seen.stderr.contains("b/dropped-too/") && seen.stderr.contains("--prune removes them"))
+        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8).contains("not in the list"))
+        #expect(FileManager.default.fileExists(atPath: out + "/b/dropped-too/poster.jpg"))
+
+        // A list mapped with another layout names no folder here: pruning would empty OUT, so it is refused.
+        let wrongLayout = try report([out, "--inputs-from", list, "--layout", "hashed", "--prune"])
+        #expect(wrongLayout.status == 2 && wrongLayout.stderr.contains("nothing was removed"), "\(wrongLayout.stderr)")
+        #expect(OutputLayout(root: out).videoFolders() == ["a/dropped", "a/kept", "b/dropped-too"])
+
+        // Pruned: those two folders and the parent left empty go; the listed input's outputs stay as they were.
+        let pruned = try report([out, "--inputs-from", list, "--prune"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        #expect(folders(pruned.summary["pruned"]) == ["a/dropped", "b/dropped-too"] && folders(pruned.summary["unlisted"]).isEmpty)
+        #expect(OutputLayout(root: out).videoFolders() == ["a/kept"])
+        #expect(!FileManager.default.fileExists(atPath: out + "/b"), "the emptied parent folder is removed")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/a/kept/poster.jpg")) == keptPoster)
+        #expect(try treeFiles(out).allSatisfy { !$0.contains("pruning") }, "no trash is left behind")
+
+        // Without the list, the runs no longer name the removed inputs: nothing is missing.
+        let afterwards = try report([out])
+        #expect(afterwards.status == 0, "\(afterwards.stderr)")
+        #expect(afterwards.summary["inputs"] as? Int == 1)
+        // Until a run makes one of them again.
+        #expect(try CommandLineTests.run(["poster", videos[2], "--out", out, "--layout", "mirror", "--inputs-root", library,
+                                          "--widths", "160", "--quiet"]).status == 0)
+        #expect(try report([out]).summary["inputs"] as? Int == 2)
+    }
+}
