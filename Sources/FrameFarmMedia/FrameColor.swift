@@ -26,7 +26,10 @@ enum FrameColor {
         case AVCOL_TRC_IEC61966_2_1: .srgb
         case AVCOL_TRC_LINEAR: .linear
         case AVCOL_TRC_BT709, AVCOL_TRC_SMPTE170M, AVCOL_TRC_BT2020_10, AVCOL_TRC_BT2020_12: .bt709
-        // Untagged RGB (PNG, Cinepak's output) is sRGB, as browsers and players show it.
+        // Untagged video is BT.709's SDR curve as players take it; untagged RGB (PNG, Cinepak's output) is sRGB,
+        // as browsers show it.
+        case AVCOL_TRC_UNSPECIFIED, AVCOL_TRC_RESERVED, AVCOL_TRC_RESERVED0: matrix == .rgb ? .srgb : .bt709
+        // A curve not modelled (gamma 2.2 or 2.8, log, SMPTE 240M): drawn with the sRGB curve as every SDR one.
         default: matrix == .rgb ? .srgb : .unknown
         }
         // JPEG (and MPEG-1) centre chroma; MPEG-2 and later put it on the left when the stream doesn't say.

@@ -79,6 +79,16 @@ import FrameFarmMedia
         #expect(report.displayWidth == report.codedWidth && report.displayHeight == report.codedHeight)
     }
 
+    /// Untagged colour is resolved as players resolve it, BT.709 with BT.601's matrix at SD size, and said to be
+    /// assumed.
+    @Test func untaggedColourIsWhatPlayersAssume() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory, name: "untagged.mp4") { $0.colorTagged = false }
+        let report = try Prober.probe(paths: [path]).first!.get()
+        #expect(report.colorTransfer == .bt709 && report.colorPrimaries == .bt709 && report.colorMatrix == .bt601)
+        #expect(report.colorTagsMissing == ["matrix", "primaries", "transfer"])
+    }
+
     /// MP4's index lists every packet, so the keyframe interval is read from it; Matroska's and MPEG-TS's are
     /// found by reading packets. Both must find the sample's 0.8 s.
     @Test(arguments: ["mp4", "mkv", "ts"])
