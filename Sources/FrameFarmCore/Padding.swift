@@ -227,7 +227,9 @@ private struct PairDecision {
         let least = max(1, Int((Double(extent) * Padding.minimumBarFraction).rounded(.up)))
         func reading(_ edge: EdgeEvidence) -> Reading {
             if edge.dark < least { return .open }
-            if edge.flat >= least && edge.dark - edge.flat <= Padding.edgeRamp { return .bar(edge.flat) }
+            // The few dark rows between flat black and the picture are the encoder's ringing off the picture's
+            // edge (or a soft matte's fall-off): bar. Kept, they showed as a dark line along the picture.
+            if edge.flat >= least && edge.dark - edge.flat <= Padding.edgeRamp { return .bar(edge.dark) }
             return .unclear(atMost: edge.flat)
         }
         let readings = samples.map { (reading($0.0), reading($0.1)) }

@@ -11,6 +11,9 @@ public enum PaddingDetector {
     /// Brightest a bar pixel may be: bars carry at most encoder noise around black; dark picture carries texture
     /// and gradients above it.
     static let flatThreshold = 0.03
+    /// Brightest a pixel may be in the few lines just past flat black (`Padding.edgeRamp`) and still be bar: an
+    /// encoder's ringing off a white edge reaches some 15% of the range there.
+    static let rampThreshold = 0.2
 
     /// One frame's evidence at its four edges, in coded pixels; nil when the frame is dark all over and so says
     /// nothing about where the picture ends, or is not of the video's `codedSize` (an advertisement's, stitched in
@@ -22,28 +25,32 @@ public enum PaddingDetector {
         let (black, white) = frame.format.lumaLevels
         let darkLimit = Int(black + (white - black) * darkThreshold)
         let flatLimit = Int(black + (white - black) * flatThreshold)
+        let rampLimit = Int(black + (white - black) * rampThreshold)
         return frame.withLumaPlane { base, bytesPerRow in
             let bytes = frame.format.bytesPerSample
             func sample(_ x: Int, _ y: Int) -> Int {
                 bytes == 1 ? Int(base.load(fromByteOffset: y * bytesPerRow + x, as: UInt8.self))
                     : Int(base.loadUnaligned(fromByteOffset: y * bytesPerRow + x * 2, as: UInt16.self))
             }
-            // Brightest pixel of a line, stopping early once it is lit.
+            // Brightest pixel of a line, stopping early once it is lit whatever the line's place.
             func brightest(_ pixels: some Sequence<Int>) -> Int {
                 var most = Int.min
                 for value in pixels where value > most {
                     most = value
-                    if most > darkLimit { break }
+                    if most > rampLimit { break }
                 }
                 return most
             }
             func evidence(_ lines: some Sequence<Int>, brightness: (Int) -> Int) -> EdgeEvidence {
-                var flat = 0, dark = 0, flatSoFar = true
+                var flat = 0, dark = 0
                 for line in lines {
                     let value = brightness(line)
-                    if value > darkLimit { break }
-                    flatSoFar = flatSoFar && value <= flatLimit
-                    if flatSoFar { flat += 1 }
+                    if flat == dark && value <= flatLimit {
+                        flat += 1
+                    } else {
+                        let inRamp = flat > 0 && dark - flat < Padding.edgeRamp
+                        if value > (inRamp ? rampLimit : darkLimit) { break }
+                    }
                     dark += 1
                 }
                 return EdgeEvidence(flat: flat, dark: dark)
