@@ -33,6 +33,9 @@ public struct LibraryReport: Encodable, Sendable {
     public var pruned: [OutputFolder] = []
     /// Whether a list was given: only then are folders unlisted.
     let listGiven: Bool
+    /// Listed inputs that no run names and the layout maps to no folder (not under a mirror layout's root): counted
+    /// missing, and named on stderr with the layout to give.
+    public var unmapped: [String] = []
 
     /// A video folder under OUT (relative to it) and the input its outputs were made from.
     public struct OutputFolder: Encodable, Sendable, Equatable {
@@ -60,15 +63,18 @@ public struct LibraryReport: Encodable, Sendable {
     }
 
     /// The report over `outputRoot`. `list` (absolute or relative paths) is what should be there; `layout` maps it
-    /// to folders (default: the layout of the latest run record, else `.stem`).
+    /// to folders. Without it, an input goes to the folder a run last recorded for it, else where the latest run's
+    /// layout puts it (`.stem` when none ran): a run with another `--inputs-root` leaves the others' folders known.
     public init(outputRoot: String, list: [String]? = nil, layout: FolderLayout? = nil) {
         self.outputRoot = outputRoot
         listGiven = list != nil
         let out = OutputLayout(root: outputRoot)
         let records = RunRecord.all(outputRoot: outputRoot)
         let lastRun = RunRecord.latestInputs(records)
-        let folderLayout = layout ?? records.last { $0.command != RunRecord.pruneCommand }?.folderLayout ?? .stem
-        let judged = Self.judgeOutputs(out: out, list: list, layout: folderLayout, lastRun: lastRun)
+        let latestLayout = records.last { $0.command != RunRecord.pruneCommand }?.folderLayout ?? .stem
+        let listed = list.map { Self.folders(of: $0, layout: layout, latestLayout: latestLayout, lastRun: lastRun) }
+        unmapped = listed?.filter { $0.folder == nil && !Self.failedBeforeAFolder($0.path, lastRun) }.map(\.path) ?? []
+        let judged = Self.judgeOutputs(out: out, listed: listed, lastRun: lastRun)
         inputs = judged.count
         let commandNames = Set(lastRun.keys).union(judged.values.flatMap(\.keys))
         var commands = Dictionary(uniqueKeysWithValues: commandNames.map { ($0, CommandReport()) })
@@ -87,14 +93,36 @@ public struct LibraryReport: Encodable, Sendable {
         for command in commandNames { commands[command]!.shardsNotRun = Self.shardsNotRun(of: command, in: records) }
         self.commands = commands
         if commandNames.isEmpty { notRun = judged.keys.sorted() }
-        if let list { unlisted = Self.unlistedFolders(out: out, list: list, layout: folderLayout, lastRun: lastRun) }
+        if let listed {
+            unlisted = Self.unlistedFolders(out: out, listed: Set(listed.compactMap(\.folder)), lastRun: lastRun)
+        }
     }
 
-    /// The video folders under OUT that no input of `list` maps to, each with the input its latest run (else its
-    /// manifest) names.
-    private static func unlistedFolders(out: OutputLayout, list: [String], layout: FolderLayout,
+    /// Each input of `list` once, as an absolute path, with its folder: `layout`'s when given, else the folder a
+    /// run last recorded for it, else `latestLayout`'s; nil where the layout maps it nowhere.
+    private static func folders(of list: [String], layout: FolderLayout?, latestLayout: FolderLayout,
+                                lastRun: [String: [String: RunRecord.Input]]) -> [(path: String, folder: String?)] {
+        var recorded: [String: String] = [:]
+        if layout == nil {
+            for (folder, path) in RunRecord.inputPaths(in: lastRun) { recorded[path] = folder }
+        }
+        return InputList.deduplicated(list).map { path in
+            let absolute = OutputLayout.absolutePath(path)
+            return (absolute, recorded[absolute] ?? (try? (layout ?? latestLayout).folder(for: path)))
+        }
+    }
+
+    /// Whether every run's word on `path` is a failure that came before a folder was chosen (one that is not a
+    /// video, say): such an input is failed, not unmapped.
+    private static func failedBeforeAFolder(_ path: String, _ lastRun: [String: [String: RunRecord.Input]]) -> Bool {
+        let words = lastRun.values.compactMap { $0[path] }
+        return !words.isEmpty && words.allSatisfy { $0.status == .failed }
+    }
+
+    /// The video folders under OUT that are not `listed`, each with the input its latest run (else its manifest)
+    /// names.
+    private static func unlistedFolders(out: OutputLayout, listed: Set<String>,
                                         lastRun: [String: [String: RunRecord.Input]]) -> [OutputFolder] {
-        let listed = Set(list.compactMap { try? layout.folder(for: $0) })
         let runInputs = RunRecord.inputPaths(in: lastRun)
         return out.videoFolders().filter { !listed.contains($0) }.map { folder in
             OutputFolder(folder: folder, path: runInputs[folder]
@@ -116,9 +144,8 @@ public struct LibraryReport: Encodable, Sendable {
     }
 
     /// Each input's outputs per command: current (true) or stale (false); absent where there are none. The inputs
-    /// are `list` mapped to folders by `folderLayout`, else those the runs and manifests name. Each manifest is
-    /// read once.
-    private static func judgeOutputs(out: OutputLayout, list: [String]?, layout folderLayout: FolderLayout,
+    /// are those `listed` with their folders, else those the runs and manifests name. Each manifest is read once.
+    private static func judgeOutputs(out: OutputLayout, listed: [(path: String, folder: String?)]?,
                                      lastRun: [String: [String: RunRecord.Input]]) -> [String: [String: Bool]] {
         var judged: [String: [String: Bool]] = [:]
         func judge(_ path: String, folder: String?, manifest known: VideoManifest? = nil) {
@@ -140,10 +167,8 @@ public struct LibraryReport: Encodable, Sendable {
                 }
             })
         }
-        if let list {
-            for path in InputList.deduplicated(list) {
-                judge(OutputLayout.absolutePath(path), folder: try? folderLayout.folder(for: path))
-            }
+        if let listed {
+            for (path, folder) in listed { judge(path, folder: folder) }
         } else {
             // The runs' inputs first: their paths are absolute. A folder no run names (made by an older FrameFarm)
             // is judged from its manifest's path, relative to the current folder if the run's was.

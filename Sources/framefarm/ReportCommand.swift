@@ -109,6 +109,12 @@ struct ReportCommand: ParsableCommand {
             lines += named.prefix(Self.namedPerKind)
             if named.count > Self.namedPerKind { lines.append("  ... and \(named.count - Self.namedPerKind) more") }
         }
+        if let first = report.unmapped.first {
+            let count = report.unmapped.count
+            lines.append("\(count) listed input\(count == 1 ? " is" : "s are") not under the --inputs-root the latest run recorded, and "
+                         + "no run names \(count == 1 ? "it" : "them") (\(first)\(count > 1 ? ", ..." : "")): counted missing; give "
+                         + "--layout and --inputs-root as \(count == 1 ? "its" : "their") batch had them")
+        }
         if !report.unlisted.isEmpty {
             lines.append("\(report.unlisted.count) folder\(report.unlisted.count == 1 ? " holds outputs" : "s hold outputs") of inputs not "
                          + "in the list (they stay; --prune removes them):")

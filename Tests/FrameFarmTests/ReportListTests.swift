@@ -3,9 +3,10 @@ import Foundation
 import FrameFarmCore
 import Testing
 
-/// `framefarm report --inputs-from LIST [--prune]`: the outputs of videos taken out of a library are listed, and
-/// removed only on request, only they, and only when the list plausibly describes the OUT.
-@Suite struct PruneTests {
+/// `framefarm report --inputs-from LIST [--prune]`: listed inputs are found in the folders their runs put them in,
+/// and the outputs of videos taken out of a library are listed, and removed only on request, only they, and only
+/// when the list plausibly describes the OUT.
+@Suite struct ReportListTests {
     private func report(_ arguments: [String]) throws -> (status: Int32, summary: [String: Any], stderr: String) {
         let run = try CommandLineTests.run(["report"] + arguments + ["--json"])
         // A refusal prints no summary.
@@ -66,5 +67,32 @@ import Testing
         #expect(try CommandLineTests.run(["poster", videos[2], "--out", out, "--layout", "mirror", "--inputs-root", library,
                                           "--widths", "160", "--quiet"]).status == 0)
         #expect(try report([out]).summary["inputs"] as? Int == 2)
+    }
+
+    /// Two batches with their own --inputs-root into one OUT: each input is found where its run put it, not where
+    /// the latest run's root would map it; a listed input under neither is named once with what to give.
+    @Test func eachListedInputIsFoundWhereItsRunPutIt() throws {
+        let directory = TemporaryDirectory()
+        let roots = ["films", "shows", "never"].map { directory.file($0) }
+        for root in roots { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) }
+        let videos = try ["films/one.mp4", "shows/two.mp4", "never/three.mp4"].map { name in
+            try makeSample(in: directory, name: name) { $0.durationSeconds = 1 }
+        }
+        let out = directory.file("out")
+        for (video, root) in zip(videos, roots).prefix(2) {
+            let batch = try CommandLineTests.run(["poster", video, "--layout", "mirror", "--inputs-root", root, "--out", out,
+                                                  "--widths", "160", "--quiet"])
+            #expect(batch.status == 0, "\(batch.stderr)")
+        }
+        let both = try report([out, "--inputs-from", directory.write("both.txt", Data(videos.prefix(2).joined(separator: "\n").utf8))])
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect((both.summary["commands"] as? [String: Any]).flatMap { $0["poster"] as? [String: Any] }?["done"] as? Int == 2)
+        #expect(folders(both.summary["unlisted"]).isEmpty)
+        let all = try report([out, "--inputs-from", directory.write("all.txt", Data(videos.joined(separator: "\n").utf8))])
+        #expect(all.status == 1)
+        #expect((all.summary["commands"] as? [String: Any]).flatMap { $0["poster"] as? [String: Any] }?["missing"] as? [String]
+                == [videos[2]])
+        #expect(all.stderr.contains("1 listed input is not under the --inputs-root") && all.stderr.contains("three.mp4"),
+                "\(all.stderr)")
     }
 }
