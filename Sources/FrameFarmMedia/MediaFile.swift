@@ -158,6 +158,11 @@ public final class MediaFile {
                 // videoStreamIndex is unset, so deinit won't run: close here.
                 var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
                 avformat_close_input(&toClose)
+                // A ladder whose rendition playlist could not be read has no stream for it (and none after it: the
+                // nested opener refuses the rest once one failed).
+                if input.watchesSegments, let failure = RemoteReader.takeNestedFailure(within: input.segmentParent) {
+                    throw input.isDASH ? failure.inManifest : failure
+                }
                 if infoCode < 0 { throw InputError.notAVideo(MediaError.ffmpeg("avformat_find_stream_info", infoCode).message) }
                 throw InputError.noVideoStream
             }

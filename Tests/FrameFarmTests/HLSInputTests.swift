@@ -163,6 +163,20 @@ import Testing
         let sheet = try readImage(directory.file("out-key/show/thumbnails/") + cues[0].file)
         #expect(cues.map { sheet.frameCode(in: $0.rect) } == [0, 0, 20, 20, 40, 40])
 
+        // A rendition's playlist missing from a ladder is named, not taken for a ladder without video.
+        let ladder = directory.write("ladder.m3u8", Data("""
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=2000000,RESOLUTION=640x360
+            gone.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=500000,RESOLUTION=320x180
+            r0.m3u8
+
+            """.utf8))
+        let gone = try CommandLineTests.run(["probe", ladder])
+        #expect(gone.status == 1)
+        #expect(gone.stderr.contains("framefarm: \(ladder): cannot read \(directory.file("gone.m3u8")), which the playlist lists: "
+                                     + "No such file or directory"), "\(gone.stderr)")
+
         try FileManager.default.removeItem(atPath: directory.file("r0-001.m4s"))
         let missing = try CommandLineTests.run(["thumbnails", directory.file("r0.m3u8"), "--out", directory.file("out-missing"),
                                                 "--interval", "1"])
