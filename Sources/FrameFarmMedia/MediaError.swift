@@ -97,7 +97,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String {
         switch self {
         case .notFound: "no such file"
-        case .isDirectory: "is a directory, not a video file"
+        case .isDirectory: "is a directory, not a video file (--recursive walks folders for videos)"
         case .empty: "file is empty (0 bytes)"
         case .unreadable(let reason): "cannot read file: \(reason)"
         case .notAVideo(let reason): "not a video file FFmpeg can read (\(reason))"

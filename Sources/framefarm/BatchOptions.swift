@@ -100,8 +100,9 @@ struct InputOptions: ParsableArguments {
         let given = videos + (try inputsFrom.map { path in try usageChecked { try InputList.read(path) } } ?? [])
         for input in remote.apply(to: given) {
             var isFolder: ObjCBool = false
-            if !RemoteInput.isRemote(input), FileManager.default.fileExists(atPath: ForeignNames.openable(input), isDirectory: &isFolder), isFolder.boolValue {
-                guard recursive else { throw ValidationError("\(input) is a folder: give --recursive to walk it for videos") }
+            // Without --recursive a folder is a bad input like any other: one line naming it, and the rest go on.
+            if recursive, !RemoteInput.isRemote(input),
+               FileManager.default.fileExists(atPath: ForeignNames.openable(input), isDirectory: &isFolder), isFolder.boolValue {
                 inputs += try usageChecked {
                     try InputList.videos(under: input, extensions: extensions ?? InputList.videoExtensions, skipping: skipping)
                 }

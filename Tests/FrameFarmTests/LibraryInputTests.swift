@@ -222,9 +222,11 @@ import Testing
         #expect(process.terminationStatus == 0)
         let statuses = (try JSONSerialization.jsonObject(with: json) as? [String: Any])?["inputs"] as? [[String: Any]]
         #expect(statuses?.map { $0["status"] as? String } == Array(repeating: "up-to-date", count: inputs.count))
-        // A folder without --recursive is a usage error saying what would walk it.
-        let folder = try CommandLineTests.run(["poster", directory.file("library"), "--out", out])
-        #expect(folder.status == 2 && folder.stderr.contains("--recursive"), "\(folder.stderr)")
+        // A folder without --recursive is a bad input, its line saying what would walk it; the others go on.
+        let folder = try CommandLineTests.run(["poster", directory.file("library"), inputs[0], "--out", out])
+        #expect(folder.status == 1 && folder.stderr.contains("library: is a directory, not a video file (--recursive walks"),
+                "\(folder.stderr)")
+        #expect(folder.stderr.contains("1 of 2 inputs done"), "\(folder.stderr)")
         let empty = try CommandLineTests.run(["poster", "--out", out, "--shard", "3/4", inputs[0]])
         #expect(empty.status == 0 && empty.stderr.contains("no inputs"), "\(empty.stderr)")
         let noShard = try CommandLineTests.run(["poster", "--out", out, "--shard", "4/4", inputs[0]])

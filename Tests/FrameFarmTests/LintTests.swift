@@ -171,7 +171,31 @@ import FrameFarmSamples
         #expect(plain.allSatisfy { Set($0["rulesRun"] as? [String] ?? []).isDisjoint(with: delivery) && rules($0).isDisjoint(with: delivery) })
     }
 
-    /// The JUnit file parses with junitparser: a suite per input, a case per rule run, failures at --fail-on.
+    /// Each suite of a JUnit file as junitparser reads it: name, tests, failures, the failed cases, and per failed
+    /// case how many `failure` elements it holds.
+    private func parseJUnit(_ path: String) throws -> (lines: [String], status: Int32) {
+        let script = """
+            import sys, junitparser
+            xml = junitparser.JUnitXml.fromfile(sys.argv[1])
+            for suite in xml:
+                failures = [(case.name, len([r for r in case.result if isinstance(r, junitparser.Failure)])) for case in suite]
+                failed = sorted(name for name, count in failures if count)
+                print(repr(suite.name), suite.tests, suite.failures, ",".join(failed), max([c for _, c in failures] + [0]))
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", script, path]
+        let output = Pipe()
+        python.standardOutput = output
+        try python.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        return (printed.split(separator: "\n").map(String.init), python.terminationStatus)
+    }
+
+    /// The JUnit file parses with junitparser: a suite per input, a case per rule run, failures at --fail-on. A
+    /// name with a control character (no XML may hold one raw: it made the file unreadable) and a newline still
+    /// parses, the newline kept.
     @Test func theJUnitReportParsesWithARealParser() throws {
         let directory = TemporaryDirectory()
         let letterbox = try makeSample(in: directory, name: "letterbox & <co>.mp4") {
@@ -180,30 +204,36 @@ import FrameFarmSamples
             $0.letterbox = true
         }
         let junit = directory.file("lint.xml")
+        let odd = directory.write("odd\u{01}name\nnext.mp4", Data("no".utf8))
+        // A folder in the list is an input that cannot be read, not a reason to check none (it stopped the run).
+        let folder = directory.file("a folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let run = try CommandLineTests.run(["lint", "--fail-on", "warning", "--junit", junit, letterbox,
-                                            directory.write("broken.mp4", Data("no".utf8))])
-        #expect(run.status == 1)
-        let script = """
-            import sys, junitparser
-            xml = junitparser.JUnitXml.fromfile(sys.argv[1])
-            for suite in xml:
-                failed = [case.name for case in suite if any(isinstance(r, junitparser.Failure) for r in case.result)]
-                print(suite.name, suite.tests, suite.failures, ",".join(sorted(failed)))
-            """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", script, junit]
-        let output = Pipe()
-        python.standardOutput = output
-        try python.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0, "junitparser refused the file")
-        let lines = printed.split(separator: "\n").map(String.init)
-        #expect(lines.count == 2)
+                                            directory.write("broken.mp4", Data("no".utf8)), odd,
+                                            "--inputs-from", directory.write("list.txt", Data(folder.utf8))])
+        #expect(run.status == 1, "\(run.stderr)")
+        let (lines, status) = try parseJUnit(junit)
+        #expect(status == 0, "junitparser refused the file")
+        #expect(lines.count == 4)
+        #expect(lines.last == "'\(folder)' 3 1 unreadable 1", "\(lines)")
         // 2.39:1 content also crops 26% in fill on a 16:9 phone.
-        #expect(lines.first == "\(letterbox) \(LintSettings().rules.count) 2 baked-in-padding,fill-crops-too-much")
-        #expect(lines.last == "\(directory.file("broken.mp4")) 3 1 not-a-video")
+        #expect(lines.first == "'\(letterbox)' \(LintSettings().rules.count) 2 baked-in-padding,fill-crops-too-much 1")
+        #expect(lines.dropFirst().first == "'\(directory.file("broken.mp4"))' 3 1 not-a-video 1")
+        #expect(lines.dropFirst(2).first == "'\(directory.path)/odd\\\\x01name\\nnext.mp4' 3 1 not-a-video 1", "\(lines)")
+    }
+
+    /// Two findings of one rule fail its testcase once (Ant's schema allows one `failure` a testcase, and CI servers
+    /// show only the first), with both in its text; the suite counts failed testcases.
+    @Test func aRuleWithTwoFindingsFailsItsTestcaseOnce() throws {
+        let directory = TemporaryDirectory()
+        let result = LintResult(path: "two.mp4", rulesRun: [.container, .codec],
+                                findings: [LintFinding(.container, .warning, "first"), LintFinding(.container, .error, "second")])
+        let junit = directory.write("two.xml", Data(LintJUnitWriter.document([result], failOn: .warning).utf8))
+        let (lines, status) = try parseJUnit(junit)
+        #expect(status == 0)
+        #expect(lines == ["'two.mp4' 2 1 container 1"])
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<failure type=\"error\" message=\"first (and 1 more)\">warning: first&#10;error: second</failure>"), "\(xml)")
     }
 
     /// A bad --fail-on is a usage error (exit 2), with one line naming it.
