@@ -221,6 +221,10 @@ final class RangeClient {
                 return response
             case .failure(let failure):
                 if let partial = failure.partial, !failure.timedOut { return partial }
+                if let wait = failure.retryAfter, wait > Self.longestRetryAfter, case .http(let status, let reason) = failure.error {
+                    throw .http(status: status, reason: reason + " (it asked to be tried again in \(Int(wait.rounded())) s, longer "
+                                + "than the \(Int(Self.longestRetryAfter)) s FrameFarm waits)")
+                }
                 guard failure.retryable, attempt < settings.attempts,
                       (failure.retryAfter ?? 0) <= Self.longestRetryAfter else { throw failure.error }
                 Thread.sleep(forTimeInterval: max(failure.retryAfter ?? 0, Double(1 << (attempt - 1))))

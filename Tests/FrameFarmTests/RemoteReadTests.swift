@@ -57,6 +57,7 @@ struct RemoteReadTests {
 
     /// A server that throttles (two requests a second, 429 with `Retry-After: 1` for the rest) is waited for and
     /// asked again, as for a 5xx: the track is made, every tile on its frame. Before, the first 429 failed the input.
+    /// One that asks for a longer wait than FrameFarm gives fails at once, and the line says why.
     @Test func aThrottlingServerIsWaitedFor() throws {
         let server = try WebServer()
         try serve(server, name: "clip.mp4", options: ["--duration", "2", "--keyframe-interval", "1"])
@@ -68,6 +69,11 @@ struct RemoteReadTests {
         let folder = out + "/clip/thumbnails/"
         let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
         #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == [0, 0, 10, 10])
+        let down = try CommandLineTests.run(["probe", server.url("maintenance/clip.mp4")])
+        #expect(down.status == 1)
+        #expect(down.stderr.contains("HTTP 503 ") && down.stderr.contains("(it asked to be tried again in 120 s, longer than the 30 s"),
+                "\(down.stderr)")
+        #expect(server.accessLog.filter { $0.contains("/maintenance/") }.count == 1)
     }
 
     /// Where an MP4's index lies is read over http too (box headers in range requests): `probe` says `indexFirst`,

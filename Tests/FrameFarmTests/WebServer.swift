@@ -36,7 +36,7 @@ final class WebServer {
         // first reads. /moved-private/ redirects to /private/ on the same origin; /elsewhere/ redirects to
         // /keyed/ on another host name (localhost), which refuses any request that carries credentials (418).
         // /cdn-down/ answers everything with 503, as a CDN that is down. /throttled/ serves /videos/ two requests a second and answers those that come faster with 429 and
-        // `Retry-After: 1`, as an object store slows a client down.
+        // `Retry-After: 1`, as an object store slows a client down. /maintenance/ answers 503 with `Retry-After: 120`.
         let server = """
                 map "$http_authorization$http_x_api_key" $carries_credentials { "" 0; default 1; }
                 limit_req_zone $server_port zone=throttle:1m rate=2r/s;
@@ -54,6 +54,10 @@ final class WebServer {
                         alias \(root)/videos/;
                     }
                     location /cdn-down/ { return 503; }
+                    location /maintenance/ {
+                        add_header Retry-After 120 always;
+                        return 503;
+                    }
                     location /throttled/ {
                         limit_req zone=throttle;
                         limit_req_status 429;
