@@ -41,7 +41,12 @@ public enum Orientation: String, Codable, Sendable, CaseIterable {
     /// Parses `--orientations`: `both`, or orientations comma-separated, each once; never an empty list.
     public static func parseList(_ text: String) throws -> [Orientation] {
         if text == "both" { return allCases }
-        let list = try text.split(separator: ",", omittingEmptySubsequences: false).map { try Orientation(parsing: String($0)) }
+        let list = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+            do { return try Orientation(parsing: String(item)) } catch {
+                // `both` stands alone, but the message names it, as the help does.
+                throw ValueParseError(kind: "orientations", value: text, expected: "both, or landscape and portrait comma-separated")
+            }
+        }
         guard Set(list).count == list.count else {
             throw ValueParseError(kind: "orientations", value: text, expected: "each orientation once")
         }

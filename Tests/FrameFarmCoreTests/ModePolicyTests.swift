@@ -113,4 +113,9 @@ private func checkMaxCrop(screen: PixelSize, percents: [Double], expected: [View
     for bad in [",", "", "landscape,", "landscape,landscape", "sideways"] {
         #expect(throws: ValueParseError.self, "\(bad)") { try Orientation.parseList(bad) }
     }
+    // The message names every accepted value, `both` included (it named only landscape and portrait).
+    for bad in ["sideways", "both,portrait"] {
+        let error = #expect(throws: ValueParseError.self) { try Orientation.parseList(bad) }
+        #expect(error?.description.contains("both, or landscape and portrait") == true)
+    }
 }
