@@ -110,6 +110,12 @@ struct InputOptions: ParsableArguments {
                 inputs.append(input)
             }
         }
+        // Nothing to check or make is a mistake (a list step that wrote nothing), never a green run.
+        guard !inputs.isEmpty else {
+            let sources = [inputsFrom.map { "\($0 == "-" ? "standard input" : $0) lists none" },
+                           recursive ? "the folders walked hold no video files" : nil].compactMap { $0 }
+            throw ValidationError("no inputs: " + sources.joined(separator: ", and "))
+        }
         return InputList.deduplicated(inputs)
     }
 }
@@ -206,11 +212,7 @@ extension BatchCommand {
     func run() throws {
         let jobs = try self.jobs()
         let (inputs, shard) = try exitingOnUsageError { try batch.resolveInputs() }
-        if inputs.isEmpty {
-            guard let shard else {
-                Terminal.printError("no inputs: the folders walked hold no video files")
-                throw ExitCode(ExitStatus.usage)
-            }
+        if inputs.isEmpty, let shard {
             if !batch.quiet { Terminal.printError("shard \(shard) has no inputs: nothing to do") }
             return
         }

@@ -242,6 +242,10 @@ import FrameFarmSamples
         #expect(run.status == 2)
         #expect(run.stderr.contains("fail-on"))
         #expect(try CommandLineTests.run(["lint", "--inputs-from", "/nonexistent/list.txt"]).status == 2)
+        // A list that names nothing fails, in one line, rather than pass a delivery nobody checked.
+        let directory = TemporaryDirectory()
+        let empty = try CommandLineTests.run(["lint", "--inputs-from", directory.write("empty.txt", Data("# none\n\n".utf8))])
+        #expect(empty.status == 2 && empty.stderr == "framefarm: no inputs: \(directory.file("empty.txt")) lists none\n", "\(empty.stderr)")
     }
 
     /// A printed profile is a policy file that reads back to that profile's settings; apple-hls holds keyframes
