@@ -9,6 +9,7 @@ struct DeviceFile: Codable {
     /// Decodes and validates a devices file: every device complete and sane, ids unique within the file.
     static func decode(_ data: Data) throws -> [Device] {
         let file: DeviceFile
+        do { try StrictJSON.check(Array(data)) } catch { throw DeviceCatalogError.malformedFile(reason: "not valid JSON: \(error)") }
         do {
             file = try JSONDecoder().decode(DeviceFile.self, from: data)
         } catch let error as DecodingError {

@@ -40,7 +40,7 @@ public enum LintProfile: String, Sendable, CaseIterable {
 }
 
 /// A policy file that cannot be used: the message names the file, the line and the rule.
-public struct LintPolicyError: Error, CustomStringConvertible, Sendable {
+public struct LintPolicyError: Error, CustomStringConvertible, Sendable, Equatable {
     public let description: String
 }
 
@@ -59,6 +59,9 @@ public enum LintPolicy {
         func fail(_ message: String, near key: String? = nil) -> LintPolicyError {
             let line = key.flatMap { text.range(of: "\"\($0)\"") }.map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 }
             return LintPolicyError(description: "\(file)\(line.map { ":\($0)" } ?? ""): \(message)")
+        }
+        do { try StrictJSON.check(Array(text.utf8)) } catch {
+            throw LintPolicyError(description: "\(file):\(error.line): not valid JSON: column \(error.column): \(error.reason)")
         }
         guard case .object(let root)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
             throw fail("not a JSON object")
