@@ -283,9 +283,14 @@ public enum ManifestStore {
         manifest.input = input
         manifest.probe = probe
         update(&manifest)
-        // Of the track the manifest lists, when there is one: a 4-s clip cut every second has no short track.
+        // Of the track the manifest lists: a 4-s clip cut every second has no short track, and a folder without
+        // one (a poster's, a preview's) has none at all.
         var settings = LintSettings()
-        if let interval = manifest.thumbnails?.intervalSeconds { settings.trackIntervalSeconds = interval }
+        if let interval = manifest.thumbnails?.intervalSeconds {
+            settings.trackIntervalSeconds = interval
+        } else {
+            settings.disabled.insert(.tooShortForTrack)
+        }
         manifest.lint = Lint.findings(for: probe, settings: settings)
         try write(manifest, to: path)
     }
