@@ -267,18 +267,14 @@ extension BatchCommand {
         return access(out, W_OK | X_OK) == 0 ? nil : "cannot be written to (\(String(cString: strerror(errno))))"
     }
 
-    /// One line per failed input, then (unless `--quiet`) warnings and skipped inputs, and the summary: as JSON
-    /// on stdout with `--json`, else one line on stderr.
+    /// One line per failed input, then (unless `--quiet`) warnings, and the summary: as JSON on stdout with
+    /// `--json`, else one line on stderr. Inputs found up to date are counted there, not named one a line: a
+    /// re-run of a library wrote a line per video, in the form of a failure's.
     private func report(_ summary: BatchSummary) throws {
         summary.inputs.filter { $0.status == .failed }
             .forEach { Terminal.printError("\($0.path): \($0.error ?? "failed")") }
         if !batch.quiet {
-            for input in summary.inputs {
-                input.warnings.forEach { Terminal.printError("\(input.path): \($0)") }
-                if input.status == .upToDate {
-                    Terminal.printError("\(input.path): up to date, skipped (--force redoes it)")
-                }
-            }
+            for input in summary.inputs { input.warnings.forEach { Terminal.printError("\(input.path): \($0)") } }
         }
         if batch.json {
             try Terminal.printJSON(summary)
@@ -287,9 +283,9 @@ extension BatchCommand {
             let memory = summary.peakGPUMemoryBytes.map {
                 String(format: " (%.1f MiB of GPU memory at most)", Double($0) / 1_048_576)
             } ?? ""
-            // A re-run says how many it made and how many it found up to date (each of those has its own line).
+            // A re-run says how many it made and how many it found up to date (`--json` names them).
             let skipped = summary.inputs.filter { $0.status == .upToDate }.count
-            let split = skipped == 0 ? "" : " (\(summary.succeeded - skipped) made, \(skipped) up to date)"
+            let split = skipped == 0 ? "" : " (\(summary.succeeded - skipped) made, \(skipped) up to date, --force redoes them)"
             FileHandle.standardError.write(Data(String(format: "framefarm: %d of %d inputs done in %.1f s%@ on %@%@.%@\n",
                                                        summary.succeeded, summary.inputs.count, summary.elapsedSeconds, split,
                                                        summary.gpu?.name ?? "no GPU", memory, sheet).utf8))
