@@ -72,15 +72,17 @@ public struct LintScreen: Sendable, Hashable {
     }
 }
 
-/// What the `codec` rule lets through of one codec: its profiles as FFmpeg names them (empty: any) and its
-/// highest level (nil: any).
+/// What the `codec` rule lets through of one codec: its profiles as FFmpeg names them (empty: any), its highest
+/// level (nil: any), and whether HDR (PQ or HLG) in it is played.
 public struct CodecLimits: Sendable, Equatable {
     public var profiles: [String]
     public var maxLevel: Double?
+    public var hdr: Bool
 
-    public init(profiles: [String] = [], maxLevel: Double? = nil) {
+    public init(profiles: [String] = [], maxLevel: Double? = nil, hdr: Bool = true) {
         self.profiles = profiles
         self.maxLevel = maxLevel
+        self.hdr = hdr
     }
 }
 
@@ -173,6 +175,16 @@ public enum Lint {
                 if let highest = limits.maxLevel, let level = report.codecLevel, level > highest + 1e-6 {
                     findings.append(LintFinding(.codec, String(format: "%@ level %.1f, above the %.1f the target plays",
                                                                codec, level, highest)))
+                }
+                let transfer = report.colorTransfer.rawValue.uppercased()
+                if report.isHDR, !limits.hdr {
+                    findings.append(LintFinding(.codec, "\(transfer) video in \(codec): the target plays HDR in "
+                                                + settings.codecs.filter(\.value.hdr).keys.sorted().joined(separator: ", ")))
+                }
+                // PQ and HLG are 10-bit signals (HDR10, BT.2100): in 8 bits their steps show as bands.
+                if report.isHDR, report.bitDepth < 10 {
+                    findings.append(LintFinding(.codec, "\(transfer) video in \(report.bitDepth) bits: HDR is played "
+                                                + "in 10 bits or more, and bands in fewer"))
                 }
             } else {
                 findings.append(LintFinding(.codec, "codec \(codec): the target plays "

@@ -19,14 +19,16 @@ public enum LintProfile: String, Sendable, CaseIterable {
             settings.keyframeWarningSeconds = 2
             settings.keyframeErrorSeconds = 6
             settings.disabled.subtract([.codec, .container, .frameRate])
-            settings.codecs = ["h264": CodecLimits(profiles: Self.h264Profiles, maxLevel: 4.2),
+            // HDR as HDR10, HLG or Dolby Vision, all HEVC (1.7).
+            settings.codecs = ["h264": CodecLimits(profiles: Self.h264Profiles, maxLevel: 4.2, hdr: false),
                                "hevc": CodecLimits(profiles: ["Main", "Main 10"], maxLevel: 5.0)]
             settings.containers = ["h264": ["mp4", "mpegts"], "hevc": ["mp4"]]
             settings.sampleEntries = ["hevc": ["hvc1"]]
             settings.maxFrameRate = 60
         case .web:
             settings.disabled.subtract([.codec, .container])
-            settings.codecs = ["h264": CodecLimits(profiles: Self.h264Profiles),
+            // HDR in VP9 profile 2 and AV1, as browsers play it (MDN's web video codec guide).
+            settings.codecs = ["h264": CodecLimits(profiles: Self.h264Profiles, hdr: false),
                                "vp9": CodecLimits(profiles: ["Profile 0", "Profile 2"]),
                                "av1": CodecLimits(profiles: ["Main"])]
             settings.containers = ["h264": ["mp4"], "vp9": ["webm", "mp4"], "av1": ["mp4", "webm"]]
@@ -49,7 +51,7 @@ public struct LintPolicyError: Error, CustomStringConvertible, Sendable, Equatab
 /// thresholds a rule takes: `keyframe-interval` `warningSeconds`, `errorSeconds` (its severity follows them, so it
 /// takes no `severity`); `fill-crops-too-much` `percent`, `devices` (ids or groups of the device catalog);
 /// `too-short-for-track` `intervalSeconds`; `variable-frame-rate` `irregularPercent`; `codec` `allowed`
-/// (`{CODEC: {"profiles": [...], "maxLevel": N}}`); `container` `containers` (`{CODEC: [FORMAT...]}`),
+/// (`{CODEC: {"profiles": [...], "maxLevel": N, "hdr": Bool}}`); `container` `containers` (`{CODEC: [FORMAT...]}`),
 /// `sampleEntries` (`{CODEC: [TAG...]}`) and `indexFirst`; `frame-rate` `max`. An unknown rule, key or value is
 /// an error, never ignored.
 public enum LintPolicy {
@@ -113,7 +115,7 @@ public enum LintPolicy {
             case .variableFrameRate: fields["irregularPercent"] = settings.variableFramePercent
             case .codec:
                 fields["allowed"] = settings.codecs.mapValues { limits -> [String: Any] in
-                    var entry: [String: Any] = ["profiles": limits.profiles]
+                    var entry: [String: Any] = ["profiles": limits.profiles, "hdr": limits.hdr]
                     if let level = limits.maxLevel { entry["maxLevel"] = level }
                     return entry
                 }
@@ -186,10 +188,14 @@ public enum LintPolicy {
             }
             var limits: [String: CodecLimits] = [:]
             for (codec, entry) in codecs {
-                guard case .object(let keys) = entry, keys.keys.allSatisfy(["profiles", "maxLevel"].contains) else {
-                    throw LintPolicyError(description: "allowed \"\(codec)\" takes profiles and maxLevel")
+                guard case .object(let keys) = entry, keys.keys.allSatisfy(["profiles", "maxLevel", "hdr"].contains) else {
+                    throw LintPolicyError(description: "allowed \"\(codec)\" takes profiles, maxLevel and hdr")
                 }
                 var codecLimits = CodecLimits()
+                if let hdr = keys["hdr"] {
+                    guard case .bool(let plays) = hdr else { throw LintPolicyError(description: "allowed \"\(codec)\" hdr must be true or false") }
+                    codecLimits.hdr = plays
+                }
                 if let profiles = keys["profiles"] { codecLimits.profiles = try strings(profiles, named: "allowed \"\(codec)\" profiles") }
                 if let level = keys["maxLevel"] {
                     guard case .number(let number) = level, number > 0 else {

@@ -82,6 +82,11 @@ public struct ProbeReport: Codable, Sendable, Equatable {
 
     /// Whether the transfer is HDR (PQ or HLG): its renders are tone-mapped to SDR.
     public var isHDR: Bool { colorTransfer.isHDR }
+    /// Bits per component, from FFmpeg's name of the pixel format (`yuv420p10le` and `p010le` are 10 bits); 8 where
+    /// the name gives none (`yuv420p`, `nv12`).
+    public var bitDepth: Int {
+        (pixelFormat.firstMatch(of: /p(\d+)(le|be)?$/)).flatMap { Int($0.output.1) } ?? 8
+    }
     /// The picture without baked-in bars, in display pixels; the full frame when there are none.
     public var contentRect = Rect(x: 0, y: 0, width: 0, height: 0)
     public var contentAspectRatio = 0.0

@@ -160,6 +160,20 @@ import FrameFarmSamples
             }, [], ["codec"]),
             (try sample("hevc.ts") { $0.encoder = "libx265" }, ["container"], ["codec"]),
             (try sample("vp9.webm") { $0.encoder = "libvpx-vp9" }, ["codec"], []),
+            // HDR: Apple's players take it in HEVC alone (spec 1.7), browsers not in H.264; and in 8 bits it bands.
+            (try sample("pq8.mp4") {
+                $0.hdrTransfer = .pq
+                $0.hdrPeakLuminance = 1000
+                $0.indexFirst = true
+            }, ["codec"], ["codec"]),
+            (try sample("pq10.mp4") {
+                $0.encoder = "libx265"
+                $0.codecTag = "hvc1"
+                $0.indexFirst = true
+                $0.pixelFormat = "yuv420p10le"
+                $0.hdrTransfer = .pq
+                $0.hdrPeakLuminance = 1000
+            }, [], ["codec"]),
         ]
         for profile in ["apple-hls", "web"] {
             let (_, results) = try lint(cases.map(\.path), ["--profile", profile])
@@ -171,6 +185,11 @@ import FrameFarmSamples
         }
         let (_, plain) = try lint(cases.map(\.path))
         #expect(plain.allSatisfy { Set($0["rulesRun"] as? [String] ?? []).isDisjoint(with: delivery) && rules($0).isDisjoint(with: delivery) })
+        // 8-bit PQ in H.264 breaks both HDR limits, each said.
+        let pq8 = try lint([directory.file("pq8.mp4")], ["--profile", "apple-hls"]).results.first?["findings"] as? [[String: Any]] ?? []
+        #expect(Set(pq8.filter { $0["rule"] as? String == "codec" }.compactMap { $0["message"] as? String })
+                == ["PQ video in h264: the target plays HDR in hevc", "PQ video in 8 bits: HDR is played in 10 bits or more, and bands in fewer"],
+                "\(pq8)")
     }
 
     /// Each suite of a JUnit file as junitparser reads it: name, tests, failures, the failed cases, and per failed
