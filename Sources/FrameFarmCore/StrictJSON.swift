@@ -64,48 +64,40 @@ public enum StrictJSON {
         }
 
         mutating func object(depth: Int) throws(SyntaxError) {
-            index += 1
-            skipSpace()
-            if next == UInt8(ascii: "}") {
-                index += 1
-                return
-            }
             var keys = Set<[UInt8]>()
-            while true {
-                skipSpace()
-                guard next == UInt8(ascii: "\"") else {
-                    throw error(next == UInt8(ascii: "}") ? "a comma before '}'" : "expected a key in double quotes")
-                }
-                let start = index
-                let key = try string()
+            try members(closing: "}") { reader throws(SyntaxError) in
+                guard reader.next == UInt8(ascii: "\"") else { throw reader.error("expected a key in double quotes") }
+                let start = reader.index
+                let key = try reader.string()
                 guard keys.insert(key).inserted else {
-                    index = start
-                    throw error("\"\(String(decoding: key, as: UTF8.self))\" appears twice in this object")
+                    reader.index = start
+                    throw reader.error("\"\(String(decoding: key, as: UTF8.self))\" appears twice in this object")
                 }
-                try expect(":")
-                try value(depth: depth + 1)
-                skipSpace()
-                if next == UInt8(ascii: ",") { index += 1; continue }
-                try expect("}")
-                return
+                try reader.expect(":")
+                try reader.value(depth: depth + 1)
             }
         }
 
         mutating func array(depth: Int) throws(SyntaxError) {
+            try members(closing: "]") { reader throws(SyntaxError) in try reader.value(depth: depth + 1) }
+        }
+
+        /// An object's or array's members from its opening bracket to `closing`, each read by `member` and
+        /// separated by commas; a comma before `closing` is a fault.
+        mutating func members(closing: Character, _ member: (inout Reader) throws(SyntaxError) -> Void) throws(SyntaxError) {
             index += 1
             skipSpace()
-            if next == UInt8(ascii: "]") {
+            if next == closing.asciiValue {
                 index += 1
                 return
             }
             while true {
                 skipSpace()
-                if next == UInt8(ascii: "]") { throw error("a comma before ']'") }
-                try value(depth: depth + 1)
+                if next == closing.asciiValue { throw error("a comma before '\(closing)'") }
+                try member(&self)
                 skipSpace()
-                if next == UInt8(ascii: ",") { index += 1; continue }
-                try expect("]")
-                return
+                guard next == UInt8(ascii: ",") else { return try expect(closing) }
+                index += 1
             }
         }
 
