@@ -43,7 +43,10 @@ public struct PosterScore: Codable, Sendable, Comparable {
         sharpness = laplacian
         // Exposure peaks at mid-grey and falls to zero at black and white; a frame darker than 8% scores nothing.
         let exposure = mean < 0.08 || mean > 0.97 ? 0 : 1 - pow(abs(mean - 0.45) / 0.55, 2)
-        value = exposure * min(1, contrast / 0.2) * sharpness
+        // And counts only the picture that shows: a title card (white text on black) has the contrast and edges of
+        // a detailed frame, and beat a soft but whole scene. Bars cost every frame of a video alike.
+        let shown = Double(luma.filter { $0 >= 0.08 }.count) / count
+        value = exposure * shown * min(1, contrast / 0.2) * sharpness
     }
 
     /// Box-averages the luma plane to about `targetWidth` columns, normalised so black = 0 and white = 1.

@@ -84,6 +84,26 @@ import Testing
         #expect(flat.value == 0)
         #expect(blurred.value < detailed.value)
     }
+
+    /// A title card (a line of white letters on black: bright enough on average, contrasty and full of edges)
+    /// scores below a dim, soft scene that fills the frame: before, it won, and a chapter card became the poster.
+    @Test func aTitleCardScoresBelowASoftWholeScene() {
+        let width = 128, height = 72
+        // Letters: 4-px strokes 4 px apart along a band of 24 rows across the middle.
+        let title = (0..<(width * height)).map { index -> Double in
+            let x = index % width, y = index / width
+            return (24..<48).contains(y) && (16..<112).contains(x) && (x / 4) % 2 == 0 ? 1 : 0
+        }
+        // A dim gradient with a faint texture, as a soft shot of a room.
+        let scene = (0..<(width * height)).map { index -> Double in
+            let x = Double(index % width), y = Double(index / width)
+            return 0.22 + 0.3 * x / Double(width) + 0.08 * sin(x * 1.1) * cos(y * 0.7)
+        }
+        let card = PosterScore(luma: title, width: width, height: height)
+        let shot = PosterScore(luma: scene, width: width, height: height)
+        #expect(card.brightness > 0.08 && card.contrast > 0.2, "the card passes exposure and contrast alone")
+        #expect(shot.value > card.value, "card \(card.value), scene \(shot.value)")
+    }
 }
 
 @Suite struct PosterPickerLongGOPTests {
