@@ -97,7 +97,9 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
             warnings.append(.cutShort(atSeconds: cut, ofSeconds: facts.durationSeconds, consequence: consequence))
         }
         if let score = decoded.score, score.value <= 0 {
-            warnings.append(.posterShowsLittle(brightness: score.brightness))
+            // A still (one frame, no durations between frames) has no other time to pick.
+            let onlyFrame = facts.frameTiming == nil && (facts.keyframeTimes?.count ?? 1) <= 1
+            warnings.append(.posterShowsLittle(brightness: score.brightness, onlyFrame: onlyFrame))
         }
         if let damage = facts.stream.damage(times: decoded.damagedTimes) {
             warnings.append(.damagedData(damage, consequence: .frameShownMayShowIt(everyCandidateDamaged: self == .poster)))

@@ -21,7 +21,7 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
     case missingTimestamps(note: String)
     /// The auto poster's every candidate, the video's first and last seconds included, was black, washed out or
     /// flat: the poster (of mean `brightness`, 0 black to 1 white) shows little.
-    case posterShowsLittle(brightness: Double)
+    case posterShowsLittle(brightness: Double, onlyFrame: Bool)
     /// The outputs were replaced, but the earlier set could not be removed (a folder of it made read-only).
     case oldOutputsLeft(folder: String, leftAt: String)
 
@@ -50,9 +50,10 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
             (width.map { "\($0)-px track: " } ?? "") + "sheet grid lowered from \(asked.columns)x\(asked.rows) to \(columns)x\(rows) so that "
                 + (byDevice ? "each sheet fits what the GPU draws into at once"
                             : "no sheet is longer than \(asked.maxSheetSide) px (--max-sheet-pixels)")
-        case .posterShowsLittle(let brightness):
-            "every frame looked at for the poster is " + (brightness < 0.08 ? "black" : brightness > 0.97 ? "washed out" : "flat")
-                + ": the poster frame shows little; pick a time with --at (--poster-at for thumbnails --poster)"
+        case .posterShowsLittle(let brightness, let onlyFrame):
+            (onlyFrame ? "its only frame is " : "every frame looked at for the poster is ")
+                + (brightness < 0.08 ? "black" : brightness > 0.97 ? "washed out" : "flat") + ": the poster shows little"
+                + (onlyFrame ? "" : "; pick a time with --at (--poster-at for thumbnails --poster)")
         case .missingTimestamps(let note):
             note
         case .oldOutputsLeft(let folder, let leftAt):

@@ -311,7 +311,7 @@ public enum ManifestStore {
                                                            text: "the input changed or is gone since its outputs were made",
                                                            folder: folder))
             }
-            for warning in manifest.thumbnails?.warnings ?? [] {
+            for warning in manifest.warnings {
                 problems.append(ContactSheetWriter.Problem(path: manifest.input.path, text: warning, folder: folder))
             }
             return ContactSheetEntries.entry(folder: folder, manifest: manifest, layout: layout)

@@ -90,10 +90,10 @@ public struct PosterJob: BatchJob {
             Self.removeEarlierPosters(in: folderPath, keeping: Set(posters.map(\.file)))
         }
         input.progress.add(items: 1)
+        let warnings = options.frame.warnings(facts: facts, decoded: decoded)
         let section = PosterSection(settings: SettingsRecord.record(options.settings), gpu: input.gpu.record,
                                     timeSeconds: ((frame.timeSeconds - facts.info.startSeconds) * 1000).rounded() / 1000,
-                                    score: score, files: files)
-        return InputResult(facts: facts, files: files.map(\.file),
-                           warnings: options.frame.warnings(facts: facts, decoded: decoded)) { $0.poster = section }
+                                    score: score, files: files, warnings: warnings.map(\.description))
+        return InputResult(facts: facts, files: files.map(\.file), warnings: warnings) { $0.poster = section }
     }
 }

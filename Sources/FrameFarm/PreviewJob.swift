@@ -46,14 +46,14 @@ public struct PreviewJob: BatchJob {
             try draw(plans, from: GPUFrame(frame, geometry: geometry), into: staging, input: input)
         }.oldSetLeftAt
         let paddingDetected = facts.codedContentRect.size != facts.info.geometry.codedSize
+        let warnings = options.frame.warnings(facts: facts, decoded: decoded)
         let section = PreviewSection(
             settings: SettingsRecord.record(settings(policy: input.policy)), gpu: input.gpu.record, frameTimeSeconds: frame.timeSeconds,
             frameChoice: options.frame.description, paddingDetected: paddingDetected,
             paddingRemoved: codedContent.size != geometry.codedSize,
             contentRect: ProbeReport.Rect(geometry.displayPixelRect(ofCoded: codedContent)),
-            renders: plans.map(\.record))
-        return InputResult(facts: facts, files: plans.map(\.record.file),
-                           warnings: options.frame.warnings(facts: facts, decoded: decoded)) { $0.preview = section }
+            renders: plans.map(\.record), warnings: warnings.map(\.description))
+        return InputResult(facts: facts, files: plans.map(\.record.file), warnings: warnings) { $0.preview = section }
             .warning(oldSetLeftAt.map { InputWarning.oldOutputsLeft(folder: "preview", leftAt: $0) })
     }
 

@@ -56,7 +56,7 @@ extension ContactSheetWriter {
             html += "<p class=\"warning\">Bars in part of the video (about \(Int((partial.share * 100).rounded()))% of it): "
             html += "the picture is \(rect.width)x\(rect.height) there. Not removed, since the rest of the video fills the frame.</p>\n"
         }
-        for warning in manifest.thumbnails?.warnings ?? [] { html += "<p class=\"warning\">\(escape(warning))</p>\n" }
+        for warning in manifest.warnings { html += "<p class=\"warning\">\(escape(warning))</p>\n" }
         // Padding has its paragraph above; infos are facts the line above gives.
         let findings = (manifest.lint ?? []).filter { $0.severity >= .warning && $0.rule != .bakedInPadding }
         guard !findings.isEmpty else { return html }

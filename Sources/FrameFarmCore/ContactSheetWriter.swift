@@ -161,9 +161,9 @@ public enum ContactSheetWriter {
     static func flags(of entry: Entry) -> [Flag] {
         let manifest = entry.manifest, probe = manifest.probe
         let lintWarnings = (manifest.lint ?? []).contains { $0.severity >= .warning }
-        let trackWarnings = !(manifest.thumbnails?.warnings ?? []).isEmpty
+        let runWarnings = !manifest.warnings.isEmpty
         var flags: [Flag] = []
-        if lintWarnings || trackWarnings { flags.append(.warnings) }
+        if lintWarnings || runWarnings { flags.append(.warnings) }
         if probe.paddingDetected || probe.partialPadding != nil { flags.append(.padding) }
         if probe.aspectClass == .ultraWide { flags.append(.ultraWide) }
         if (probe.damagedData?.count ?? 0) > 0 { flags.append(.damaged) }

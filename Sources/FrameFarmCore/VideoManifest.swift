@@ -29,6 +29,12 @@ public struct VideoManifest: Codable, Sendable, Equatable {
         default: nil
         }
     }
+
+    /// What the runs warned of this video's outputs, each once (a cut the track and the poster both met).
+    public var warnings: [String] {
+        var seen = Set<String>()
+        return ((thumbnails?.warnings ?? []) + (poster?.warnings ?? []) + (preview?.warnings ?? [])).filter { seen.insert($0).inserted }
+    }
 }
 
 /// Identifies the input a manifest was made from, so a re-run can tell whether its outputs are still current:
@@ -82,9 +88,14 @@ public struct PreviewSection: Codable, Sendable, Equatable {
     /// The part of the frame placed on screens, in display pixels.
     public var contentRect: ProbeReport.Rect
     public var renders: [PreviewRender]
+    /// What the run warned of the frame shown (the video cut short before it, damaged data on the way to it);
+    /// absent when nothing.
+    public var warnings: [String]?
 
     public init(settings: [String: String], gpu: GPURecord, frameTimeSeconds: Double, frameChoice: String,
-                paddingDetected: Bool, paddingRemoved: Bool, contentRect: ProbeReport.Rect, renders: [PreviewRender]) {
+                paddingDetected: Bool, paddingRemoved: Bool, contentRect: ProbeReport.Rect, renders: [PreviewRender],
+                warnings: [String] = []) {
+        self.warnings = warnings.isEmpty ? nil : warnings
         self.settings = settings
         self.gpu = gpu
         self.frameTimeSeconds = frameTimeSeconds
@@ -212,8 +223,13 @@ public struct PosterSection: Codable, Sendable, Equatable {
     /// Score of the chosen frame (brightness, contrast, sharpness, value); absent for `--at TIME`.
     public var score: [String: Double]?
     public var files: [File]
+    /// What the run warned of the poster (it shows little, the video was cut short, damaged data); absent when
+    /// nothing. Kept here so that a re-run finding it up to date, the review page and `report` still say it.
+    public var warnings: [String]?
 
-    public init(settings: [String: String], gpu: GPURecord, timeSeconds: Double, score: [String: Double]?, files: [File]) {
+    public init(settings: [String: String], gpu: GPURecord, timeSeconds: Double, score: [String: Double]?, files: [File],
+                warnings: [String] = []) {
+        self.warnings = warnings.isEmpty ? nil : warnings
         self.settings = settings
         self.gpu = gpu
         self.timeSeconds = timeSeconds

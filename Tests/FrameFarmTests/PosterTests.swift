@@ -42,6 +42,23 @@ import FrameFarmSamples
 
     /// A re-run with other widths and another format leaves only the posters its manifest lists: the earlier
     /// run's other widths and formats go, and files that are not FrameFarm's posters stay.
+    /// `--quality` reaches the encoder and the manifest's record (the record said 90 while no option set it).
+    @Test func theQualityAskedForIsWrittenAndRecorded() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.durationSeconds = 1 }
+        func poster(_ extra: [String]) throws -> (bytes: Int, quality: String?) {
+            let out = directory.file("out\(extra.count)")
+            let run = try CommandLineTests.run(["poster", path, "--out", out, "--widths", "160", "--quiet"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: out + "/sample/poster.jpg")).count
+            return (bytes, ManifestStore.read(out + "/sample/manifest.json")?.poster?.settings["quality"])
+        }
+        let (standard, low) = (try poster([]), try poster(["--quality", "20"]))
+        #expect(standard.quality == "90" && low.quality == "20")
+        #expect(low.bytes * 2 < standard.bytes, "\(low.bytes) bytes at 20, \(standard.bytes) at 90")
+        #expect(try CommandLineTests.run(["poster", path, "--out", directory.file("bad"), "--quality", "0"]).status == 2)
+    }
+
     @Test func aReRunLeavesOnlyThePostersItWrote() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) { $0.durationSeconds = 2 }
@@ -187,7 +204,9 @@ import FrameFarmSamples
     }
 
     /// Black for 9.6 s of 10: every candidate between 5% and 95% is black, so frames from the last 5% are looked
-    /// at, and the poster shows one of them. A video black throughout gets a poster that says so in a warning.
+    /// at, and the poster shows one of them. A video black throughout gets a poster that says so in a warning,
+    /// kept in its manifest and on the review page (it was on stderr once, then gone); a black still is told
+    /// without the advice to pick a time, which it does not have.
     @Test func aPictureOnlyInTheLastSecondsStillGivesThePoster() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory) {
@@ -201,12 +220,17 @@ import FrameFarmSamples
             $0.durationSeconds = 2
             $0.blackLeadSeconds = 2
         }
-        let summary = PosterJob.run(inputs: [black], outputRoot: directory.file("out-black"), options: PosterOptions(),
-                                    gpu: SharedGPU.service)
+        let still = directory.write("still.jpg", try ImageEncoder().encode(RGBAImage(width: 64, height: 48), format: .jpeg))
+        let out = directory.file("out-black")
+        let summary = PosterJob.run(inputs: [black, still], outputRoot: out, options: PosterOptions(), gpu: SharedGPU.service)
         #expect(summary.failed == 0)
-        #expect(summary.inputs[0].warnings.map(\.description) == [
-            "every frame looked at for the poster is black: the poster frame shows little; pick a time with --at "
-                + "(--poster-at for thumbnails --poster)"])
+        let blackWarning = "every frame looked at for the poster is black: the poster shows little; pick a time with --at "
+            + "(--poster-at for thumbnails --poster)"
+        #expect(summary.inputs.map { $0.warnings.map(\.description) } == [[blackWarning], ["its only frame is black: the poster shows little"]])
+        #expect(ManifestStore.read(out + "/black/manifest.json")?.poster?.warnings == [blackWarning])
+        let rerun = PosterJob.run(inputs: [black], outputRoot: out, options: PosterOptions(), gpu: SharedGPU.service)
+        #expect(rerun.inputs.map(\.status) == [.upToDate])
+        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8).contains(blackWarning), "the page still says it")
     }
 
     /// Keyframes at 0, 8 and 16 s of 20: the exact candidates lie in windows after them, decoding a fifth of the
