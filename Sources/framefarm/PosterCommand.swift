@@ -28,6 +28,9 @@ struct PosterCommand: BatchCommand {
     @Option(help: "Image format.")
     var format = FormatChoice.jpeg
 
+    @Option(help: "JPEG or WebP quality 1-100.")
+    var quality = 90
+
     @Option(help: "Remove baked-in letterbox/pillarbox bars first.")
     var removePadding = PaddingRemoval.auto
 
@@ -36,6 +39,8 @@ struct PosterCommand: BatchCommand {
         options.frame = at
         options.widths = widths
         options.format = format.imageFormat
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1 to 100") }
+        options.quality = quality
         options.removePadding = removePadding
         options.resampling = gpuOptions.resampling
         return options
