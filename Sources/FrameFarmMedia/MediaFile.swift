@@ -158,11 +158,8 @@ public final class MediaFile {
                 // videoStreamIndex is unset, so deinit won't run: close here.
                 var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
                 avformat_close_input(&toClose)
-                // A ladder whose rendition playlist could not be read has no stream for it (and none after it: the
-                // nested opener refuses the rest once one failed).
-                if input.watchesSegments, let failure = RemoteReader.takeNestedFailure(within: input.segmentParent) {
-                    throw input.isDASH ? failure.inManifest : failure
-                }
+                // A ladder whose rendition playlist could not be read has no stream for it (nor for those after it).
+                try input.throwNestedFailure()
                 if infoCode < 0 { throw InputError.notAVideo(MediaError.ffmpeg("avformat_find_stream_info", infoCode).message) }
                 throw InputError.noVideoStream
             }
@@ -372,9 +369,7 @@ public final class MediaFile {
             packet.unreference()
             let code = av_read_frame(context, packet.pointer)
             // A segment skipped would leave its part of the video showing the frame before it.
-            if input.watchesSegments, let failure = RemoteReader.takeNestedFailure(within: input.segmentParent) {
-                throw input.isDASH ? failure.inManifest : failure
-            }
+            try input.throwNestedFailure()
             if code < 0 {
                 if let failure = input.remoteReader?.failure { throw failure }
                 // Segments after a discontinuity that hold no video FFmpeg can read (MPEG-TS under an earlier

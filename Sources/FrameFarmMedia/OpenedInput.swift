@@ -173,6 +173,13 @@ struct OpenedInput {
         }
     }
 
+    /// Throws what the nested opener noted of a segment or rendition playlist it could not open, once: FFmpeg's
+    /// demuxers skip such a part and go on.
+    func throwNestedFailure() throws {
+        guard watchesSegments, let failure = RemoteReader.takeNestedFailure(within: segmentParent) else { return }
+        throw isDASH ? failure.inManifest : failure
+    }
+
     private static func checkReadable(_ name: String) throws {
         let path = ForeignNames.openable(name)
         var isDirectory: ObjCBool = false
