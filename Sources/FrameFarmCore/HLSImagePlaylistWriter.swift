@@ -38,6 +38,23 @@ public enum HLSImagePlaylistWriter {
             + "CODECS=\"\(track.format.rawValue)\",URI=\"\(uri)\""
     }
 
+    /// The peak segment bit rate RFC 8216 (4.1) gives `BANDWIDTH`: the largest bit rate of any run of consecutive
+    /// segments lasting 0.5 to 1.5 times the target duration. Each segment alone would make a short last one (a
+    /// sheet of one tile, 0.02 s of a clip) the peak, some 50 times what a player fetches in a target duration.
+    public static func peakBandwidth(_ segments: [(bytes: Int, seconds: Double)], targetDuration: Int) -> Int {
+        let shortest = 0.5 * Double(targetDuration) - 1e-9, longest = 1.5 * Double(targetDuration) + 1e-9
+        var peak = 0.0
+        for start in segments.indices {
+            var bytes = 0, seconds = 0.0
+            for segment in segments[start...] {
+                (bytes, seconds) = (bytes + segment.bytes, seconds + segment.seconds)
+                if seconds > longest { break }
+                if seconds >= shortest { peak = max(peak, Double(bytes * 8) / seconds) }
+            }
+        }
+        return Int(peak.rounded(.up))
+    }
+
     /// EXT-X-TARGETDURATION: the longest segment duration (start and end), as written (`decimalSpan`), rounded up.
     static func targetDuration(_ segments: [(start: Double, end: Double)]) -> Int {
         let longest = segments.map { TimeFormatting.millisecondSpan(from: $0.start, to: $0.end) }.max() ?? 0

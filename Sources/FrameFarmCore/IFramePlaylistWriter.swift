@@ -50,10 +50,9 @@ public enum IFramePlaylistWriter {
             + "CODECS=\"mjpg\",URI=\"\(uri)\""
     }
 
-    /// Peak bits/s over the fragments.
+    /// Peak bits/s over the fragments, as RFC 8216 measures it (`HLSImagePlaylistWriter.peakBandwidth`).
     public static func peakBandwidth(_ fragments: [IFrameFragment]) -> Int {
-        fragments.map { fragment in
-            Int((Double(fragment.byteLength * 8) / max(fragment.duration, 0.001)).rounded(.up))
-        }.max() ?? 0
+        HLSImagePlaylistWriter.peakBandwidth(fragments.map { ($0.byteLength, max($0.duration, 0.001)) },
+                                             targetDuration: HLSImagePlaylistWriter.targetDuration(fragments.map { ($0.time, $0.time + $0.duration) }))
     }
 }

@@ -135,11 +135,11 @@ public struct ThumbnailTrack: Sendable, Equatable {
     /// Seconds a full sheet covers (`columns * rows * interval`), the DASH segment duration.
     public var fullSheetDuration: Double { Double(columns * rows) * interval }
 
-    /// Peak bit rate in bits/s over the sheets, from each sheet's encoded byte count (HLS/DASH `BANDWIDTH`).
+    /// Peak bit rate in bits/s over the sheets, from each sheet's encoded byte count (HLS/DASH `BANDWIDTH`), as
+    /// RFC 8216 measures it (`HLSImagePlaylistWriter.peakBandwidth`).
     public func peakBandwidth(sheetByteCounts: [Int]) -> Int {
-        zip(sheets, sheetByteCounts).map { sheet, bytes in
-            Int((Double(bytes * 8) / max(sheet.duration, Self.minimumInterval)).rounded(.up))
-        }.max() ?? 0
+        HLSImagePlaylistWriter.peakBandwidth(zip(sheets, sheetByteCounts).map { ($1, max($0.duration, Self.minimumInterval)) },
+                                             targetDuration: HLSImagePlaylistWriter.targetDuration(sheets.map { ($0.startTime, $0.endTime) }))
     }
 
     /// Peak bit rate estimated from the average bytes of a full sheet, before the sheets exist.
