@@ -23,7 +23,7 @@ struct ThumbnailsCommand: BatchCommand {
     @Option(help: "Thumbnail width in pixels, 16 to 1920 (default 160); the height follows the display aspect ratio (even).")
     var width: Int?
 
-    @Option(help: ArgumentHelp("Several widths, comma-separated, e.g. 160,320,640: a track each (thumbnails/WIDTH/), from the same decoded frames.",
+    @Option(help: ArgumentHelp("Several widths, comma-separated, e.g. 160,320,640: a track each (thumbnails/WIDTH/), from the same decoded frames; one width is --width's single track.",
                                valueName: "widths"), transform: parseWidths)
     var widths: [Int]?
 
