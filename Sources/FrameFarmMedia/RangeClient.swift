@@ -129,8 +129,14 @@ final class RangeClient {
         case 200, 206, 416:
             return .success(response)
         default:
-            // Object stores and CDNs throttle with 429 (or 503) and say when to come back.
-            var failure = Failure(error: .http(status: response.status, reason: response.reason.isEmpty ? "error" : response.reason),
+            // Object stores and CDNs throttle with 429 (or 503) and say when to come back. A refusal past a redirect
+            // names where it came from (never its query), and that --header values did not go there.
+            var reason = response.reason.isEmpty ? "error" : response.reason
+            if response.redirectedTo != nil {
+                let withoutHeaders = headers == nil && headerList != nil ? ", where --header values are not sent" : ""
+                reason += " (after a redirect to \(RemoteInput.name(of: address))\(withoutHeaders))"
+            }
+            var failure = Failure(error: .http(status: response.status, reason: reason),
                                   retryable: (500...599).contains(response.status) || response.status == 429)
             failure.retryAfter = response.headers["retry-after"].flatMap { Self.secondsToWait($0, now: Date()) }
             return .failure(failure)

@@ -108,6 +108,11 @@ struct RemoteReadTests {
         }
         let refused = server.accessLog.filter { $0.contains("/keyed/") && $0.contains(" 418 ") }
         #expect(refused.isEmpty, "credentials reached the other host: \(refused)")
+        // Another host that wants them: the line says where the redirect led and that they were not sent there.
+        let other = try CommandLineTests.run(["probe", server.url("elsewhere-private/clip.mp4?sig=secret")] + headers)
+        #expect(other.status == 1)
+        #expect(other.stderr.contains("HTTP 401 Unauthorized (after a redirect to http://localhost:\(server.port)/private/clip.mp4, "
+                                      + "where --header values are not sent)") && !other.stderr.contains("secret"), "\(other.stderr)")
     }
 }
 

@@ -34,7 +34,8 @@ final class WebServer {
         // /videos/show/NAME.EXT (and nothing else under /go/ is there); /forbidden/ always refuses. /expiring/
         // serves /videos/ to requests from byte 0 only and refuses the rest, as a signature that expires after the
         // first reads. /moved-private/ redirects to /private/ on the same origin; /elsewhere/ redirects to
-        // /keyed/ on another host name (localhost), which refuses any request that carries credentials (418).
+        // /keyed/ on another host name (localhost), which refuses any request that carries credentials (418), and
+        // /elsewhere-private/ to /private/ on localhost, which then wants the token it is not sent.
         // /cdn-down/ answers everything with 503, as a CDN that is down. /throttled/ serves /videos/ two requests a second and answers those that come faster with 429 and
         // `Retry-After: 1`, as an object store slows a client down. /maintenance/ answers 503 with `Retry-After: 120`.
         let server = """
@@ -66,6 +67,7 @@ final class WebServer {
                     }
                     location /moved-private/ { rewrite ^/moved-private/(.*)$ /private/$1 redirect; }
                     location /elsewhere/ { return 302 http://localhost:\(port)/keyed$uri; }
+                    location /elsewhere-private/ { rewrite ^/elsewhere-private/(.*)$ http://localhost:\(port)/private/$1 redirect; }
                     location /keyed/ {
                         if ($carries_credentials) { return 418; }
                         rewrite ^/keyed/elsewhere/(.*)$ /videos/$1 last;
