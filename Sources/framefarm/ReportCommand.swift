@@ -111,9 +111,9 @@ struct ReportCommand: ParsableCommand {
         }
         if let first = report.unmapped.first {
             let count = report.unmapped.count
-            lines.append("\(count) listed input\(count == 1 ? " is" : "s are") not under the --inputs-root the latest run recorded, and "
-                         + "no run names \(count == 1 ? "it" : "them") (\(first)\(count > 1 ? ", ..." : "")): counted missing; give "
-                         + "--layout and --inputs-root as \(count == 1 ? "its" : "their") batch had them")
+            lines.append("\(count) listed input\(count == 1 ? " is" : "s are") not under the --inputs-root of the layout used (given, "
+                         + "else the latest run's), and no run names \(count == 1 ? "it" : "them") (\(first)\(count > 1 ? ", ..." : "")): "
+                         + "counted missing; give --layout and --inputs-root as \(count == 1 ? "its" : "their") batch had them")
         }
         if !report.unlisted.isEmpty {
             lines.append("\(report.unlisted.count) folder\(report.unlisted.count == 1 ? " holds outputs" : "s hold outputs") of inputs not "
