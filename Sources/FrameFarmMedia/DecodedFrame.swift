@@ -97,7 +97,12 @@ public final class DecodedFrame: @unchecked Sendable {
 
     /// The luma plane's samples (8- or 16-bit per `format.bytesPerSample`), row stride in bytes.
     public func withLumaPlane<Result>(_ body: (UnsafeRawPointer, _ bytesPerRow: Int) throws -> Result) rethrows -> Result {
-        try body(UnsafeRawPointer(planeData(0)!), stride(ofPlane: 0))
+        try withPlane(0, body)
+    }
+
+    /// Plane `index`'s samples, as `withLumaPlane` gives the first: of an RGB frame, planar G, B, R.
+    func withPlane<Result>(_ index: Int, _ body: (UnsafeRawPointer, _ bytesPerRow: Int) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawPointer(planeData(index)!), stride(ofPlane: index))
     }
 
     private func stride(ofPlane index: Int) -> Int {

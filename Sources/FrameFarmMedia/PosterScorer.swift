@@ -49,16 +49,32 @@ public struct PosterScore: Codable, Sendable, Comparable {
         value = exposure * shown * min(1, contrast / 0.2) * sharpness
     }
 
-    /// Box-averages the luma plane to about `targetWidth` columns, normalised so black = 0 and white = 1.
+    /// Box-averages the luma plane to about `targetWidth` columns, normalised so black = 0 and white = 1. An RGB
+    /// frame's luma is its planes weighed as BT.709 weighs them: its green plane alone took a red picture for black.
     static func downscaledLuma(_ frame: DecodedFrame, targetWidth: Int) -> (values: [Double], width: Int, height: Int) {
         let format = frame.format
         let step = max(1, format.width / targetWidth)
         let width = max(1, format.width / step), height = max(1, format.height / step)
         let (black, white) = format.lumaLevels
-        var values = [Double](repeating: 0, count: width * height)
+        let means: [Double]
+        if format.color.matrix == .rgb {
+            let (green, blue, red) = (cellMeans(frame, plane: 0, step: step, width: width, height: height),
+                                      cellMeans(frame, plane: 1, step: step, width: width, height: height),
+                                      cellMeans(frame, plane: 2, step: step, width: width, height: height))
+            means = green.indices.map { 0.7152 * green[$0] + 0.0722 * blue[$0] + 0.2126 * red[$0] }
+        } else {
+            means = cellMeans(frame, plane: 0, step: step, width: width, height: height)
+        }
+        return (means.map { min(1, max(0, ($0 - black) / (white - black))) }, width, height)
+    }
+
+    /// The mean sample of each `step` x `step` cell of plane `plane`, `width` x `height` cells, row by row.
+    private static func cellMeans(_ frame: DecodedFrame, plane: Int, step: Int, width: Int, height: Int) -> [Double] {
+        let format = frame.format
+        var means = [Double](repeating: 0, count: width * height)
         // Row by row, each sample type in its own loop: every candidate of a poster passes through here whole.
         var sums = [Int](repeating: 0, count: width)
-        frame.withLumaPlane { base, bytesPerRow in
+        frame.withPlane(plane) { base, bytesPerRow in
             for gridY in 0..<height {
                 for index in sums.indices { sums[index] = 0 }
                 for y in (gridY * step)..<(gridY * step + step) {
@@ -80,13 +96,10 @@ public struct PosterScore: Codable, Sendable, Comparable {
                         }
                     }
                 }
-                for gridX in 0..<width {
-                    let mean = Double(sums[gridX]) / Double(step * step)
-                    values[gridY * width + gridX] = min(1, max(0, (mean - black) / (white - black)))
-                }
+                for gridX in 0..<width { means[gridY * width + gridX] = Double(sums[gridX]) / Double(step * step) }
             }
         }
-        return (values, width, height)
+        return means
     }
 }
 

@@ -221,12 +221,16 @@ import FrameFarmSamples
             $0.blackLeadSeconds = 2
         }
         let still = directory.write("still.jpg", try ImageEncoder().encode(RGBAImage(width: 64, height: 48), format: .jpeg))
+        // A red still is flat, not black (its green plane, once taken for its luma, is).
+        let red = directory.write("red.png", try ImageEncoder().encode(RGBAImage(width: 64, height: 48, fill: (255, 0, 0, 255)),
+                                                                      format: .png))
         let out = directory.file("out-black")
-        let summary = PosterJob.run(inputs: [black, still], outputRoot: out, options: PosterOptions(), gpu: SharedGPU.service)
+        let summary = PosterJob.run(inputs: [black, still, red], outputRoot: out, options: PosterOptions(), gpu: SharedGPU.service)
         #expect(summary.failed == 0)
         let blackWarning = "every frame looked at for the poster is black: the poster shows little; pick a time with --at "
             + "(--poster-at for thumbnails --poster)"
-        #expect(summary.inputs.map { $0.warnings.map(\.description) } == [[blackWarning], ["its only frame is black: the poster shows little"]])
+        #expect(summary.inputs.map { $0.warnings.map(\.description) } == [[blackWarning], ["its only frame is black: the poster shows little"],
+                                                                          ["its only frame is flat: the poster shows little"]])
         #expect(ManifestStore.read(out + "/black/manifest.json")?.poster?.warnings == [blackWarning])
         let rerun = PosterJob.run(inputs: [black], outputRoot: out, options: PosterOptions(), gpu: SharedGPU.service)
         #expect(rerun.inputs.map(\.status) == [.upToDate])
