@@ -39,15 +39,18 @@ public enum HLSImagePlaylistWriter {
     }
 
     /// The peak segment bit rate RFC 8216 (4.1) gives `BANDWIDTH`: the largest bit rate of any run of consecutive
-    /// segments lasting 0.5 to 1.5 times the target duration. Each segment alone would make a short last one (a
-    /// sheet of one tile, 0.02 s of a clip) the peak, some 50 times what a player fetches in a target duration.
-    public static func peakBandwidth(_ segments: [(bytes: Int, seconds: Double)], targetDuration: Int) -> Int {
-        let shortest = 0.5 * Double(targetDuration) - 1e-9, longest = 1.5 * Double(targetDuration) + 1e-9
+    /// segments lasting 0.5 to 1.5 times the target duration (that of `targetDuration`, as the playlist writes it).
+    /// Each segment alone would make a short last one (a sheet of one tile, 0.02 s of a clip) the peak, some 50
+    /// times what a player fetches in a target duration.
+    public static func peakBandwidth(_ segments: [(start: Double, end: Double, bytes: Int)]) -> Int {
+        let target = Double(targetDuration(segments.map { ($0.start, $0.end) }))
+        let shortest = 0.5 * target - 1e-9, longest = 1.5 * target + 1e-9
         var peak = 0.0
         for start in segments.indices {
             var bytes = 0, seconds = 0.0
             for segment in segments[start...] {
-                (bytes, seconds) = (bytes + segment.bytes, seconds + segment.seconds)
+                // At least a millisecond each, as written.
+                (bytes, seconds) = (bytes + segment.bytes, seconds + max(segment.end - segment.start, 0.001))
                 if seconds > longest { break }
                 if seconds >= shortest { peak = max(peak, Double(bytes * 8) / seconds) }
             }

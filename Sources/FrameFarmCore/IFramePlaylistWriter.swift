@@ -52,7 +52,6 @@ public enum IFramePlaylistWriter {
 
     /// Peak bits/s over the fragments, as RFC 8216 measures it (`HLSImagePlaylistWriter.peakBandwidth`).
     public static func peakBandwidth(_ fragments: [IFrameFragment]) -> Int {
-        HLSImagePlaylistWriter.peakBandwidth(fragments.map { ($0.byteLength, max($0.duration, 0.001)) },
-                                             targetDuration: HLSImagePlaylistWriter.targetDuration(fragments.map { ($0.time, $0.time + $0.duration) }))
+        HLSImagePlaylistWriter.peakBandwidth(fragments.map { ($0.time, $0.time + $0.duration, $0.byteLength) })
     }
 }

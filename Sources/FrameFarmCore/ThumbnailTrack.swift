@@ -138,8 +138,7 @@ public struct ThumbnailTrack: Sendable, Equatable {
     /// Peak bit rate in bits/s over the sheets, from each sheet's encoded byte count (HLS/DASH `BANDWIDTH`), as
     /// RFC 8216 measures it (`HLSImagePlaylistWriter.peakBandwidth`).
     public func peakBandwidth(sheetByteCounts: [Int]) -> Int {
-        HLSImagePlaylistWriter.peakBandwidth(zip(sheets, sheetByteCounts).map { ($1, max($0.duration, Self.minimumInterval)) },
-                                             targetDuration: HLSImagePlaylistWriter.targetDuration(sheets.map { ($0.startTime, $0.endTime) }))
+        HLSImagePlaylistWriter.peakBandwidth(zip(sheets, sheetByteCounts).map { ($0.startTime, $0.endTime, $1) })
     }
 
     /// Peak bit rate estimated from the average bytes of a full sheet, before the sheets exist.

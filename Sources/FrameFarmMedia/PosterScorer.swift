@@ -22,6 +22,9 @@ public struct PosterScore: Codable, Sendable, Comparable {
         self.init(luma: grid.values, width: grid.width, height: grid.height)
     }
 
+    /// Brightness (0 black, 1 white) below which a frame, or a cell of one, shows nothing.
+    static let nearBlack = 0.08
+
     init(luma: [Double], width: Int, height: Int) {
         let count = Double(luma.count)
         let mean = luma.reduce(0, +) / count
@@ -41,11 +44,11 @@ public struct PosterScore: Codable, Sendable, Comparable {
         brightness = mean
         contrast = variance.squareRoot()
         sharpness = laplacian
-        // Exposure peaks at mid-grey and falls to zero at black and white; a frame darker than 8% scores nothing.
-        let exposure = mean < 0.08 || mean > 0.97 ? 0 : 1 - pow(abs(mean - 0.45) / 0.55, 2)
+        // Exposure peaks at mid-grey and falls to zero at black and white; a frame near black scores nothing.
+        let exposure = mean < Self.nearBlack || mean > 0.97 ? 0 : 1 - pow(abs(mean - 0.45) / 0.55, 2)
         // And counts only the picture that shows: a title card (white text on black) has the contrast and edges of
         // a detailed frame, and beat a soft but whole scene. Bars cost every frame of a video alike.
-        let shown = Double(luma.filter { $0 >= 0.08 }.count) / count
+        let shown = Double(luma.reduce(0) { $0 + ($1 >= Self.nearBlack ? 1 : 0) }) / count
         value = exposure * shown * min(1, contrast / 0.2) * sharpness
     }
 
@@ -58,10 +61,9 @@ public struct PosterScore: Codable, Sendable, Comparable {
         let (black, white) = format.lumaLevels
         let means: [Double]
         if format.color.matrix == .rgb {
-            let (green, blue, red) = (cellMeans(frame, plane: 0, step: step, width: width, height: height),
-                                      cellMeans(frame, plane: 1, step: step, width: width, height: height),
-                                      cellMeans(frame, plane: 2, step: step, width: width, height: height))
-            means = green.indices.map { 0.7152 * green[$0] + 0.0722 * blue[$0] + 0.2126 * red[$0] }
+            // Planes G, B, R.
+            let planes = (0..<3).map { cellMeans(frame, plane: $0, step: step, width: width, height: height) }
+            means = planes[0].indices.map { 0.7152 * planes[0][$0] + 0.0722 * planes[1][$0] + 0.2126 * planes[2][$0] }
         } else {
             means = cellMeans(frame, plane: 0, step: step, width: width, height: height)
         }

@@ -231,8 +231,7 @@ final class RangeClient {
                     throw .http(status: status, reason: reason + " (it asked to be tried again in \(Int(wait.rounded())) s, longer "
                                 + "than the \(Int(Self.longestRetryAfter)) s FrameFarm waits)")
                 }
-                guard failure.retryable, attempt < settings.attempts,
-                      (failure.retryAfter ?? 0) <= Self.longestRetryAfter else { throw failure.error }
+                guard failure.retryable, attempt < settings.attempts else { throw failure.error }
                 Thread.sleep(forTimeInterval: max(failure.retryAfter ?? 0, Double(1 << (attempt - 1))))
                 attempt += 1
             }
