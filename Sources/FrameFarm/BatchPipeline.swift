@@ -165,8 +165,9 @@ public struct BatchPipeline: Sendable {
         var recorded = true
         for command in commands {
             do {
-                try RunRecord(summary: summary, command: command, settings: settings, startedSeconds: started)
-                    .write(outputRoot: layout.root)
+                let record = RunRecord(summary: summary, command: command, settings: settings, startedSeconds: started)
+                try record.write(outputRoot: layout.root)
+                record.removeRecordsItSupersedes(outputRoot: layout.root)
             } catch {
                 recorded = false
             }

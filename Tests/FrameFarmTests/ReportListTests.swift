@@ -95,4 +95,42 @@ import Testing
         #expect(all.stderr.contains("1 listed input is not under the --inputs-root") && all.stderr.contains("three.mp4"),
                 "\(all.stderr)")
     }
+
+    /// A run removes the earlier records of its command and shard that it makes redundant (it records every input of
+    /// theirs again), so that a library refreshed night after night does not gather records without end; a record
+    /// naming an input the later run left out, or a run whose interruption left inputs unstarted, keeps the rest.
+    @Test func aRunRemovesTheRecordsItMakesRedundantAndNoOthers() throws {
+        let directory = TemporaryDirectory()
+        let videos = try ["one.mp4", "two.mp4"].map { name in try makeSample(in: directory, name: name) { $0.durationSeconds = 1 } }
+        let out = directory.file("out")
+        func poster(_ inputs: [String], _ extra: [String] = []) throws {
+            let run = try CommandLineTests.run(["poster"] + inputs + ["--out", out, "--widths", "160", "--quiet"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        func statuses() -> [[String: BatchSummary.Outcome.Status]] {
+            RunRecord.all(outputRoot: out).map { record in
+                Dictionary(uniqueKeysWithValues: record.inputs.map { ((($0.path as NSString).lastPathComponent), $0.status) })
+            }
+        }
+        try poster(videos)
+        try poster(videos)
+        #expect(statuses() == [["one.mp4": .upToDate, "two.mp4": .upToDate]], "the first run's record is gone")
+        // A run over one of the two leaves the record that still says something of the other; another shard's stays.
+        try poster([videos[0]], ["--force"])
+        try poster(videos, ["--shard", "0/1"])
+        #expect(statuses() == [["one.mp4": .upToDate, "two.mp4": .upToDate], ["one.mp4": .done],
+                               ["one.mp4": .upToDate, "two.mp4": .upToDate]])
+        // An interrupted run that started neither input removes nothing.
+        var interrupted = try #require(RunRecord.all(outputRoot: out).first { $0.shard == nil })
+        interrupted.interrupted = true
+        interrupted.finishedSeconds = Date().timeIntervalSince1970 + 1
+        interrupted.processID += 1
+        interrupted.inputs = interrupted.inputs.map { RunRecord.Input(path: $0.path, folder: $0.folder, status: .notStarted) }
+        try interrupted.write(outputRoot: out)
+        interrupted.removeRecordsItSupersedes(outputRoot: out)
+        #expect(RunRecord.all(outputRoot: out).count == 4)
+        let summary = try report([out])
+        #expect(summary.status == 0, "\(summary.stderr)")
+        #expect((summary.summary["commands"] as? [String: Any]).flatMap { $0["poster"] as? [String: Any] }?["done"] as? Int == 2)
+    }
 }
