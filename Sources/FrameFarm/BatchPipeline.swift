@@ -144,6 +144,10 @@ public struct BatchPipeline: Sendable {
         let counter = ProgressCounter(total: inputs.count, report: progress)
         let encoders = EncoderPool(pngCompressor: settings.pngCompressor)
         let commands = jobs.map { type(of: $0).command }
+        // Recorded before any input runs, every input not started: a worker killed outright (SIGKILL, a node lost)
+        // leaves this, so `report` counts what it never finished missing, and a report while it runs is not complete.
+        Self.writeRecords(Self.summary(settings, commands, zip(inputs, folders).map(BatchSummary.Outcome.notStarted), elapsed: 0),
+                          settings: settings, commands: commands, started: started)
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: settings.inFlight,
                                          startOrder: Self.largestFirst(inputs),
                                          notStarted: BatchSummary.Outcome.notStarted) { path, placed in
@@ -155,23 +159,8 @@ public struct BatchPipeline: Sendable {
                 return BatchSummary.Outcome(path: path, folder: nil, status: .failed, error: failure.reason)
             }
         }
-        let succeeded = outcomes.filter(\.ok).count
-        var summary = BatchSummary(command: commands.joined(separator: "+"), outputRoot: layout.root, contactSheet: nil,
-                                   gpu: gpu.startFailure == nil ? gpu.record : nil,
-                                   peakGPUMemoryBytes: gpu.peakDeviceMemoryBytes, elapsedSeconds: counter.elapsedSeconds,
-                                   succeeded: succeeded, failed: outcomes.filter { $0.status == .failed }.count,
-                                   notStarted: outcomes.filter { $0.status == .notStarted }.count, inputs: outcomes)
-        // Without a record, `report` still finds every output from the manifests; it only lacks failure reasons.
-        var recorded = true
-        for command in commands {
-            do {
-                let record = RunRecord(summary: summary, command: command, settings: settings, startedSeconds: started)
-                try record.write(outputRoot: layout.root)
-                record.removeRecordsItSupersedes(outputRoot: layout.root)
-            } catch {
-                recorded = false
-            }
-        }
+        var summary = Self.summary(settings, commands, outcomes, elapsed: counter.elapsedSeconds, gpu: gpu)
+        let recorded = Self.writeRecords(summary, settings: settings, commands: commands, started: started, final: true)
         if settings.writesContactSheet, outcomes.contains(where: \.ok) {
             // The failures of every command run on OUT, from the records (this run's among them), so a later
             // command does not hide an earlier one's; and the inputs the folders were made from, to flag those
@@ -184,6 +173,41 @@ public struct BatchPipeline: Sendable {
                 .map { _ in layout.indexPath }
         }
         return summary
+    }
+
+    /// What a shard given no inputs did: nothing, recorded, so that `report` knows the shard ran.
+    public static func recordEmptyShard(_ jobs: [any BatchJob], settings: BatchSettings) -> BatchSummary {
+        let commands = jobs.map { type(of: $0).command }
+        let empty = summary(settings, commands, [], elapsed: 0)
+        writeRecords(empty, settings: settings, commands: commands, started: Date().timeIntervalSince1970, final: true)
+        return empty
+    }
+
+    private static func summary(_ settings: BatchSettings, _ commands: [String], _ outcomes: [BatchSummary.Outcome], elapsed: Double,
+                         gpu: GPUService? = nil) -> BatchSummary {
+        BatchSummary(command: commands.joined(separator: "+"), outputRoot: settings.outputRoot, contactSheet: nil,
+                     gpu: gpu.flatMap { $0.startFailure == nil ? $0.record : nil },
+                     peakGPUMemoryBytes: gpu?.peakDeviceMemoryBytes, elapsedSeconds: elapsed,
+                     succeeded: outcomes.filter(\.ok).count, failed: outcomes.filter { $0.status == .failed }.count,
+                     notStarted: outcomes.filter { $0.status == .notStarted }.count, inputs: outcomes)
+    }
+
+    /// Writes each command's run record of `summary` (the final one replaces the one written at the start, of the
+    /// same name) and, when `final`, removes the records it makes redundant. False when one could not be written:
+    /// without a record, `report` still finds every output from the manifests; it only lacks failure reasons.
+    @discardableResult
+    private static func writeRecords(_ summary: BatchSummary, settings: BatchSettings, commands: [String], started: Double, final: Bool = false) -> Bool {
+        var recorded = true
+        for command in commands {
+            do {
+                let record = RunRecord(summary: summary, command: command, settings: settings, startedSeconds: started)
+                try record.write(outputRoot: settings.outputRoot)
+                if final { record.removeRecordsItSupersedes(outputRoot: settings.outputRoot) }
+            } catch {
+                recorded = false
+            }
+        }
+        return recorded
     }
 
     /// The rendition request of `jobs` together: `auto` takes a picture wide enough for all of them.

@@ -212,20 +212,23 @@ extension BatchCommand {
     func run() throws {
         let jobs = try self.jobs()
         let (inputs, shard) = try exitingOnUsageError { try batch.resolveInputs() }
-        if inputs.isEmpty, let shard {
-            if !batch.quiet { Terminal.printError("shard \(shard) has no inputs: nothing to do") }
-            return
-        }
         if let problem = Self.outputRootProblem(batch.out) {
             Terminal.printError("--out \(batch.out): \(problem)")
             throw ExitCode(ExitStatus.usage)
+        }
+        var settings = batch.settings
+        settings.shard = shard
+        if inputs.isEmpty, let shard {
+            if !batch.quiet { Terminal.printError("shard \(shard) has no inputs: nothing to do") }
+            // Recorded all the same: `report` counts a shard that left no record as never run.
+            let summary = BatchPipeline.recordEmptyShard(jobs, settings: settings)
+            if batch.json { try Terminal.printJSON(summary) }
+            return
         }
         let gpu = gpuOptions.service()
         let signals = SignalHandler()
         signals.install()
         let bar = !batch.quiet && Terminal.standardErrorIsTerminal ? ProgressLine(label: "framefarm") : nil
-        var settings = batch.settings
-        settings.shard = shard
         let summary = BatchPipeline(settings: settings, gpu: gpu).run(jobs, inputs: inputs) { progress in
             guard let bar else { return }
             let rate = progress.elapsedSeconds > 0 ? Double(progress.itemsDone) / progress.elapsedSeconds : 0

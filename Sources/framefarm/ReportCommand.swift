@@ -101,8 +101,8 @@ struct ReportCommand: ParsableCommand {
             lines.append("\(command): \(counts.done) done, \(counts.failed.count) failed, \(counts.missing.count) missing, "
                          + "\(counts.stale.count) stale")
             if !counts.shardsNotRun.isEmpty {
-                lines.append("  shards never run: \(counts.shardsNotRun.joined(separator: ", ")) (their inputs are not counted "
-                             + "without the list: give --inputs-from)")
+                lines.append("  shards never run: \(counts.shardsNotRun.joined(separator: ", "))"
+                             + (inputsFrom == nil ? " (their inputs are not counted without the list: give --inputs-from)" : ""))
             }
             let named = counts.failed.map { "  failed: \($0.path): \($0.reason)" }
                 + counts.missing.map { "  missing: \($0)" } + counts.stale.map { "  stale (input changed or gone): \($0)" }

@@ -133,4 +133,41 @@ import Testing
         #expect(summary.status == 0, "\(summary.stderr)")
         #expect((summary.summary["commands"] as? [String: Any]).flatMap { $0["poster"] as? [String: Any] }?["done"] as? Int == 2)
     }
+
+    /// `report` without a list knows a library from its run records. A shard given no inputs (more shards than
+    /// inputs) now leaves one, so the report can be complete; a worker killed outright leaves the one written before
+    /// its first input, so what it never finished counts missing rather than the report saying complete.
+    @Test func emptyShardsAndWorkersKilledOutrightAreReportedAsTheyAre() throws {
+        let directory = TemporaryDirectory()
+        let videos = try ["one.mp4", "two.mp4", "three.mp4"].map { name in
+            try makeSample(in: directory, name: name) { $0.durationSeconds = 2 }
+        }
+        let out = directory.file("out")
+        for shard in 0..<4 {
+            let run = try CommandLineTests.run(["poster", videos[0], "--out", out, "--widths", "160", "--shard", "\(shard)/4", "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            #expect((summary?["inputs"] as? [Any])?.count == (shard == 0 ? 1 : 0), "--json prints the summary of an empty shard too")
+        }
+        let complete = try report([out])
+        #expect(complete.status == 0 && complete.summary["complete"] as? Bool == true, "\(complete.stderr)")
+
+        let killed = directory.file("killed")
+        let worker = KillResumeTests.process(["poster"] + videos + ["--out", killed, "--widths", "160", "--jobs", "1", "--quiet"])
+        worker.standardError = FileHandle.nullDevice
+        try worker.run()
+        var started: RunRecord?
+        for _ in 0..<3000 where started == nil {
+            started = RunRecord.all(outputRoot: killed).first
+            if started == nil { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        kill(worker.processIdentifier, SIGKILL)
+        worker.waitUntilExit()
+        let record = try #require(started, "a run records its inputs before the first one runs")
+        #expect(record.interrupted && record.inputs.count == 3)
+        let afterKill = try report([killed])
+        let poster = (afterKill.summary["commands"] as? [String: Any]).flatMap { $0["poster"] as? [String: Any] }
+        #expect(afterKill.status == 1 && afterKill.summary["complete"] as? Bool == false, "\(afterKill.stderr)")
+        #expect((poster?["done"] as? Int ?? 0) + ((poster?["missing"] as? [String])?.count ?? 0) == 3, "\(afterKill.summary)")
+    }
 }
