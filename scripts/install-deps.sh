@@ -2,7 +2,8 @@
 # Installs the system libraries FrameFarm builds and runs against, only those missing.
 # Usage: scripts/install-deps.sh [--test | --bench | --cluster | --image]
 #   --test adds the validation layer, pngcheck, Chromium (a test renders the contact sheet in it),
-#   junitparser (a test parses lint's JUnit report with it) and nginx and openssl (the http(s) input tests serve videos over http and https);
+#   junitparser (a test parses lint's JUnit report with it), nginx and openssl (the http(s) input tests serve videos over http and https)
+#   and the ffmpeg CLI (tests cut clips with a stream copy, as users do);
 #   --bench the ffmpeg CLI, the peers `bench` times against; --cluster Slurm and munge, for `make test-cluster`;
 #   --image podman, runc and debootstrap, for `make image` and `make test-image`.
 set -euo pipefail
@@ -11,7 +12,7 @@ packages=(pkg-config libvulkan-dev mesa-vulkan-drivers glslang-tools spirv-tools
           libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
           libpng-dev libdeflate-dev libturbojpeg0-dev libwebp-dev libcurl4-openssl-dev)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(vulkan-validationlayers pngcheck chromium python3-junitparser nginx openssl)
+    packages+=(vulkan-validationlayers pngcheck chromium python3-junitparser nginx openssl ffmpeg)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(ffmpeg)

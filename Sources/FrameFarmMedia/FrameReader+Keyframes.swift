@@ -107,6 +107,9 @@ extension FrameReader {
         try seek(toSeconds: info.startSeconds)
         var scan = PacketScan()
         var count = 0
+        // Until a packet is timed after the first keyframe, an untimed one is a leading frame of an open GOP whose
+        // time lay before a stream copy's cut: never shown, so not a guess that matters (Matroska stores none).
+        var leading = true
         while count < maxPackets {
             guard let packet = try file.readVideoPacket() else {
                 guard let next = try file.openedNextRun(maxPixels: maxPixels) else { break }
@@ -125,7 +128,8 @@ extension FrameReader {
                 scan.lastTime = max(scan.lastTime ?? time, time)
                 scan.packetTimes.append(time)
                 if packet.isKeyFrame { scan.keyframes.append(time) }
-            } else {
+                if let first = scan.keyframes.first, time > first { leading = false }
+            } else if !(leading && !scan.keyframes.isEmpty) {
                 scan.untimedPackets += 1
             }
             if packet.isCorrupt { scan.corruptTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }

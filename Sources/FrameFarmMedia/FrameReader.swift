@@ -362,6 +362,12 @@ public final class FrameReader {
         while true {
             try seek(toSeconds: seekTarget)
             if let onScreen = try decode(until: seconds) { return onScreen }
+            // Drained early, a decoder may hold back the only frame it had: an open GOP's keyframe cut from its group
+            // by a stream copy, then a leading frame (no timestamp) that refers to the group before. Read it in full.
+            if drainedEarly, pending == nil, drainAfter != nil {
+                drainAfter = nil
+                continue
+            }
             if seekTarget <= info.startSeconds {
                 defer { pending = nil }
                 return pending

@@ -184,4 +184,38 @@ import FrameFarmMedia
         #expect(keyframes.map(\.frame) == exact.map { max(first, (shownAtStart + Int(($0.start * 25 + 1e-6).rounded(.down))) / 50 * 50) },
                 "\(encoder)")
     }
+
+    /// A clip cut from an open-GOP H.264 stream by a stream copy (`ffmpeg -ss 2.5 -i in -c copy out.mkv`, how people
+    /// cut clips): its first keyframe is followed by a leading frame that refers to the group before the cut and
+    /// carries no timestamp. The exact seek to the first cue drained the decoder early and got no frame, failing the
+    /// input ("no frame could be decoded"); every job also warned of guessed timestamps for that frame, never shown.
+    @Test func aStreamCopyCutOfAnOpenGOPShowsItsFramesWithoutWarnings() throws {
+        let ffmpeg = "/usr/bin/ffmpeg"
+        try #require(FileManager.default.isExecutableFile(atPath: ffmpeg), "make deps-test installs the ffmpeg CLI")
+        let directory = TemporaryDirectory()
+        let sample = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 320, height: 180)
+            $0.frameRate = (10, 1)
+            $0.durationSeconds = 6
+        }
+        let encoded = directory.file("open.mkv"), cut = directory.file("cut.mkv")
+        for arguments in [["-i", sample, "-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-g", "20", "-sc_threshold", "0",
+                           "-x264-params", "open-gop=1", "-pix_fmt", "yuv420p", encoded],
+                          ["-ss", "2.5", "-i", encoded, "-c", "copy", cut]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ffmpeg)
+            process.arguments = ["-v", "error", "-y"] + arguments
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "ffmpeg \(arguments)")
+        }
+        let run = try CommandLineTests.run(["thumbnails", cut, "--out", directory.file("out"), "--interval", "0.5"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("timestamp"), "\(run.stderr)")
+        let folder = directory.file("out/cut/thumbnails/")
+        let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+        let frames = try ThumbnailTests.frameNumbers(cues, folder: folder)
+        // The cut starts at the keyframe before 2.5 s, frame 20; each tile shows the frame its cue starts at.
+        #expect(frames.first == 20 && frames == cues.map { 20 + Int(($0.start * 10 + 1e-6).rounded(.down)) }, "\(frames)")
+    }
 }
