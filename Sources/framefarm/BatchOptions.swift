@@ -277,7 +277,7 @@ extension BatchCommand {
         summary.inputs.filter { $0.status == .failed }
             .forEach { Terminal.printError("\($0.path): \($0.error ?? "failed")") }
         if !batch.quiet {
-            for input in summary.inputs { input.warnings.forEach { Terminal.printError("\(input.path): \($0)") } }
+            for input in summary.inputs { input.warnings.forEach { Terminal.printError("\(input.path): warning: \($0)") } }
         }
         if batch.json {
             try Terminal.printJSON(summary)

@@ -266,7 +266,7 @@ import Testing
         #expect(second.status == 0, "\(second.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: out + "/clip").filter { $0.hasPrefix(".thumbnails.") }
         try #require(left.count == 1, "\(left)")
-        #expect(second.stderr.contains("clip.mp4: the earlier thumbnails/ could not be removed once replaced: it is left as "
+        #expect(second.stderr.contains("clip.mp4: warning: the earlier thumbnails/ could not be removed once replaced: it is left as "
                                        + out + "/clip/" + left[0]), "\(second.stderr)")
         let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: out + "/clip/thumbnails/thumbnails.vtt", encoding: .utf8))
         #expect(cues.count == 4, "the new track is in place")
