@@ -235,6 +235,17 @@ public struct BatchPipeline: Sendable {
         } catch {
             return failedBeforeAnyJob(error.description)
         }
+        let claim: FolderClaim
+        do {
+            claim = try FolderClaim.take(folder: folder, for: OutputLayout.absolutePath(path), outputRoot: layout.root)
+        } catch let held as FolderClaim.Held {
+            return failedBeforeAnyJob("its folder \(folder) is being written for another input, \(held.input), by a batch "
+                + "running now (process \(held.pid)\(held.onThisHost ? "" : " on another host")): give --layout hashed, or "
+                + "--layout mirror --inputs-root DIR, to keep both")
+        } catch {
+            return failedBeforeAnyJob(InputFailure(path: path, error: error).reason)
+        }
+        defer { claim.release() }
         let recorded = ManifestStore.read(layout.manifestPath(folder))
         if !settings.force, let recorded, ManifestStore.isOfAnotherInput(recorded, than: input) {
             return failedBeforeAnyJob("its folder \(folder) holds the outputs of another input, \(recorded.input.path): "

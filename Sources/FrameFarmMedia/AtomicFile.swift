@@ -35,11 +35,16 @@ public enum AtomicFile {
         var removed = 0
         for name in names {
             guard let writer = writer(ofTemporaryName: name), writer.pid != getpid() || writer.host != hostTag else { continue }
-            let stale = writer.host == nil || writer.host == hostTag ? !isRunning(writer.pid)
-                : modifiedSecondsAgo(folder + "/" + name) > 24 * 3600
-            if stale, removeFileOrFolder(folder + "/" + name) { removed += 1 }
+            if isGone(host: writer.host, pid: writer.pid, leftAt: folder + "/" + name),
+               removeFileOrFolder(folder + "/" + name) { removed += 1 }
         }
         return removed
+    }
+
+    /// Whether the process `pid` of `host` (nil: this one) that left `path` no longer runs: on this host and in
+    /// this PID namespace, asked; elsewhere, taken as gone once `path` is a day old.
+    static func isGone(host: String?, pid: pid_t, leftAt path: String) -> Bool {
+        host == nil || host == hostTag ? !isRunning(pid) : modifiedSecondsAgo(path) > 24 * 3600
     }
 
     /// The host tag and process id in a name made by `temporaryPath(for:)` (`.<name>.<host>-<pid>.<random>.tmp`;
@@ -172,7 +177,7 @@ public enum AtomicFile {
             let result = try body(temporary)
             return (result, try replaceFolder(at: path, with: temporary))
         } catch {
-            discardFolder(temporary)
+            discard(temporary)
             throw error
         }
     }
@@ -182,8 +187,8 @@ public enum AtomicFile {
     private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
     private static let renameExchange: RenameAt2? = dlsym(nil, "renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }
 
-    /// Removes a folder from `makeTemporaryFolder` whose set is not to be used.
-    public static func discardFolder(_ temporary: String) {
+    /// Removes a temporary not to be used: a folder from `makeTemporaryFolder`, or a file `writeTemporary` wrote.
+    public static func discard(_ temporary: String) {
         removeFileOrFolder(temporary)
         lock.withLock { _ = inProgress.remove(temporary) }
     }
@@ -206,7 +211,19 @@ public enum AtomicFile {
         try moveIntoPlace(temporary, to: path)
     }
 
-    private static func writeAndSync(_ data: Data, to temporary: String) throws {
+    /// Writes `data` to a new file at `temporary` (from `temporaryPath(for:)`), not fsync'd (what it says lasts no
+    /// longer than the process), for the caller to put in place its own way (`link`, to fail where a file is
+    /// there) and then `discard`.
+    public static func writeTemporary(_ data: Data, at temporary: String) throws {
+        do {
+            try writeAndSync(data, to: temporary, sync: false)
+        } catch {
+            discard(temporary)
+            throw error
+        }
+    }
+
+    private static func writeAndSync(_ data: Data, to temporary: String, sync: Bool = true) throws {
         try checkNotQuitting(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw failure(temporary) }
@@ -222,7 +239,7 @@ public enum AtomicFile {
                 offset += written
             }
         }
-        guard fsync(descriptor) == 0 else { throw failure(temporary) }
+        guard !sync || fsync(descriptor) == 0 else { throw failure(temporary) }
     }
 
     private static func moveIntoPlace(_ temporary: String, to path: String) throws {

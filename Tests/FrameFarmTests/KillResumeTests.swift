@@ -226,7 +226,7 @@ import Testing
         let staging = try AtomicFile.makeTemporaryFolder(for: small + "/thumbnails")
         let inside = #expect(throws: FileWriteError.self) { try AtomicFile.write(big, to: staging + "/sheet-0001.jpg") }
         #expect(inside?.description == "cannot write \(small)/thumbnails/sheet-0001.jpg: No space left on device")
-        AtomicFile.discardFolder(staging)
+        AtomicFile.discard(staging)
         #expect(try FileManager.default.contentsOfDirectory(atPath: small).isEmpty)
     }
 
