@@ -10,7 +10,7 @@ extension FrameReader {
     /// keyframe seek. A target that falls back to the keyframe of the last call, with nothing read since, gets
     /// that frame again without a second decode.
     public func keyframe(atOrBefore seconds: Double) throws -> DecodedFrame? {
-        let indexTime = keyframeTime(atOrBefore: seconds)
+        let indexTime = file.indexHoldsKeyframeTimes ? keyframeTime(atOrBefore: seconds) : nil
         // The index of a fragmented MP4 grows as its fragments are read: an entry found only counts when the index
         // reaches past the target.
         if let indexTime, let last = lastKeyframe, last.indexTime == indexTime, last.frame.timeSeconds <= seconds + 5e-7,
@@ -18,14 +18,16 @@ extension FrameReader {
             return last.frame
         }
         // Targets a tenth of a second apart in a 6-s GOP of MPEG-TS each searched again: 60 searches, one keyframe.
-        if !file.hasIndex, let known = searchedKeyframe, known.frame.timeSeconds <= seconds + 5e-7, seconds + 5e-7 < known.until {
+        if !file.indexHoldsKeyframeTimes, let known = searchedKeyframe, known.frame.timeSeconds <= seconds + 5e-7, seconds + 5e-7 < known.until {
             return known.frame
         }
         try seek(toSeconds: seconds)
         var frame = try nextFrame(), entryTime = indexTime
         // A demuxer without an index (MPEG-TS) lands on a keyframe near the target, before or after it (or past
         // the last one).
-        if !file.hasIndex, seconds > info.startSeconds { frame = try keyframeBySearching(atOrBefore: seconds, landed: frame) }
+        if !file.indexHoldsKeyframeTimes, seconds > info.startSeconds {
+            frame = try keyframeBySearching(atOrBefore: seconds, landed: frame)
+        }
         // Index times are decode times: with B-frames a keyframe is shown after its entry's time (in an open GOP,
         // MPEG-2's, after the B-frames decoded after it), so a target between the two finds that entry while the
         // keyframe on screen is an earlier one.

@@ -7,6 +7,12 @@ extension MediaFile {
     /// from that list may lie between two listed ones.
     var hasIndex: Bool { !["mpegts", "mpeg"].contains(String(cString: context.pointee.iformat.pointee.name)) }
 
+    /// Whether the index's entries are its keyframes' own times. ASF's simple index maps each interval (a second) to
+    /// the keyframe before it, and FFmpeg stamps the entry with the interval's time, up to one interval after the
+    /// keyframe's: a target just after a keyframe found the one before (keyframe thumbnails showed the previous
+    /// keyframe for a second). Keyframe seeks search there, as where there is no index.
+    var indexHoldsKeyframeTimes: Bool { hasIndex && String(cString: context.pointee.iformat.pointee.name) != "asf" }
+
     /// Where the video's data stops when the file is shorter than its own index says: the stream time of the first
     /// packet the index lists that lies wholly or partly past the end of the file. That is a download or copy cut
     /// short of a file whose index comes first (web MP4s have it first). Nil when every indexed packet is there,

@@ -54,6 +54,22 @@ import FrameFarmMedia
         }
     }
 
+    /// ASF (`.asf`, `.wmv`): its index maps each second to the keyframe before it, stamped with the second's time,
+    /// so a keyframe tile just after a keyframe showed the one before for up to a second (from a tester).
+    @Test func asfKeyframeTilesShowTheKeyframeAtOrBefore() throws {
+        let directory = TemporaryDirectory()
+        let input = directory.file("v.asf")
+        let made = try CommandLineTests.run(["sample", "--out", input, "--duration", "9", "--size", "320x180", "--encoder", "mpeg4",
+                                             "--keyframe-interval", "4"])
+        try #require(made.status == 0, "\(made.stderr)")
+        for seek in ["keyframe", "exact"] {
+            let tiles = try Self.tiles(of: input, out: directory.file(seek), interval: "0.5", seek: seek)
+            #expect(tiles.starts.count == 18)
+            let expected = tiles.starts.map { seek == "keyframe" ? Int($0 / 4) * 100 : Int(($0 * 25 + 1e-6).rounded(.down)) }
+            #expect(tiles.frames == expected, "\(seek)")
+        }
+    }
+
     /// MPEG-2 with B-frames, in open GOPs: the keyframe is shown after the B-frames decoded after it.
     /// - MPEG-PS (`.mpg`), as FFmpeg writes it, leaves out the presentation time of frames that start inside a
     ///   packet, keyframes among them. Every keyframe tile showed the video's last keyframe (a keyframe decoded
