@@ -164,7 +164,8 @@ public final class FrameReader {
                     av_frame_free(&dropped)
                     continue
                 }
-                let shown = file.presentationWindow.map { max(seconds, $0.lowerBound) } ?? seconds
+                var shown = file.presentationWindow.map { max(seconds, $0.lowerBound) } ?? seconds
+                if keyframesOnly { shown = max(shown, info.startSeconds) }
                 let decoded = try normalizer.normalize(frame, timeSeconds: shown)
                 decoded.run = file.run ?? 0
                 return decoded
@@ -254,6 +255,10 @@ public final class FrameReader {
         }
         // The demuxer flags packets it knows are damaged (an MPEG-TS continuity error, say).
         if packet.isCorrupt { corruptPacketTimes.append(presentationTime ?? -1) }
+        // A keyframe before an edit list's start is flagged to be decoded, not shown: its group leads up to the first
+        // frame shown. Decoded alone it is the picture at the start (a stream copy cut from a long GOP may have no
+        // other keyframe); without this, keyframe thumbnails of such a cut found no frame at all.
+        if keyframesOnly, packet.isKeyFrame { packet.showEvenIfDiscarded() }
         do {
             packetsSent += 1
             _ = try decoder.send(packet)

@@ -29,6 +29,9 @@ final class Packet {
 
     func unreference() { av_packet_unref(pointer) }
 
+    /// Clears the demuxer's mark that the packet's frame is decoded but not shown (one before an edit list's start).
+    func showEvenIfDiscarded() { pointer.pointee.flags &= ~AV_PKT_FLAG_DISCARD }
+
     /// Moves the packet's timestamps `ticks` of its stream's time base later.
     func shiftTimestamps(by ticks: Int64) {
         if pointer.pointee.pts != framefarm_av_nopts_value() { pointer.pointee.pts += ticks }

@@ -206,8 +206,6 @@ import FrameFarmMedia
     /// carries no timestamp. The exact seek to the first cue drained the decoder early and got no frame, failing the
     /// input ("no frame could be decoded"); every job also warned of guessed timestamps for that frame, never shown.
     @Test func aStreamCopyCutOfAnOpenGOPShowsItsFramesWithoutWarnings() throws {
-        let ffmpeg = "/usr/bin/ffmpeg"
-        try #require(FileManager.default.isExecutableFile(atPath: ffmpeg), "make deps-test installs the ffmpeg CLI")
         let directory = TemporaryDirectory()
         let sample = try makeSample(in: directory) {
             $0.size = PixelSize(width: 320, height: 180)
@@ -215,16 +213,9 @@ import FrameFarmMedia
             $0.durationSeconds = 6
         }
         let encoded = directory.file("open.mkv"), cut = directory.file("cut.mkv")
-        for arguments in [["-i", sample, "-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-g", "20", "-sc_threshold", "0",
-                           "-x264-params", "open-gop=1", "-pix_fmt", "yuv420p", encoded],
-                          ["-ss", "2.5", "-i", encoded, "-c", "copy", cut]] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ffmpeg)
-            process.arguments = ["-v", "error", "-y"] + arguments
-            try process.run()
-            process.waitUntilExit()
-            try #require(process.terminationStatus == 0, "ffmpeg \(arguments)")
-        }
+        try Self.ffmpeg(["-i", sample, "-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-g", "20", "-sc_threshold", "0",
+                         "-x264-params", "open-gop=1", "-pix_fmt", "yuv420p", encoded])
+        try Self.ffmpeg(["-ss", "2.5", "-i", encoded, "-c", "copy", cut])
         let run = try CommandLineTests.run(["thumbnails", cut, "--out", directory.file("out"), "--interval", "0.5"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stderr.contains("timestamp"), "\(run.stderr)")
@@ -233,5 +224,34 @@ import FrameFarmMedia
         let frames = try ThumbnailTests.frameNumbers(cues, folder: folder)
         // The cut starts at the keyframe before 2.5 s, frame 20; each tile shows the frame its cue starts at.
         #expect(frames.first == 20 && frames == cues.map { 20 + Int(($0.start * 10 + 1e-6).rounded(.down)) }, "\(frames)")
+    }
+
+    /// A stream copy cut from a long GOP (`ffmpeg -ss 3.3 -i in.mp4 -c copy out.mp4`): its only keyframe lies before
+    /// the edit list's start, flagged to be decoded and not shown, so keyframe thumbnails decoded it and got no frame,
+    /// failing the input (from a tester). It is the picture at the start, shown until the next keyframe.
+    @Test func keyframeTilesOfACutWhoseOnlyKeyframeLiesBeforeItsStartShowThatKeyframe() throws {
+        let directory = TemporaryDirectory()
+        let sample = try makeSample(in: directory) {
+            $0.frameRate = (10, 1)
+            $0.durationSeconds = 8
+            $0.keyframeIntervalSeconds = 20
+            $0.bFrames = 2
+        }
+        let cut = directory.file("cut.mp4")
+        try Self.ffmpeg(["-ss", "3.3", "-i", sample, "-c", "copy", "-t", "3", cut])
+        let tiles = try Self.tiles(of: cut, out: directory.file("out"), interval: "0.5", seek: "keyframe")
+        #expect(tiles.starts.count >= 6 && tiles.frames.allSatisfy { $0 == 0 }, "\(tiles)")
+    }
+
+    /// Runs the ffmpeg CLI, which must succeed: clips cut as users cut them.
+    private static func ffmpeg(_ arguments: [String]) throws {
+        let path = "/usr/bin/ffmpeg"
+        try #require(FileManager.default.isExecutableFile(atPath: path), "make deps-test installs the ffmpeg CLI")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["-v", "error", "-y"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "ffmpeg \(arguments)")
     }
 }
