@@ -242,8 +242,10 @@ public struct BatchPipeline: Sendable {
             return failedBeforeAnyJob("its folder \(folder) is being written for another input, \(held.input), by a batch "
                 + "running now (process \(held.pid)\(held.onThisHost ? "" : " on another host")): give --layout hashed, or "
                 + "--layout mirror --inputs-root DIR, to keep both")
+        } catch let error as FileWriteError {
+            return failedBeforeAnyJob(error.description)
         } catch {
-            return failedBeforeAnyJob(InputFailure(path: path, error: error).reason)
+            return failedBeforeAnyJob("cannot create output folder (\(OutputLayout.reason(of: error)))")
         }
         defer { claim.release() }
         let recorded = ManifestStore.read(layout.manifestPath(folder))
