@@ -41,6 +41,9 @@ public struct LibraryReport: Encodable, Sendable {
     public struct OutputFolder: Encodable, Sendable, Equatable {
         public var folder: String
         public var path: String
+        /// For an unlisted folder made from an input the list does name: the folder that input maps to now (it
+        /// was made under another layout or inputs root).
+        public var listedFolder: String?
     }
     /// Nothing failed, missing, stale or not run.
     public var complete: Bool {
@@ -94,7 +97,7 @@ public struct LibraryReport: Encodable, Sendable {
         self.commands = commands
         if commandNames.isEmpty { notRun = judged.keys.sorted() }
         if let listed {
-            unlisted = Self.unlistedFolders(out: out, listed: Set(listed.compactMap(\.folder)), lastRun: lastRun)
+            unlisted = Self.unlistedFolders(out: out, listed: listed, lastRun: lastRun)
         }
     }
 
@@ -119,14 +122,17 @@ public struct LibraryReport: Encodable, Sendable {
         return !words.isEmpty && words.allSatisfy { $0.status == .failed }
     }
 
-    /// The video folders under OUT that are not `listed`, each with the input its latest run (else its manifest)
-    /// names.
-    private static func unlistedFolders(out: OutputLayout, listed: Set<String>,
+    /// The video folders under OUT that no listed input maps to, each with the input its latest run (else its
+    /// manifest) names, and where that input maps now when the list names it.
+    private static func unlistedFolders(out: OutputLayout, listed: [(path: String, folder: String?)],
                                         lastRun: [String: [String: RunRecord.Input]]) -> [OutputFolder] {
         let runInputs = RunRecord.inputPaths(in: lastRun)
-        return out.videoFolders().filter { !listed.contains($0) }.map { folder in
-            OutputFolder(folder: folder, path: runInputs[folder]
-                         ?? ManifestStore.read(out.manifestPath(folder)).map(\.input.path) ?? "?")
+        let folders = Set(listed.compactMap(\.folder))
+        var listedFolders: [String: String] = [:]
+        for (path, folder) in listed { if let folder { listedFolders[path] = folder } }
+        return out.videoFolders().filter { !folders.contains($0) }.map { folder in
+            let path = runInputs[folder] ?? ManifestStore.read(out.manifestPath(folder)).map(\.input.path) ?? "?"
+            return OutputFolder(folder: folder, path: path, listedFolder: listedFolders[OutputLayout.absolutePath(path)])
         }
     }
 
@@ -205,7 +211,9 @@ public struct LibraryReport: Encodable, Sendable {
                 + report.shardsNotRun.map { InputFailure(path: "shard \($0)", reason: "\(command): no run of this shard is recorded") }
         } + notRun.map { InputFailure(path: $0, reason: "no outputs and no runs of any command under \(outputRoot)") }
             + unlisted.map {
-                InputFailure(path: $0.path, reason: "not in the list: its outputs (\($0.folder)/) stay until `report --prune`")
+                InputFailure(path: $0.path, reason: ($0.listedFolder.map { "listed, but mapped to \($0)/ now (another layout or "
+                                                         + "inputs root)" } ?? "not in the list")
+                             + ": its outputs (\($0.folder)/) stay until `report --prune`")
             }
     }
 

@@ -116,11 +116,13 @@ struct ReportCommand: ParsableCommand {
                          + "counted missing; give --layout and --inputs-root as \(count == 1 ? "its" : "their") batch had them")
         }
         if !report.unlisted.isEmpty {
-            lines.append("\(report.unlisted.count) folder\(report.unlisted.count == 1 ? " holds outputs" : "s hold outputs") of inputs not "
-                         + "in the list (they stay; --prune removes them):")
+            lines.append("\(report.unlisted.count) folder\(report.unlisted.count == 1 ? "" : "s") no listed input maps to, "
+                         + "of inputs not in the list or placed by another layout (they stay; --prune removes them):")
         }
-        if !report.pruned.isEmpty { lines.append("removed \(report.pruned.count) folder\(report.pruned.count == 1 ? "" : "s") of inputs not in the list:") }
-        let folders = (report.unlisted + report.pruned).map { "  \($0.folder)/ (\($0.path))" }
+        if !report.pruned.isEmpty { lines.append("removed \(report.pruned.count) folder\(report.pruned.count == 1 ? "" : "s") no listed input maps to:") }
+        let folders = (report.unlisted + report.pruned).map {
+            "  \($0.folder)/ (\($0.path)\($0.listedFolder.map { ", listed: now mapped to \($0)/" } ?? ""))"
+        }
         lines += folders.prefix(Self.namedPerKind)
         if folders.count > Self.namedPerKind { lines.append("  ... and \(folders.count - Self.namedPerKind) more") }
         if report.commands.isEmpty {

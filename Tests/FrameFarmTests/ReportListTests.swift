@@ -49,6 +49,12 @@ import Testing
         let wrongLayout = try report([out, "--inputs-from", list, "--layout", "hashed", "--prune"])
         #expect(wrongLayout.status == 2 && wrongLayout.stderr.contains("nothing was removed"), "\(wrongLayout.stderr)")
         #expect(OutputLayout(root: out).videoFolders() == ["a/dropped", "a/kept", "b/dropped-too"])
+        // Without --prune, the listed input's folder made under the other layout is named as such, not as an input
+        // the list lacks.
+        let otherLayout = try report([out, "--inputs-from", list, "--layout", "hashed"])
+        let kept = ((otherLayout.summary["unlisted"] as? [[String: String]]) ?? []).first { $0["folder"] == "a/kept" }
+        #expect(kept?["listedFolder"] == (try FolderLayout.hashed.folder(for: videos[0])), "\(otherLayout.summary)")
+        #expect(otherLayout.stderr.contains("a/kept/ (\(videos[0]), listed: now mapped to"), "\(otherLayout.stderr)")
 
         // Pruned: those two folders and the parent left empty go; the listed input's outputs stay as they were.
         let pruned = try report([out, "--inputs-from", list, "--prune"])
