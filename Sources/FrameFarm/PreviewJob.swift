@@ -79,24 +79,31 @@ public struct PreviewJob: BatchJob {
             var encodings: [BackgroundWork<Void>] = []  // oldest first, one per slot at most
             // However the loop ends, no encoding may outlive the renderer whose memory it reads.
             defer { for encoding in encodings { try? encoding.finish() } }
+            try FileManager.default.createDirectory(atPath: folder + "/review", withIntermediateDirectories: true)
             for group in Self.groups(drawn.map { plans[$0] }, limit: Self.canvasBytesPerSubmission) {
-                var jobs = group.map { gpuFrame.job(plans[drawn[$0]].job) }
-                for index in jobs.indices { jobs[index].canvasIndex = index }
+                // Each render, then its review copy (small: not counted against the limit).
+                let reviews = group.map { plans[drawn[$0]].reviewCopy }
+                var jobs = group.map { plans[drawn[$0]].job } + reviews.map(\.job)
+                for index in jobs.indices { jobs[index] = gpuFrame.job(jobs[index]); jobs[index].canvasIndex = index }
                 let batch = RenderBatch(sources: [gpuFrame.source],
-                                        canvases: group.map { plans[drawn[$0]].canvas }, jobs: jobs,
+                                        canvases: group.map { plans[drawn[$0]].canvas } + reviews.map(\.canvas), jobs: jobs,
                                         resampling: options.resampling)
                 // This group is drawn into the slot of the group `slotCount` back: that one's encoding must be over.
                 if encodings.count == renderer.slotCount { try encodings.removeFirst().finish() }
                 let rendered = try renderer.wait(try renderer.submit(batch))
-                let options = options
+                let options = options, canvases = jobs.count
                 encodings.append(BackgroundWork {
-                    let encoded = try ParallelBatch.encode(group.indices.map {
-                        EncodeRequest(canvas: $0, of: rendered, format: options.format, quality: options.quality)
+                    let encoded = try ParallelBatch.encode((0..<canvases).map { index in
+                        index < group.count ? EncodeRequest(canvas: index, of: rendered, format: options.format, quality: options.quality)
+                            : EncodeRequest(canvas: index, of: rendered, format: .jpeg, quality: Self.reviewQuality)
                     }, with: input.encoders)
-                    for (drawnPlan, data) in zip(group, encoded) {
+                    for (position, drawnPlan) in group.enumerated() {
                         for plan in copies[drawnPlan] {
-                            let name = URL(fileURLWithPath: plans[plan].record.file).lastPathComponent
-                            try AtomicFile.write(data, to: folder + "/" + name)
+                            let record = plans[plan].record
+                            try AtomicFile.write(encoded[position], to: folder + "/" + Self.inPreview(record.file))
+                            if let review = record.reviewFile {
+                                try AtomicFile.write(encoded[group.count + position], to: folder + "/" + Self.inPreview(review))
+                            }
                             input.progress.add(items: 1)
                         }
                     }
@@ -105,6 +112,12 @@ public struct PreviewJob: BatchJob {
             while !encodings.isEmpty { try encodings.removeFirst().finish() }
         }
     }
+
+    /// JPEG quality of the review copies: a page of many videos, looked at, not measured.
+    static let reviewQuality = 80
+
+    /// `file` (relative to the video's folder, under `preview/`) relative to the preview folder.
+    private static func inPreview(_ file: String) -> String { String(file.dropFirst("preview/".count)) }
 
     /// Plan indices grouped by identical output: same canvas (size, overlays) and same job (crop, destination,
     /// transform). Groups keep the plans' order; each group's first index is the one drawn.

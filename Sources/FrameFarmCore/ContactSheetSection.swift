@@ -142,7 +142,9 @@ extension ContactSheetWriter {
         let link = link(render.file, in: folder)
         let screen = (width: Double(render.screenWidth), height: Double(render.screenHeight))
         var html = "<figure><div class=\"screen\" style=\"aspect-ratio:\(render.screenWidth)/\(render.screenHeight)\">"
-        html += "<a href=\"\(link)\"><img src=\"\(link)\" loading=\"lazy\" alt=\"\(escape(render.deviceName)) "
+        // The review copy on the page, the render itself a click away.
+        html += "<a href=\"\(link)\"><img src=\"\(Self.link(render.reviewFile ?? render.file, in: folder))\" loading=\"lazy\" "
+        html += "alt=\"\(escape(render.deviceName)) "
         html += "\(render.orientation.rawValue), \(render.mode.rawValue)\(render.isDefault ? " (default)" : "")\"></a>"
         html += overlay("safe-area", render.safeArea.pixelRect, on: screen)
         // The whole picture where the screen would show it: what lies outside the screen is what fill crops.

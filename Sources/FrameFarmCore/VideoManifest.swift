@@ -23,7 +23,7 @@ public struct VideoManifest: Codable, Sendable, Equatable {
     /// The files `command`'s section lists (relative to the video's folder); nil when it has no section.
     public func files(of command: String) -> [String]? {
         switch command {
-        case "preview": preview.map { $0.renders.map(\.file) }
+        case "preview": preview.map { $0.renders.flatMap { [$0.file] + [$0.reviewFile].compactMap { $0 } } }
         case "thumbnails": thumbnails.map { $0.files }
         case "poster": poster.map { $0.files.map(\.file) }
         default: nil
@@ -111,6 +111,9 @@ public struct PreviewSection: Codable, Sendable, Equatable {
 public struct PreviewRender: Codable, Sendable, Equatable {
     /// Relative to the video's folder: `preview/<device>-<orientation>-<mode>.png`.
     public var file: String
+    /// The render at most `PreviewRender.reviewSide` px on its long side, a JPEG for the review page
+    /// (`preview/review/<device>-<orientation>-<mode>.jpg`); absent in manifests written before it was.
+    public var reviewFile: String?
     public var device: String
     public var deviceName: String
     public var orientation: Orientation
@@ -126,6 +129,10 @@ public struct PreviewRender: Codable, Sendable, Equatable {
     public var safeArea: ProbeReport.Rect
     public var croppedFraction: CroppedFraction
     public var fractionOutsideSafeArea: Double
+
+    /// The long side of a review copy: the page shows renders in figures about 220 px wide, twice over on dense
+    /// screens. The full renders of a 50-video page (5K screens among them) weighed about 1 GB.
+    public static let reviewSide = 480
 
     public init(file: String, device: String, deviceName: String, orientation: Orientation, mode: ViewingMode,
                 isDefault: Bool, placement: Placement) {

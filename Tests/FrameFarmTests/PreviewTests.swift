@@ -30,7 +30,7 @@ import Testing
             return PreviewJob.run(inputs: [path], outputRoot: out, options: options, gpu: gpu)
         }
         func files() throws -> [String: Data] {
-            try Dictionary(uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: folder).map {
+            try Dictionary(uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: folder).filter { $0 != "review" }.map {
                 ($0, try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)))
             })
         }
@@ -50,6 +50,45 @@ import Testing
         #expect(try files() == one)
         #expect(try hidden().isEmpty)
         #expect(gpu.validationMessages.isEmpty, "\(gpu.validationMessages.prefix(3))")
+    }
+
+    /// Every render has a review copy for the page, at most 480 px on its long side, of the screen's shape, that
+    /// looks like the render shrunk (compared with an area average of the render, computed here): the page showed
+    /// the renders themselves, about 1 GB for 50 videos. The page shows the copy and links the render.
+    @Test func everyRenderHasAReviewCopyThatLooksLikeItShrunk() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) { $0.size = PixelSize(width: 480, height: 270) }
+        let out = directory.file("out")
+        let manifest = try run(path, out: out, removePadding: true, overlays: [.safeArea, .corners, .crop])
+        let renders = try #require(manifest.preview?.renders)
+        for render in renders {
+            let review = try #require(render.reviewFile, "\(render.file)")
+            let full = try readImage(out + "/sample/" + render.file), small = try readImage(out + "/sample/" + review)
+            let longSide = max(render.screenWidth, render.screenHeight)
+            #expect(max(small.width, small.height) == min(480, longSide), "\(review)")
+            #expect(abs(Double(small.width) / Double(small.height) - Double(full.width) / Double(full.height)) * Double(small.height)
+                    < 1.5, "\(review) keeps the screen's shape")
+            // Each review pixel against the mean of the render's pixels it covers.
+            var difference = 0.0
+            for y in 0..<small.height {
+                for x in 0..<small.width {
+                    let x0 = x * full.width / small.width, x1 = max(x0 + 1, (x + 1) * full.width / small.width)
+                    let y0 = y * full.height / small.height, y1 = max(y0 + 1, (y + 1) * full.height / small.height)
+                    for channel in 0..<3 {
+                        var sum = 0
+                        for fy in y0..<y1 { for fx in x0..<x1 { sum += Int(full.pixels[(fy * full.width + fx) * 4 + channel]) } }
+                        let mean = Double(sum) / Double((x1 - x0) * (y1 - y0))
+                        difference += abs(mean - Double(small.pixels[(y * small.width + x) * 4 + channel]))
+                    }
+                }
+            }
+            let meanDifference = difference / Double(small.width * small.height * 3)
+            #expect(meanDifference < 8, "\(review) differs from the render shrunk by \(meanDifference) on average")
+        }
+        try ManifestStore.writeContactSheet(layout: OutputLayout(root: out))
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        let first = renders[0]
+        #expect(page.contains("<a href=\"sample/\(first.file)\"><img src=\"sample/\(first.reviewFile!)\""), "the copy links the render")
     }
 
     @Test func barsAndCropsLandWhereTheManifestSaysWithPaddingRemovedAndKept() throws {

@@ -136,7 +136,7 @@ import Testing
             #expect(!before.isEmpty && !before.contains(true) && after.count == before.count && !after.contains(false),
                     "\(kind): \(toggled)")
             for shown in toggled["rects"] as? [[String: Any]] ?? [] {
-                let render = try #require(preview.renders.first { "boxed/" + $0.file == shown["render"] as? String })
+                let render = try #require(preview.renders.first { "boxed/" + ($0.reviewFile ?? $0.file) == shown["render"] as? String })
                 let expected: SourceRect
                 switch kind {
                 case "safe-area": expected = SourceRect(render.safeArea.pixelRect)
