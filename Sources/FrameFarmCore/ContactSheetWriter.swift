@@ -53,7 +53,11 @@ public enum ContactSheetWriter {
     /// What the summary bar counts and filters by. A video's flags are its `data-flags`; the script filters on them.
     public enum Flag: String, CaseIterable, Sendable {
         case failed
+        /// What the runs warned of the outputs (a lowered grid, a cut-short file, a poster that shows little).
         case warnings
+        /// Lint's warnings and errors on the video itself: kept apart, since a whole library may share one (clips
+        /// without colour tags), and it would hide the few outputs worth a look.
+        case lint
         case padding
         case ultraWide = "ultra-wide"
         case damaged
@@ -62,6 +66,7 @@ public enum ContactSheetWriter {
             switch self {
             case .failed: "failed"
             case .warnings: "with warnings"
+            case .lint: "with lint findings"
             case .padding: "padding found"
             case .ultraWide: "ultra-wide"
             case .damaged: "damaged data"
@@ -160,10 +165,9 @@ public enum ContactSheetWriter {
     /// What the summary bar counts for `entry`.
     static func flags(of entry: Entry) -> [Flag] {
         let manifest = entry.manifest, probe = manifest.probe
-        let lintWarnings = (manifest.lint ?? []).contains { $0.severity >= .warning }
-        let runWarnings = !manifest.warnings.isEmpty
         var flags: [Flag] = []
-        if lintWarnings || runWarnings { flags.append(.warnings) }
+        if !manifest.warnings.isEmpty { flags.append(.warnings) }
+        if (manifest.lint ?? []).contains(where: { $0.severity >= .warning }) { flags.append(.lint) }
         if probe.paddingDetected || probe.partialPadding != nil { flags.append(.padding) }
         if probe.aspectClass == .ultraWide { flags.append(.ultraWide) }
         if (probe.damagedData?.count ?? 0) > 0 { flags.append(.damaged) }

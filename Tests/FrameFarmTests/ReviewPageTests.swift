@@ -259,4 +259,26 @@ import Testing
         #expect(page.contains(">0 failed</button>") && !page.contains("data-flags=\"failed\""))
         #expect(page.contains("<li><bdi>\(inputs[0])</bdi>: poster: the input changed or is gone since its outputs were made</li>"))
     }
+
+    /// The summary bar's "with warnings" counts the videos whose outputs a run warned of, and "with lint findings"
+    /// those lint flags: one filter for both matched every clip of a library without colour tags, hiding the one
+    /// whose sheets were cut down (from a tester).
+    @Test func runWarningsAndLintFindingsAreFilteredApart() throws {
+        let directory = TemporaryDirectory()
+        let untagged = try makeSample(in: directory, name: "untagged.mp4") { $0.colorTagged = false }
+        let lowered = try makeSample(in: directory, name: "lowered.mp4") { $0.durationSeconds = 4 }
+        let out = directory.file("out")
+        var options = ThumbnailOptions()
+        options.spacing = .interval(0.5)
+        #expect(ThumbnailJob.run(inputs: [untagged], outputRoot: out, options: options, gpu: SharedGPU.service).failed == 0)
+        options.maxSheetSide = 400  // fewer than the 10 columns of 160-px tiles: the grid is lowered, with a warning
+        #expect(ThumbnailJob.run(inputs: [lowered], outputRoot: out, options: options, gpu: SharedGPU.service).failed == 0)
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        func flags(_ name: String) -> String? {
+            page.firstMatch(of: try! Regex("id=\"\(name)\"[^>]*data-flags=\"([^\"]*)\"")).map { String($0.output[1].substring ?? "") }
+        }
+        #expect(flags("untagged")?.contains("lint") == true && flags("untagged")?.contains("warnings") == false, "\(flags("untagged") ?? "")")
+        #expect(flags("lowered")?.contains("warnings") == true, "\(flags("lowered") ?? "")")
+        #expect(page.contains(">1 with warnings</button>"))
+    }
 }
