@@ -43,6 +43,18 @@ extension EncodeRequest {
         self.init(width: size.width, height: size.height, bytesPerRow: size.width * 4, format: format,
                   quality: quality) { body in try rendered.withUnsafeBytes(canvas: index, body) }
     }
+
+    /// A canvas shrunk to `size` by area averaging (a preview's review copy), as a JPEG: shrunk where it is encoded,
+    /// on the encoding's core.
+    init(shrinking index: Int, of rendered: RenderedCanvases, to size: PixelSize, quality: Int) {
+        self.init(width: size.width, height: size.height, bytesPerRow: size.width * 4, format: .jpeg,
+                  quality: quality) { body in
+            let shrunk = rendered.withUnsafeBytes(canvas: index) {
+                AreaAverage.shrink($0, from: rendered.size(of: index), to: size)
+            }
+            return try shrunk.withUnsafeBytes(body)
+        }
+    }
 }
 
 extension ParallelBatch {

@@ -81,21 +81,21 @@ public struct PreviewJob: BatchJob {
             defer { for encoding in encodings { try? encoding.finish() } }
             try FileManager.default.createDirectory(atPath: folder + "/review", withIntermediateDirectories: true)
             for group in Self.groups(drawn.map { plans[$0] }, limit: Self.canvasBytesPerSubmission) {
-                // Each render, then its review copy (small: not counted against the limit).
-                let reviews = group.map { plans[drawn[$0]].reviewCopy }
-                var jobs = group.map { plans[drawn[$0]].job } + reviews.map(\.job)
-                for index in jobs.indices { jobs[index] = gpuFrame.job(jobs[index]); jobs[index].canvasIndex = index }
+                var jobs = group.map { gpuFrame.job(plans[drawn[$0]].job) }
+                for index in jobs.indices { jobs[index].canvasIndex = index }
                 let batch = RenderBatch(sources: [gpuFrame.source],
-                                        canvases: group.map { plans[drawn[$0]].canvas } + reviews.map(\.canvas), jobs: jobs,
+                                        canvases: group.map { plans[drawn[$0]].canvas }, jobs: jobs,
                                         resampling: options.resampling)
                 // This group is drawn into the slot of the group `slotCount` back: that one's encoding must be over.
                 if encodings.count == renderer.slotCount { try encodings.removeFirst().finish() }
                 let rendered = try renderer.wait(try renderer.submit(batch))
-                let options = options, canvases = jobs.count
+                let options = options, reviewSizes = group.map { plans[drawn[$0]].reviewCopy.size }
                 encodings.append(BackgroundWork {
-                    let encoded = try ParallelBatch.encode((0..<canvases).map { index in
-                        index < group.count ? EncodeRequest(canvas: index, of: rendered, format: options.format, quality: options.quality)
-                            : EncodeRequest(canvas: index, of: rendered, format: .jpeg, quality: Self.reviewQuality)
+                    // Each render, then its review copy.
+                    let encoded = try ParallelBatch.encode(group.indices.map {
+                        EncodeRequest(canvas: $0, of: rendered, format: options.format, quality: options.quality)
+                    } + group.indices.map {
+                        EncodeRequest(shrinking: $0, of: rendered, to: reviewSizes[$0], quality: Self.reviewQuality)
                     }, with: input.encoders)
                     for (position, drawnPlan) in group.enumerated() {
                         for plan in copies[drawnPlan] {

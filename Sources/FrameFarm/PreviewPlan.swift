@@ -82,29 +82,14 @@ struct PlannedRender {
     var canvas: CanvasSpec
     var job: RenderJob
 
-    /// This render drawn again at most `PreviewRender.reviewSide` px on its long side, for the review page: the
-    /// same crop, its destination and overlays scaled with the screen (as a smaller screen of the same shape).
-    var reviewCopy: (file: String, canvas: CanvasSpec, job: RenderJob) {
+    /// This render's review copy for the page: at most `PreviewRender.reviewSide` px on its long side, of the
+    /// screen's shape, shrunk from the render by area averaging (`AreaAverage`) as it is encoded.
+    var reviewCopy: (file: String, size: PixelSize) {
         let size = canvas.size
         let scale = min(1, Double(PreviewRender.reviewSide) / Double(max(size.width, size.height)))
-        func scaled(_ rect: PixelRect) -> PixelRect {
-            let left = Int((Double(rect.x) * scale).rounded()), top = Int((Double(rect.y) * scale).rounded())
-            return PixelRect(x: left, y: top, width: Int((Double(rect.maxX) * scale).rounded()) - left,
-                             height: Int((Double(rect.maxY) * scale).rounded()) - top)
-        }
-        let overlays = canvas.overlays.map { overlay -> Overlay in
-            switch overlay {
-            case .safeAreaOutline(let rect, let color, let thickness):
-                .safeAreaOutline(scaled(rect), color: color, thickness: max(1, Int((Double(thickness) * scale).rounded())))
-            case .roundedCornerMask(let radius): .roundedCornerMask(radius: radius * scale)
-            case .tint(let rect, let color): .tint(scaled(rect), color: color)
-            }
-        }
-        var job = job
-        job.destination = scaled(job.destination)
         let name = URL(fileURLWithPath: record.file).deletingPathExtension().lastPathComponent
-        return ("preview/review/\(name).jpg", CanvasSpec(size: scaled(PixelRect(size: size)).size, background: canvas.background,
-                                                       overlays: overlays), job)
+        return ("preview/review/\(name).jpg", PixelSize(width: max(1, Int((Double(size.width) * scale).rounded())),
+                                                     height: max(1, Int((Double(size.height) * scale).rounded()))))
     }
 }
 
