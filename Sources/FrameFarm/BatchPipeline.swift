@@ -161,7 +161,9 @@ public struct BatchPipeline: Sendable {
         }
         var summary = Self.summary(settings, commands, outcomes, elapsed: counter.elapsedSeconds, gpu: gpu)
         let recorded = Self.writeRecords(summary, settings: settings, commands: commands, started: started, final: true)
-        if settings.writesContactSheet, outcomes.contains(where: \.ok) {
+        // Rewritten when every input failed too (the page of the last run would otherwise stand, saying nothing
+        // failed), but not without a GPU: then nothing is written but the run's record.
+        if settings.writesContactSheet, outcomes.contains(where: { $0.status != .notStarted }), gpu.startFailure == nil {
             // The failures of every command run on OUT, from the records (this run's among them), so a later
             // command does not hide an earlier one's; and the inputs the folders were made from, to flag those
             // changed or gone since.
@@ -193,7 +195,7 @@ public struct BatchPipeline: Sendable {
     }
 
     /// Writes each command's run record of `summary` (the final one replaces the one written at the start, of the
-    /// same name) and, when `final`, removes the records it makes redundant. False when one could not be written:
+    /// same name) and, when `final`, removes the records made redundant (`RunRecord.removeRedundant`). False when one could not be written:
     /// without a record, `report` still finds every output from the manifests; it only lacks failure reasons.
     @discardableResult
     private static func writeRecords(_ summary: BatchSummary, settings: BatchSettings, commands: [String], started: Double, final: Bool = false) -> Bool {
@@ -202,7 +204,7 @@ public struct BatchPipeline: Sendable {
             do {
                 let record = RunRecord(summary: summary, command: command, settings: settings, startedSeconds: started)
                 try record.write(outputRoot: settings.outputRoot)
-                if final { record.removeRecordsItSupersedes(outputRoot: settings.outputRoot) }
+                if final { RunRecord.removeRedundant(outputRoot: settings.outputRoot) }
             } catch {
                 recorded = false
             }

@@ -32,7 +32,10 @@ extension LibraryReport {
         }
         unlisted.removeFirst(pruned.count)
         // What was removed is recorded even when a folder could not be.
-        if !pruned.isEmpty { try RunRecord(pruned: pruned.map(\.path)).write(outputRoot: outputRoot) }
+        if !pruned.isEmpty {
+            try RunRecord(pruned: pruned.map(\.path)).write(outputRoot: outputRoot)
+            RunRecord.removeRedundant(outputRoot: outputRoot)
+        }
         if let failure { throw failure }
     }
 

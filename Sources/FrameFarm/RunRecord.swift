@@ -143,23 +143,58 @@ public struct RunRecord: Codable, Sendable {
         try AtomicFile.write(try encoder.encode(self), to: folder + "/" + name)
     }
 
-    /// Removes the earlier records of this record's command and shard that it, written, makes redundant: those
-    /// whose every input it records again, started and with a folder where theirs had one, so that
-    /// `latestInputs` reads nothing of theirs. Without this a library refreshed nightly by 100 shards would gather
-    /// 36,500 records a year, each read by every run's review page and by `report`. Records that still say
-    /// something (inputs since left out of the list, a run this one's interruption did not reach) stay.
-    func removeRecordsItSupersedes(outputRoot: String) {
-        let folder = Self.folder(outputRoot: outputRoot)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        var recorded: [String: Input] = [:]
-        for input in inputs where input.status != .notStarted { recorded[input.path] = input }
-        for name in names where name.hasPrefix(namePrefix) && name.hasSuffix(".json") {
-            guard let data = FileManager.default.contents(atPath: folder + "/" + name),
-                  let earlier = try? JSONDecoder().decode(RunRecord.self, from: data),
-                  earlier.command == command, earlier.shard == shard, earlier.finishedSeconds < finishedSeconds,
-                  earlier.inputs.allSatisfy({ old in recorded[old.path].map { $0.folder != nil || old.folder == nil } ?? false })
-            else { continue }
-            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+    /// Removes the records under OUT that `latestInputs` and `report` no longer read anything of, so that records do
+    /// not gather without end (a library refreshed nightly by 100 shards gathered 36,500 a year, each read by every
+    /// run's review page and by `report`). A record of a command is redundant when every input it names is named
+    /// again later, started, by a record of that command (with a folder where it had one) or by a `prune` record,
+    /// and a later record of the same shard exists or its shard count is no longer the command's latest. A `prune`
+    /// record is redundant once no record before it names an input it pruned.
+    public static func removeRedundant(outputRoot: String) {
+        let folder = folder(outputRoot: outputRoot)
+        let decoder = JSONDecoder()
+        let named = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+            .compactMap { name in
+                FileManager.default.contents(atPath: folder + "/" + name)
+                    .flatMap { try? decoder.decode(RunRecord.self, from: $0) }.map { (name: name, record: $0) }
+            }
+            .sorted { ($0.record.finishedSeconds, $0.record.host, $0.record.processID) < ($1.record.finishedSeconds, $1.record.host, $1.record.processID) }
+        let latestCount = Dictionary(named.compactMap { entry in entry.record.shardCount.map { (entry.record.command, $0) } },
+                                     uniquingKeysWith: { _, later in later })
+        var covered: [String: [String: Bool]] = [:]  // command -> path -> recorded with a folder
+        var pruned = Set<String>(), shardsSeen: [String: Set<String>] = [:]
+        var redundant: [String] = []
+        for (name, record) in named.reversed() {
+            if record.command == pruneCommand {
+                pruned.formUnion(record.inputs.map(\.path))
+                continue
+            }
+            let later = covered[record.command, default: [:]]
+            let allCovered = record.inputs.allSatisfy { input in
+                pruned.contains(input.path) || later[input.path].map { $0 || input.folder == nil } == true
+            }
+            // `report` looks for the shards of a command's latest count that no record names.
+            let shard = record.shard ?? "all"
+            let shardCovered = record.shard == nil || shardsSeen[record.command, default: []].contains(shard)
+                || record.shardCount.map { $0 != latestCount[record.command] } == true
+            if allCovered && shardCovered { redundant.append(name) }
+            for input in record.inputs where input.status != .notStarted {
+                covered[record.command, default: [:]][input.path] = (later[input.path] ?? false) || input.folder != nil
+            }
+            shardsSeen[record.command, default: []].insert(shard)
         }
+        // A prune record with no earlier record naming what it pruned.
+        var namedEarlier = Set<String>()
+        for (name, record) in named where !redundant.contains(name) {
+            if record.command == pruneCommand {
+                if record.inputs.allSatisfy({ !namedEarlier.contains($0.path) }) { redundant.append(name) }
+            } else {
+                namedEarlier.formUnion(record.inputs.map(\.path))
+            }
+        }
+        for name in redundant { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
     }
+
+    /// N of a `K/N` shard; nil for a run over the whole list.
+    private var shardCount: Int? { shard.flatMap { $0.split(separator: "/").last.flatMap { Int($0) } } }
 }

@@ -102,10 +102,10 @@ import Testing
                 "\(all.stderr)")
     }
 
-    /// A run removes the earlier records of its command and shard that it makes redundant (it records every input of
-    /// theirs again), so that a library refreshed night after night does not gather records without end; a record
-    /// naming an input the later run left out, or a run whose interruption left inputs unstarted, keeps the rest.
-    @Test func aRunRemovesTheRecordsItMakesRedundantAndNoOthers() throws {
+    /// Runs and `report --prune` remove the records nothing reads any more (every input named again later, or
+    /// pruned), so that a library refreshed night after night, its list changing, does not gather records without
+    /// end; a record naming an input no later run names, or a run whose interruption left inputs unstarted, stays.
+    @Test func recordsNothingReadsAnyMoreAreRemovedAndNoOthers() throws {
         let directory = TemporaryDirectory()
         let videos = try ["one.mp4", "two.mp4"].map { name in try makeSample(in: directory, name: name) { $0.durationSeconds = 1 } }
         let out = directory.file("out")
@@ -121,23 +121,35 @@ import Testing
         try poster(videos)
         try poster(videos)
         #expect(statuses() == [["one.mp4": .upToDate, "two.mp4": .upToDate]], "the first run's record is gone")
-        // A run over one of the two leaves the record that still says something of the other; another shard's stays.
+        // A run over one of the two leaves the record that still says something of the other.
         try poster([videos[0]], ["--force"])
+        #expect(statuses() == [["one.mp4": .upToDate, "two.mp4": .upToDate], ["one.mp4": .done]])
+        // A sharded run over both: the records before it say nothing it does not say again.
         try poster(videos, ["--shard", "0/1"])
-        #expect(statuses() == [["one.mp4": .upToDate, "two.mp4": .upToDate], ["one.mp4": .done],
-                               ["one.mp4": .upToDate, "two.mp4": .upToDate]])
+        #expect(statuses() == [["one.mp4": .upToDate, "two.mp4": .upToDate]])
+        #expect(RunRecord.all(outputRoot: out).first?.shard == "0/1")
+
         // An interrupted run that started neither input removes nothing.
-        var interrupted = try #require(RunRecord.all(outputRoot: out).first { $0.shard == nil })
+        var interrupted = try #require(RunRecord.all(outputRoot: out).first)
+        interrupted.shard = nil
         interrupted.interrupted = true
-        interrupted.finishedSeconds = Date().timeIntervalSince1970 + 1
+        interrupted.finishedSeconds = Date().timeIntervalSince1970
         interrupted.processID += 1
         interrupted.inputs = interrupted.inputs.map { RunRecord.Input(path: $0.path, folder: $0.folder, status: .notStarted) }
         try interrupted.write(outputRoot: out)
-        interrupted.removeRecordsItSupersedes(outputRoot: out)
-        #expect(RunRecord.all(outputRoot: out).count == 4)
+        RunRecord.removeRedundant(outputRoot: out)
+        #expect(RunRecord.all(outputRoot: out).count == 2)
         let summary = try report([out])
         #expect(summary.status == 0, "\(summary.stderr)")
         #expect((summary.summary["commands"] as? [String: Any]).flatMap { $0["poster"] as? [String: Any] }?["done"] as? Int == 2)
+
+        // The list moves on: one is dropped. Its records stay while they say something, and go once it is pruned.
+        try poster([videos[1]], ["--shard", "0/1"])
+        #expect(RunRecord.all(outputRoot: out).contains { $0.inputs.contains { $0.path == videos[0] } })
+        let pruned = try report([out, "--inputs-from", directory.write("list.txt", Data(videos[1].utf8)), "--prune"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        #expect(statuses() == [["two.mp4": .upToDate]], "\(statuses())")
+        #expect(try report([out]).summary["inputs"] as? Int == 1)
     }
 
     /// `report` without a list knows a library from its run records. A shard given no inputs (more shards than

@@ -281,4 +281,18 @@ import Testing
         #expect(flags("lowered")?.contains("warnings") == true, "\(flags("lowered") ?? "")")
         #expect(page.contains(">1 with warnings</button>"))
     }
+
+    /// A run whose every input failed rewrites the page: the last run's page stood, saying nothing failed and
+    /// showing the old poster (from a tester).
+    @Test func aRunWhoseEveryInputFailedStillRewritesThePage() throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory, name: "trailer.mp4")
+        let out = directory.file("out")
+        #expect(try CommandLineTests.run(["poster", video, "--out", out, "--widths", "160"]).status == 0)
+        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8).contains(">0 failed</button>"))
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: video))
+        #expect(try CommandLineTests.run(["poster", video, "--out", out, "--widths", "160"]).status == 1)
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(page.contains(">1 failed</button>") && page.contains("not a video file"), "the failure is on the page")
+    }
 }
