@@ -15,8 +15,10 @@ extension ContactSheetWriter {
         if let thumbnails = manifest.thumbnails { html += sheets(thumbnails, folder: entry.folder) }
         if let poster = manifest.poster, let first = poster.files.first {
             let link = link(first.file, in: entry.folder)
+            // The smallest copy at least `PreviewRender.reviewSide` wide on the page (a 4K poster weighs megabytes).
+            let shown = poster.files.filter { $0.width >= PreviewRender.reviewSide }.min { $0.width < $1.width } ?? first
             html += "<h3>Poster at \(String(format: "%.3f", poster.timeSeconds)) s</h3>\n"
-            html += "<div class=\"poster\"><a href=\"\(link)\"><img src=\"\(link)\" loading=\"lazy\" "
+            html += "<div class=\"poster\"><a href=\"\(link)\"><img src=\"\(Self.link(shown.file, in: entry.folder))\" loading=\"lazy\" "
             html += "alt=\"Poster of \(escape(entry.folder)), the frame at \(String(format: "%.3f", poster.timeSeconds)) s\"></a></div>\n"
         }
         return html + "</section>\n"

@@ -286,10 +286,13 @@ import Testing
     /// showing the old poster (from a tester).
     @Test func aRunWhoseEveryInputFailedStillRewritesThePage() throws {
         let directory = TemporaryDirectory()
-        let video = try makeSample(in: directory, name: "trailer.mp4")
+        let video = try makeSample(in: directory, name: "trailer.mp4") { $0.size = PixelSize(width: 1280, height: 720) }
         let out = directory.file("out")
-        #expect(try CommandLineTests.run(["poster", video, "--out", out, "--widths", "160"]).status == 0)
-        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8).contains(">0 failed</button>"))
+        #expect(try CommandLineTests.run(["poster", video, "--out", out, "--widths", "640,160"]).status == 0)
+        let before = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(before.contains(">0 failed</button>"))
+        // The page shows the smallest poster at least 480 px wide, and links the full one.
+        #expect(before.contains("<a href=\"trailer/poster.jpg\"><img src=\"trailer/poster-640.jpg\""))
         try Data("junk".utf8).write(to: URL(fileURLWithPath: video))
         #expect(try CommandLineTests.run(["poster", video, "--out", out, "--widths", "160"]).status == 1)
         let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
