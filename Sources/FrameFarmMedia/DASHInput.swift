@@ -74,7 +74,7 @@ enum DASHInput {
             let alternative = choice == 0 ? opening : try open(try parsed(choice: choice), base: base, remote: true,
                                                                request: request, known: known)
             guard let part = alternative.firstPart,
-                  case .failure = RangeClient.answers(RemoteInput.location(of: RemoteInput.registerNested(part, within: base)))
+                  case .failure = RangeClient.answers(RemoteInput.registerNested(part, within: base))
             else {
                 chosenBaseURL.withLock { $0[base] = choice }
                 return alternative.opening

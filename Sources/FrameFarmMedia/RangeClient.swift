@@ -50,7 +50,8 @@ final class RangeClient {
     private let settings: RemoteSettings
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
-    init(location: String, settings: RemoteSettings) throws(InputError) {
+    /// `headerOrigin`: the origin whose requests carry the `--header` values (`RemoteInput.headerOrigin(of:)`).
+    init(location: String, settings: RemoteSettings, headerOrigin: String) throws(InputError) {
         Self.initialized
         guard let curl = curl_easy_init() else { throw .connectionFailed("cannot start an http request (libcurl)") }
         self.curl = curl
@@ -59,7 +60,10 @@ final class RangeClient {
         let allowed = CharacterSet.urlFragmentAllowed.union(CharacterSet(charactersIn: "#%[]"))
         self.location = location.addingPercentEncoding(withAllowedCharacters: allowed) ?? location
         self.settings = settings
-        for header in settings.headers { headerList = curl_slist_append(headerList, header) }
+        // The input's origin only: never a segment or playlist another host serves.
+        if RemoteInput.origin(of: location) == headerOrigin {
+            for header in settings.headers { headerList = curl_slist_append(headerList, header) }
+        }
     }
 
     deinit {
@@ -199,11 +203,12 @@ final class RangeClient {
         }
     }
 
-    /// Whether the server gives byte 0 of `location` (a whole URL) at the first try: a 206, or a 416 for an empty
-    /// file. For picking among copies (a DASH manifest's `BaseURL`s) before reading one.
-    static func answers(_ location: String) -> Result<Void, InputError> {
+    /// Whether the server gives byte 0 of `name` at the first try: a 206, or a 416 for an empty file. For picking
+    /// among copies (a DASH manifest's `BaseURL`s) before reading one.
+    static func answers(_ name: String) -> Result<Void, InputError> {
         do {
-            switch try RangeClient(location: location, settings: RemoteInput.settings).get(0, through: 0) {
+            switch try RangeClient(location: RemoteInput.location(of: name), settings: RemoteInput.settings,
+                                   headerOrigin: RemoteInput.headerOrigin(of: name)).get(0, through: 0) {
             case .success: return .success(())
             case .failure(let failure): return .failure(failure.error)
             }
@@ -314,7 +319,8 @@ public struct RemoteIdentity: Sendable, Equatable {
 
     /// Asks the server for `name`'s identity (the whole URL behind it, `RemoteInput.location`).
     public static func fetch(_ name: String) throws(InputError) -> RemoteIdentity {
-        let client = try RangeClient(location: RemoteInput.location(of: name), settings: RemoteInput.settings)
+        let client = try RangeClient(location: RemoteInput.location(of: name), settings: RemoteInput.settings,
+                                     headerOrigin: RemoteInput.headerOrigin(of: name))
         let response = try client.getRetrying(0, through: 0)
         if response.status == 416 {
             // No byte 0: an empty object (`Content-Range: bytes */0`).

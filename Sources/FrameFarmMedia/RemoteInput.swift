@@ -35,6 +35,9 @@ public enum RemoteInput {
         var settings = RemoteSettings()
         /// Name to whole URL, for the inputs whose URL differs from their name.
         var locations: [String: String] = [:]
+        /// Name to the origin whose requests carry the `--header` values, for what an input names or redirects to
+        /// (see `headerOrigin(of:)`).
+        var headerOrigins: [String: String] = [:]
     }
 
     public static var settings: RemoteSettings {
@@ -83,11 +86,35 @@ public enum RemoteInput {
     /// Returns its name.
     static func registerNested(_ url: String, within parent: String) -> String {
         let parentLocation = location(of: parent)
-        guard !url.contains("?"), origin(of: name(of: url)) == origin(of: parent),
-              let query = parentLocation.firstIndex(of: "?") else { return register(url) }
-        let name = name(of: url)
-        state.withLock { $0.locations[name] = url + parentLocation[query...] }
-        return name
+        let parentHeaderOrigin = headerOrigin(of: parent)
+        let nested: String
+        if !url.contains("?"), origin(of: name(of: url)) == origin(of: parent), let query = parentLocation.firstIndex(of: "?") {
+            nested = name(of: url)
+            state.withLock { $0.locations[nested] = url + parentLocation[query...] }
+        } else {
+            nested = register(url)
+        }
+        inheritHeaderOrigin(parentHeaderOrigin, by: nested)
+        return nested
+    }
+
+    /// The origin whose requests carry the `--header` values when `name` is read: the input's own origin, for what
+    /// the input names (a rendition, a segment) or redirects to as for the input itself, so that a segment on a
+    /// CDN or another host, or a playlist a redirect moved to one, is sent none of them.
+    static func headerOrigin(of name: String) -> String {
+        state.withLock { $0.headerOrigins[name] } ?? origin(of: location(of: name))
+    }
+
+    /// Records that `name` was reached from something read with `headerOrigin`. A name reached from two origins
+    /// (one segment in two inputs) gets the headers of neither.
+    static func inheritHeaderOrigin(_ headerOrigin: String, by name: String) {
+        state.withLock { state in
+            if let known = state.headerOrigins[name], known != headerOrigin {
+                state.headerOrigins[name] = ""
+            } else {
+                state.headerOrigins[name] = headerOrigin
+            }
+        }
     }
 
     /// The whole URL behind a name (the name itself when it was registered without a query).

@@ -37,7 +37,8 @@ final class RemoteReader {
 
     init(name: String) throws(InputError) {
         self.name = name
-        client = try RangeClient(location: RemoteInput.location(of: name), settings: RemoteInput.settings)
+        client = try RangeClient(location: RemoteInput.location(of: name), settings: RemoteInput.settings,
+                                 headerOrigin: RemoteInput.headerOrigin(of: name))
         guard let buffer = av_malloc(Self.ioBufferSize)?.assumingMemoryBound(to: UInt8.self),
               let context = avio_alloc_context(buffer, Int32(Self.ioBufferSize), 0,
                                                Unmanaged.passUnretained(self).toOpaque(), Self.readPacket, nil,
@@ -118,7 +119,11 @@ final class RemoteReader {
                 return false
             }
         }
-        if redirectedName == nil, let moved = response.redirectedTo { redirectedName = RemoteInput.register(moved) }
+        if redirectedName == nil, let moved = response.redirectedTo {
+            redirectedName = RemoteInput.register(moved)
+            // What the place it moved to names is read as what the input names.
+            RemoteInput.inheritHeaderOrigin(RemoteInput.headerOrigin(of: name), by: redirectedName!)
+        }
         // Nothing at byte 0: an empty object (a 416, or a body of none), which FFmpeg would call "not a video".
         if start == 0, response.status == 416 || (response.body.isEmpty && response.objectSize == 0) {
             failure = .empty

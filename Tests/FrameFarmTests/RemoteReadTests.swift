@@ -114,6 +114,31 @@ struct RemoteReadTests {
         #expect(other.stderr.contains("HTTP 401 Unauthorized (after a redirect to http://localhost:\(server.port)/private/clip.mp4, "
                                       + "where --header values are not sent)") && !other.stderr.contains("secret"), "\(other.stderr)")
     }
+
+    /// Nor do they go to another host a playlist names: segments on a CDN listed by the input's playlist, or the
+    /// segments of a playlist a redirect moved to another host. Each nested read sent every header to whatever
+    /// host it named (from a tester).
+    @Test func headersGoNowhereAPlaylistNamesOnAnotherHost() throws {
+        let server = try WebServer()
+        try serve(server, name: "show.m3u8", options: ["--duration", "4", "--keyframe-interval", "2"])
+        let text = try String(contentsOfFile: server.root + "/videos/show.m3u8", encoding: .utf8)
+        let onAnotherHost = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasSuffix(".ts") ? "http://localhost:\(server.port)/keyed/elsewhere/\(line)" : String(line)
+        }.joined(separator: "\n")
+        try onAnotherHost.write(toFile: server.root + "/videos/cdn.m3u8", atomically: true, encoding: .utf8)
+        let headers = ["--header", "Authorization: Bearer opensesame", "--header", "X-Api-Key: 7d0c1a"]
+        for (path, stem) in [("videos/cdn.m3u8", "cdn"), ("elsewhere/show.m3u8", "show")] {
+            let out = server.folder.file("out-" + stem)
+            let run = try CommandLineTests.run(["thumbnails", server.url(path), "--out", out, "--interval", "1"] + headers)
+            #expect(run.status == 0, "\(path): \(run.stderr)")
+            let folder = out + "/\(stem)/thumbnails/"
+            let cues = try ThumbnailTests.parseVTT(String(contentsOfFile: folder + "thumbnails.vtt", encoding: .utf8))
+            #expect(try ThumbnailTests.frameNumbers(cues, folder: folder) == [0, 10, 20, 30], "\(path)")
+        }
+        let refused = server.accessLog.filter { $0.contains("/keyed/") && $0.contains(" 418 ") }
+        #expect(refused.isEmpty, "credentials reached the other host: \(refused)")
+        #expect(server.accessLog.contains { $0.contains("/keyed/elsewhere/show") && $0.contains(" 206 ") }, "the other host was read")
+    }
 }
 
 /// `Retry-After` in both forms RFC 9110 allows. The date is RFC 9110's own example, one second before 2000
