@@ -304,9 +304,14 @@ public enum ManifestStore {
                                          inputs: [String: String] = [:]) throws {
         var problems = failures.map { ContactSheetWriter.Problem(path: $0.path, text: $0.reason) }
             + notices.map { ContactSheetWriter.Problem(path: $0.path, text: $0.reason, failed: false) }
+        let failed = Dictionary(failures.map { ($0.path, $0.reason) }, uniquingKeysWith: { first, _ in first })
         let entries = layout.videoFolders().compactMap { folder -> ContactSheetWriter.Entry? in
             guard let manifest = read(layout.manifestPath(folder)) else { return nil }
+            var entry = ContactSheetEntries.entry(folder: folder, manifest: manifest, layout: layout)
+            let path = inputs[folder] ?? OutputLayout.absolutePath(manifest.input.path)
+            entry.lastRunFailure = failed[path]
             if let path = inputs[folder], !RemoteInput.isRemote(path), !isCurrent(manifest, path: path) {
+                entry.changedSinceMade = true
                 problems.append(ContactSheetWriter.Problem(path: manifest.input.path,
                                                            text: "the input changed or is gone since its outputs were made",
                                                            folder: folder))
@@ -314,7 +319,7 @@ public enum ManifestStore {
             for warning in manifest.warnings {
                 problems.append(ContactSheetWriter.Problem(path: manifest.input.path, text: warning, folder: folder))
             }
-            return ContactSheetEntries.entry(folder: folder, manifest: manifest, layout: layout)
+            return entry
         }
         let pages = ContactSheetWriter.pages(for: entries, problems: problems)
         for (file, html) in pages { try AtomicFile.write(Data(html.utf8), to: layout.root + "/" + file) }

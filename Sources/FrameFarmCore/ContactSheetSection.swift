@@ -9,6 +9,12 @@ extension ContactSheetWriter {
         var html = "<section id=\"\(anchor(entry.folder))\" class=\"item video\" tabindex=\"-1\" data-flags=\"\(flags)\" "
         html += "data-name=\"\(escape(searchable))\">\n<h2><bdi>\(escape(entry.folder))</bdi></h2>\n"
         html += "<div class=\"path\"><bdi>\(escape(manifest.input.path))</bdi></div>\n"
+        if let failure = entry.lastRunFailure {
+            html += "<p class=\"warning\">The last run failed (\(escape(failure))): what follows is an earlier run's.</p>\n"
+        }
+        if entry.changedSinceMade {
+            html += "<p class=\"warning\">The input changed or is gone since these outputs were made.</p>\n"
+        }
         html += facts(manifest.probe, barsKept: manifest.preview?.settings["removePadding"] == "off") + warnings(manifest)
         html += timeline(entry)
         if let preview = manifest.preview { html += renders(preview, folder: entry.folder, probe: manifest.probe) }

@@ -15,6 +15,10 @@ public enum ContactSheetWriter {
         public var thumbnailCues: [ThumbnailCue]
         /// Where the page finds the source video to play; nil when it cannot.
         public var source: Source?
+        /// Why the latest run of a command on this input failed, when one did: the outputs shown are an earlier run's.
+        public var lastRunFailure: String?
+        /// The input changed or is gone since these outputs were made.
+        public var changedSinceMade = false
 
         public init(folder: String, manifest: VideoManifest, thumbnailCues: [ThumbnailCue] = [], source: Source? = nil) {
             self.folder = folder
@@ -58,6 +62,8 @@ public enum ContactSheetWriter {
         /// Lint's warnings and errors on the video itself: kept apart, since a whole library may share one (clips
         /// without colour tags), and it would hide the few outputs worth a look.
         case lint
+        /// The input changed or is gone since its outputs were made (`report`'s stale).
+        case changed
         case padding
         case ultraWide = "ultra-wide"
         case damaged
@@ -67,6 +73,7 @@ public enum ContactSheetWriter {
             case .failed: "failed"
             case .warnings: "with warnings"
             case .lint: "with lint findings"
+            case .changed: "changed or gone"
             case .padding: "padding found"
             case .ultraWide: "ultra-wide"
             case .damaged: "damaged data"
@@ -148,7 +155,11 @@ public enum ContactSheetWriter {
     /// filter; the keys.
     private static func summaryBar(_ entries: [Entry], failures: Int) -> String {
         var counts: [Flag: Int] = [.failed: failures]
-        for entry in entries { for flag in flags(of: entry) { counts[flag, default: 0] += 1 } }
+        // A failed input with a section of earlier outputs is among `failures` already (pages of many videos,
+        // which list no failures, count their failed sections).
+        for entry in entries {
+            for flag in flags(of: entry) where flag != .failed || failures == 0 { counts[flag, default: 0] += 1 }
+        }
         var html = "<nav class=\"summary\" aria-label=\"Filter the videos\">\n"
         html += "<button type=\"button\" data-filter=\"\" aria-pressed=\"true\">\(entries.count) video\(entries.count == 1 ? "" : "s")</button>\n"
         for flag in Flag.allCases {
@@ -166,6 +177,9 @@ public enum ContactSheetWriter {
     static func flags(of entry: Entry) -> [Flag] {
         let manifest = entry.manifest, probe = manifest.probe
         var flags: [Flag] = []
+        // Shown by the failed filter with its problem line; counted there once, as a failed input.
+        if entry.lastRunFailure != nil { flags.append(.failed) }
+        if entry.changedSinceMade { flags.append(.changed) }
         if !manifest.warnings.isEmpty { flags.append(.warnings) }
         if (manifest.lint ?? []).contains(where: { $0.severity >= .warning }) { flags.append(.lint) }
         if probe.paddingDetected || probe.partialPadding != nil { flags.append(.padding) }

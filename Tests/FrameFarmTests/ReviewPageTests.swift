@@ -297,5 +297,13 @@ import Testing
         #expect(try CommandLineTests.run(["poster", video, "--out", out, "--widths", "160"]).status == 1)
         let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         #expect(page.contains(">1 failed</button>") && page.contains("not a video file"), "the failure is on the page")
+        // The video's own section says its outputs are an earlier run's, of an input since changed, and the failed
+        // and changed filters show it.
+        let section = try #require(page.firstMatch(of: /<section id="trailer"[^>]*data-flags="([^"]*)"[\s\S]*?<\/section>/))
+        #expect(section.output.1.split(separator: " ").contains("failed") && section.output.1.split(separator: " ").contains("changed"),
+                "\(section.output.1)")
+        #expect(section.output.0.contains("The last run failed (poster: not a video file")
+                && section.output.0.contains("The input changed or is gone since these outputs were made"))
+        #expect(page.contains(">1 changed or gone</button>"))
     }
 }
