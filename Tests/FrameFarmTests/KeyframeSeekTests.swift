@@ -46,12 +46,7 @@ import FrameFarmMedia
         let made = try CommandLineTests.run(["sample", "--out", input, "--duration", "6", "--size", "320x180", "--encoder", encoder,
                                              "--keyframe-interval", "2", "--bframes", "2"])
         try #require(made.status == 0, "\(made.stderr)")
-        for seek in ["keyframe", "exact"] {
-            let tiles = try Self.tiles(of: input, out: directory.file(seek), interval: "0.33", seek: seek)
-            #expect(tiles.starts.count == 19)
-            let expected = tiles.starts.map { seek == "keyframe" ? Int($0 / 2) * 50 : Int(($0 * 25 + 1e-6).rounded(.down)) }
-            #expect(tiles.frames == expected, "\(encoder) \(seek)")
-        }
+        try Self.expectEachSeekOnItsFrames(input, out: directory, interval: "0.33", cues: 19, keyframeSeconds: 2)
     }
 
     /// ASF (`.asf`, `.wmv`): its index maps each second to the keyframe before it, stamped with the second's time,
@@ -62,11 +57,20 @@ import FrameFarmMedia
         let made = try CommandLineTests.run(["sample", "--out", input, "--duration", "9", "--size", "320x180", "--encoder", "mpeg4",
                                              "--keyframe-interval", "4"])
         try #require(made.status == 0, "\(made.stderr)")
+        try Self.expectEachSeekOnItsFrames(input, out: directory, interval: "0.5", cues: 18, keyframeSeconds: 4)
+    }
+
+    /// Keyframe tiles show the keyframe at or before their cue, exact ones their own frame, for a 25-fps `input`
+    /// with a keyframe every `keyframeSeconds`.
+    private static func expectEachSeekOnItsFrames(_ input: String, out: TemporaryDirectory, interval: String, cues: Int,
+                                                  keyframeSeconds: Int) throws {
         for seek in ["keyframe", "exact"] {
-            let tiles = try Self.tiles(of: input, out: directory.file(seek), interval: "0.5", seek: seek)
-            #expect(tiles.starts.count == 18)
-            let expected = tiles.starts.map { seek == "keyframe" ? Int($0 / 4) * 100 : Int(($0 * 25 + 1e-6).rounded(.down)) }
-            #expect(tiles.frames == expected, "\(seek)")
+            let tiles = try tiles(of: input, out: out.file(seek), interval: interval, seek: seek)
+            #expect(tiles.starts.count == cues)
+            let expected = tiles.starts.map { start in
+                seek == "keyframe" ? Int(start) / keyframeSeconds * keyframeSeconds * 25 : Int((start * 25 + 1e-6).rounded(.down))
+            }
+            #expect(tiles.frames == expected, "\(input) \(seek)")
         }
     }
 
