@@ -146,8 +146,9 @@ public struct BatchPipeline: Sendable {
         let commands = jobs.map { type(of: $0).command }
         // Recorded before any input runs, every input not started: a worker killed outright (SIGKILL, a node lost)
         // leaves this, so `report` counts what it never finished missing, and a report while it runs is not complete.
-        Self.writeRecords(Self.summary(settings, commands, zip(inputs, folders).map(BatchSummary.Outcome.notStarted), elapsed: 0),
-                          settings: settings, commands: commands, started: started)
+        let unstarted = zip(inputs, folders).map(BatchSummary.Outcome.notStarted)
+        Self.writeRecords(Self.summary(settings, commands, unstarted, elapsed: 0), settings: settings, commands: commands,
+                          started: started)
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: settings.inFlight,
                                          startOrder: Self.largestFirst(inputs),
                                          notStarted: BatchSummary.Outcome.notStarted) { path, placed in
@@ -185,8 +186,8 @@ public struct BatchPipeline: Sendable {
         return empty
     }
 
-    private static func summary(_ settings: BatchSettings, _ commands: [String], _ outcomes: [BatchSummary.Outcome], elapsed: Double,
-                         gpu: GPUService? = nil) -> BatchSummary {
+    private static func summary(_ settings: BatchSettings, _ commands: [String], _ outcomes: [BatchSummary.Outcome],
+                                elapsed: Double, gpu: GPUService? = nil) -> BatchSummary {
         BatchSummary(command: commands.joined(separator: "+"), outputRoot: settings.outputRoot, contactSheet: nil,
                      gpu: gpu.flatMap { $0.startFailure == nil ? $0.record : nil },
                      peakGPUMemoryBytes: gpu?.peakDeviceMemoryBytes, elapsedSeconds: elapsed,
@@ -195,10 +196,12 @@ public struct BatchPipeline: Sendable {
     }
 
     /// Writes each command's run record of `summary` (the final one replaces the one written at the start, of the
-    /// same name) and, when `final`, removes the records made redundant (`RunRecord.removeRedundant`). False when one could not be written:
+    /// same name) and, when `final`, removes the records made redundant (`RunRecord.removeRedundant`). False when
+    /// one could not be written:
     /// without a record, `report` still finds every output from the manifests; it only lacks failure reasons.
     @discardableResult
-    private static func writeRecords(_ summary: BatchSummary, settings: BatchSettings, commands: [String], started: Double, final: Bool = false) -> Bool {
+    private static func writeRecords(_ summary: BatchSummary, settings: BatchSettings, commands: [String], started: Double,
+                                     final: Bool = false) -> Bool {
         var recorded = true
         for command in commands {
             do {

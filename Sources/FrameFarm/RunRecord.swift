@@ -36,13 +36,18 @@ public struct RunRecord: Codable, Sendable {
     public static func folder(outputRoot: String) -> String { outputRoot + "/.framefarm/runs" }
 
     /// Every record under OUT, oldest first; unreadable ones are skipped.
-    public static func all(outputRoot: String) -> [RunRecord] {
+    public static func all(outputRoot: String) -> [RunRecord] { named(outputRoot: outputRoot).map(\.record) }
+
+    /// Every record under OUT with its file name, oldest first; unreadable ones are skipped.
+    private static func named(outputRoot: String) -> [(name: String, record: RunRecord)] {
         let folder = folder(outputRoot: outputRoot)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         let decoder = JSONDecoder()
         return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.compactMap { name in
-            FileManager.default.contents(atPath: folder + "/" + name).flatMap { try? decoder.decode(RunRecord.self, from: $0) }
-        }.sorted { ($0.finishedSeconds, $0.host, $0.processID) < ($1.finishedSeconds, $1.host, $1.processID) }
+            FileManager.default.contents(atPath: folder + "/" + name)
+                .flatMap { try? decoder.decode(RunRecord.self, from: $0) }.map { (name: name, record: $0) }
+        }.sorted { ($0.record.finishedSeconds, $0.record.host, $0.record.processID)
+            < ($1.record.finishedSeconds, $1.record.host, $1.record.processID) }
     }
 
     /// The latest word of `records` (oldest first) on each input, per command: later records replace earlier ones,
@@ -127,15 +132,11 @@ public struct RunRecord: Codable, Sendable {
         }
     }
 
-    /// The start of the names of the records of this record's command and shard.
-    private var namePrefix: String {
-        "\(command)-\(shard.map { $0.replacingOccurrences(of: "/", with: "-of-") } ?? "all")-"
-    }
-
     /// Writes the record under OUT.
     func write(outputRoot: String) throws {
+        let shardName = shard.map { $0.replacingOccurrences(of: "/", with: "-of-") } ?? "all"
         let safeHost = String(host.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
-        let name = "\(namePrefix)\(safeHost)-\(processID)-\(Int(startedSeconds * 1000)).json"
+        let name = "\(command)-\(shardName)-\(safeHost)-\(processID)-\(Int(startedSeconds * 1000)).json"
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let folder = Self.folder(outputRoot: outputRoot)
@@ -151,14 +152,7 @@ public struct RunRecord: Codable, Sendable {
     /// record is redundant once no record before it names an input it pruned.
     public static func removeRedundant(outputRoot: String) {
         let folder = folder(outputRoot: outputRoot)
-        let decoder = JSONDecoder()
-        let named = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
-            .compactMap { name in
-                FileManager.default.contents(atPath: folder + "/" + name)
-                    .flatMap { try? decoder.decode(RunRecord.self, from: $0) }.map { (name: name, record: $0) }
-            }
-            .sorted { ($0.record.finishedSeconds, $0.record.host, $0.record.processID) < ($1.record.finishedSeconds, $1.record.host, $1.record.processID) }
+        let named = named(outputRoot: outputRoot)
         let latestCount = Dictionary(named.compactMap { entry in entry.record.shardCount.map { (entry.record.command, $0) } },
                                      uniquingKeysWith: { _, later in later })
         var covered: [String: [String: Bool]] = [:]  // command -> path -> recorded with a folder
