@@ -207,11 +207,11 @@ public struct BatchPipeline: Sendable {
             do {
                 let record = RunRecord(summary: summary, command: command, settings: settings, startedSeconds: started)
                 try record.write(outputRoot: settings.outputRoot)
-                if final { RunRecord.removeRedundant(outputRoot: settings.outputRoot) }
             } catch {
                 recorded = false
             }
         }
+        if final { RunRecord.removeRedundant(outputRoot: settings.outputRoot) }
         return recorded
     }
 

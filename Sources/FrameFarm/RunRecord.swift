@@ -157,7 +157,7 @@ public struct RunRecord: Codable, Sendable {
                                      uniquingKeysWith: { _, later in later })
         var covered: [String: [String: Bool]] = [:]  // command -> path -> recorded with a folder
         var pruned = Set<String>(), shardsSeen: [String: Set<String>] = [:]
-        var redundant: [String] = []
+        var redundant = Set<String>()
         for (name, record) in named.reversed() {
             if record.command == pruneCommand {
                 pruned.formUnion(record.inputs.map(\.path))
@@ -171,7 +171,7 @@ public struct RunRecord: Codable, Sendable {
             let shard = record.shard ?? "all"
             let shardCovered = record.shard == nil || shardsSeen[record.command, default: []].contains(shard)
                 || record.shardCount.map { $0 != latestCount[record.command] } == true
-            if allCovered && shardCovered { redundant.append(name) }
+            if allCovered && shardCovered { redundant.insert(name) }
             for input in record.inputs where input.status != .notStarted {
                 covered[record.command, default: [:]][input.path] = (later[input.path] ?? false) || input.folder != nil
             }
@@ -181,7 +181,7 @@ public struct RunRecord: Codable, Sendable {
         var namedEarlier = Set<String>()
         for (name, record) in named where !redundant.contains(name) {
             if record.command == pruneCommand {
-                if record.inputs.allSatisfy({ !namedEarlier.contains($0.path) }) { redundant.append(name) }
+                if record.inputs.allSatisfy({ !namedEarlier.contains($0.path) }) { redundant.insert(name) }
             } else {
                 namedEarlier.formUnion(record.inputs.map(\.path))
             }

@@ -23,7 +23,7 @@ public struct VideoManifest: Codable, Sendable, Equatable {
     /// The files `command`'s section lists (relative to the video's folder); nil when it has no section.
     public func files(of command: String) -> [String]? {
         switch command {
-        case "preview": preview.map { $0.renders.flatMap { [$0.file] + [$0.reviewFile].compactMap { $0 } } }
+        case "preview": preview.map { $0.renders.flatMap(\.files) }
         case "thumbnails": thumbnails.map { $0.files }
         case "poster": poster.map { $0.files.map(\.file) }
         default: nil
@@ -114,6 +114,8 @@ public struct PreviewRender: Codable, Sendable, Equatable {
     /// The render at most `PreviewRender.reviewSide` px on its long side, a JPEG for the review page
     /// (`preview/review/<device>-<orientation>-<mode>.jpg`); absent in manifests written before it was.
     public var reviewFile: String?
+    /// The render's file and its review copy.
+    public var files: [String] { [file] + [reviewFile].compactMap { $0 } }
     public var device: String
     public var deviceName: String
     public var orientation: Orientation

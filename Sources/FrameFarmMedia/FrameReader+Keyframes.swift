@@ -131,7 +131,7 @@ extension FrameReader {
                 scan.packetTimes.append(time)
                 if packet.isKeyFrame { scan.keyframes.append(time) }
                 if let first = scan.keyframes.first, time > first { leading = false }
-            } else if !(leading && !scan.keyframes.isEmpty) {
+            } else if !leading || scan.keyframes.isEmpty {
                 scan.untimedPackets += 1
             }
             if packet.isCorrupt { scan.corruptTimes.append(packet.presentationTimestamp.map(file.seconds) ?? -1) }

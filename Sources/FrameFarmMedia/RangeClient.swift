@@ -50,9 +50,11 @@ final class RangeClient {
     private let settings: RemoteSettings
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
-    /// `headerOrigin`: the origin whose requests carry the `--header` values (`RemoteInput.headerOrigin(of:)`).
-    init(location: String, settings: RemoteSettings, headerOrigin: String) throws(InputError) {
+    /// A client of the whole URL behind `name` (`RemoteInput.location`), with the process's settings; the
+    /// `--header` values go with its requests only on the input's origin (`RemoteInput.headerOrigin`).
+    init(name: String) throws(InputError) {
         Self.initialized
+        let location = RemoteInput.location(of: name), settings = RemoteInput.settings
         guard let curl = curl_easy_init() else { throw .connectionFailed("cannot start an http request (libcurl)") }
         self.curl = curl
         // A URL pasted as a path (`.../my clip.mp4`, non-ASCII letters) is sent escaped, as a browser sends it;
@@ -61,7 +63,7 @@ final class RangeClient {
         self.location = location.addingPercentEncoding(withAllowedCharacters: allowed) ?? location
         self.settings = settings
         // The input's origin only: never a segment or playlist another host serves.
-        if RemoteInput.origin(of: location) == headerOrigin {
+        if RemoteInput.origin(of: location) == RemoteInput.headerOrigin(of: name) {
             for header in settings.headers { headerList = curl_slist_append(headerList, header) }
         }
     }
@@ -207,8 +209,7 @@ final class RangeClient {
     /// among copies (a DASH manifest's `BaseURL`s) before reading one.
     static func answers(_ name: String) -> Result<Void, InputError> {
         do {
-            switch try RangeClient(location: RemoteInput.location(of: name), settings: RemoteInput.settings,
-                                   headerOrigin: RemoteInput.headerOrigin(of: name)).get(0, through: 0) {
+            switch try RangeClient(name: name).get(0, through: 0) {
             case .success: return .success(())
             case .failure(let failure): return .failure(failure.error)
             }
@@ -319,8 +320,7 @@ public struct RemoteIdentity: Sendable, Equatable {
 
     /// Asks the server for `name`'s identity (the whole URL behind it, `RemoteInput.location`).
     public static func fetch(_ name: String) throws(InputError) -> RemoteIdentity {
-        let client = try RangeClient(location: RemoteInput.location(of: name), settings: RemoteInput.settings,
-                                     headerOrigin: RemoteInput.headerOrigin(of: name))
+        let client = try RangeClient(name: name)
         let response = try client.getRetrying(0, through: 0)
         if response.status == 416 {
             // No byte 0: an empty object (`Content-Range: bytes */0`).

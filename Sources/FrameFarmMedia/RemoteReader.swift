@@ -37,8 +37,7 @@ final class RemoteReader {
 
     init(name: String) throws(InputError) {
         self.name = name
-        client = try RangeClient(location: RemoteInput.location(of: name), settings: RemoteInput.settings,
-                                 headerOrigin: RemoteInput.headerOrigin(of: name))
+        client = try RangeClient(name: name)
         guard let buffer = av_malloc(Self.ioBufferSize)?.assumingMemoryBound(to: UInt8.self),
               let context = avio_alloc_context(buffer, Int32(Self.ioBufferSize), 0,
                                                Unmanaged.passUnretained(self).toOpaque(), Self.readPacket, nil,
