@@ -73,9 +73,9 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     case noSuchRendition(String)
     /// A playlist or manifest declares DRM (the system named), which FrameFarm cannot decrypt.
     case drmProtected(String)
-    /// A segment (or rendition playlist) a playlist, or a DASH manifest (`inManifest`), lists could not be read, for
-    /// `reason`.
-    case segmentFailed(segment: String, reason: String, inManifest: Bool = false)
+    /// A segment (or rendition playlist) a playlist, or a DASH manifest (`inManifest`), lists could not be used, for
+    /// `reason`; `unreadable` when its bytes could not be had (missing, a server's error), not bytes that are no media.
+    case segmentFailed(segment: String, reason: String, inManifest: Bool = false, unreadable: Bool = false)
     /// A live playlist or manifest (still growing: no `#EXT-X-ENDLIST`, or a dynamic MPD), which has no end to read.
     case livePlaylist
     /// A DASH manifest FrameFarm cannot read, for the reason given.
@@ -90,6 +90,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     public var isReadFailure: Bool {
         switch self {
         case .notFound, .isDirectory, .unreadable, .http, .timedOut, .connectionFailed, .tlsFailure: true
+        case .segmentFailed(_, _, _, let unreadable): unreadable
         default: false
         }
     }
@@ -118,7 +119,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
         case .drmProtected(let system):
             "DRM-protected (\(system)): FrameFarm reads clear streams and AES-128 ones whose key the playlist points to, "
                 + "not streams that need a license server; give it the unprotected source"
-        case .segmentFailed(let segment, let reason, let inManifest):
+        case .segmentFailed(let segment, let reason, let inManifest, _):
             "cannot read \(segment), which the \(inManifest ? "manifest" : "playlist") lists: \(reason)"
         case .livePlaylist:
             "a live stream (an HLS playlist without #EXT-X-ENDLIST, or a dynamic DASH manifest): it has no end to read; "
@@ -153,7 +154,7 @@ extension InputError {
     /// This failure as a DASH manifest's: a segment failure says the manifest lists the segment (FrameFarm reads a
     /// manifest's segments as a playlist of them).
     var inManifest: InputError {
-        guard case .segmentFailed(let segment, let reason, _) = self else { return self }
-        return .segmentFailed(segment: segment, reason: reason, inManifest: true)
+        guard case .segmentFailed(let segment, let reason, _, let unreadable) = self else { return self }
+        return .segmentFailed(segment: segment, reason: reason, inManifest: true, unreadable: unreadable)
     }
 }

@@ -33,8 +33,10 @@ enum NestedOpener {
     /// before it.
     static let failures = Locked<[String: InputError]>([:])
 
-    private static func fail(_ parent: String, segment: String, reason: String) {
-        failures.withLock { $0[parent] = $0[parent] ?? .segmentFailed(segment: segment, reason: reason) }
+    /// Notes `segment` of `parent` failed, for `reason`; `unreadable` when its bytes could not be had rather than
+    /// being no media (lint tells the two apart).
+    private static func fail(_ parent: String, segment: String, reason: String, unreadable: Bool) {
+        failures.withLock { $0[parent] = $0[parent] ?? .segmentFailed(segment: segment, reason: reason, unreadable: unreadable) }
     }
 
     static let open: Open = { context, pb, url, flags, options in
@@ -49,19 +51,21 @@ enum NestedOpener {
         let target = encrypted ?? location
         // An uploaded playlist must not pull the worker's own files into its outputs.
         if RemoteInput.isRemote(parent), !RemoteInput.isRemote(target), !target.hasPrefix("data:") {
-            fail(parent, segment: localPath(target) ?? target, reason: "a playlist read over http(s) may not name a file on this machine")
+            fail(parent, segment: localPath(target) ?? target, reason: "a playlist read over http(s) may not name a file on this machine",
+                 unreadable: true)
             return -EACCES
         }
         if let encrypted { return openEncrypted(encrypted, parent: parent, pb: pb, options: options?.pointee) }
         guard RemoteInput.isRemote(location) else {
             // FFmpeg opens an empty file or a folder and reads nothing from it, so the segment would be skipped.
             if let path = localPath(location), let problem = problem(with: path) {
-                fail(parent, segment: path, reason: problem)
+                fail(parent, segment: path, reason: problem, unreadable: true)
                 return -EIO
             }
-            // A segment cut short (an upload that stopped) would have its last frames read from the next one's bytes.
-            if let path = localPath(location), let problem = cutShort(path, options: options?.pointee) {
-                fail(parent, segment: path, reason: problem)
+            // A segment in no format segments come in would be skipped; one cut short (an upload that stopped) would
+            // have its last frames read from the next one's bytes.
+            if let path = localPath(location), let problem = formatProblem(localFile(location) ?? path, options: options?.pointee) {
+                fail(parent, segment: path, reason: problem, unreadable: false)
                 return -EIO
             }
             guard let fallback = defaults.withLock({ $0?.open }) else { return -EINVAL }
@@ -69,7 +73,7 @@ enum NestedOpener {
                 ?? fallback(context, pb, url, flags, options)
             // A local segment missing would be skipped too.
             if code < 0, code != framefarm_averror_exit() {
-                fail(parent, segment: location, reason: FFmpegError(rawValue: code).description)
+                fail(parent, segment: location, reason: FFmpegError(rawValue: code).description, unreadable: true)
             }
             return code
         }
@@ -79,9 +83,11 @@ enum NestedOpener {
             // An EXT-X-BYTERANGE segment starts part-way into its file.
             let offset = integer(options?.pointee, "offset") ?? 0
             let head = reader.peek(64 << 10, at: offset)
-            if let head, let size = reader.size,
-               let problem = MP4Boxes.cutShortSegment(head: head, size: (integer(options?.pointee, "end_offset") ?? size) - offset) {
-                throw InputError.unreadable(problem)
+            let size = (integer(options?.pointee, "end_offset") ?? reader.size).map { $0 - offset }
+            if let head, let problem = SegmentFormat.problem(head: head, size: size) {
+                // Bytes that are no segment, or cut short: not a read that failed.
+                fail(parent, segment: name, reason: problem, unreadable: false)
+                return -EIO
             }
             if offset > 0 { _ = avio_seek(reader.context, Int64(offset), SEEK_SET) }
             if offset == 0, head?.starts(with: "#EXTM3U".utf8) == true, let memory = try redirectedPlaylist(reader) {
@@ -93,7 +99,7 @@ enum NestedOpener {
             readers.withLock { $0[Int(bitPattern: reader.context)] = ReaderBox(remote: reader, parent: parent) }
             return 0
         } catch {
-            fail(parent, segment: name, reason: "\(error)")
+            fail(parent, segment: name, reason: "\(error)", unreadable: (error as? InputError)?.isReadFailure ?? true)
             return -EIO
         }
     }
@@ -123,12 +129,17 @@ enum NestedOpener {
             let end = integer(options, "end_offset").flatMap { $0 > start ? $0 : nil }
             let limit = end.map { min($0 - start, EncryptedSegment.largestBytes + 1) } ?? EncryptedSegment.largestBytes + 1
             let sealed = remote ? try readRemote(name, from: start, limit: limit) : try readLocal(name, from: start, limit: limit)
-            let plain = try MemoryReader(try EncryptedSegment.decrypt(sealed, key: key, iv: iv))
+            let decrypted = try EncryptedSegment.decrypt(sealed, key: key, iv: iv)
+            // A wrong key whose garbage happens to end in valid padding.
+            if let problem = SegmentFormat.problem(head: decrypted.prefix(256), size: decrypted.count) {
+                throw .decryptionFailed("decrypted with its key, " + problem)
+            }
+            let plain = try MemoryReader(decrypted)
             pb.pointee = plain.context
             readers.withLock { $0[Int(bitPattern: plain.context)] = ReaderBox(memory: plain, parent: parent) }
             return 0
         } catch {
-            fail(parent, segment: name, reason: error.description)
+            fail(parent, segment: name, reason: error.description, unreadable: error.isReadFailure)
             return -EIO
         }
     }
@@ -153,15 +164,15 @@ enum NestedOpener {
         }
     }
 
-    /// Why the local segment at `path` (from its `offset` to its `end_offset`, when FFmpeg gives them) is cut short
-    /// (`MP4Boxes.cutShortSegment`); nil when it is whole, or cannot be read here.
-    private static func cutShort(_ path: String, options: OpaquePointer?) -> String? {
+    /// Why the local segment at `path` (from its `offset` to its `end_offset`, when FFmpeg gives them) cannot be
+    /// read (`SegmentFormat.problem`); nil when it can, or cannot be read here (FFmpeg names why).
+    private static func formatProblem(_ path: String, options: OpaquePointer?) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let start = integer(options, "offset") ?? 0
         guard let fileSize = try? handle.seekToEnd(), (try? handle.seek(toOffset: UInt64(start))) != nil,
               let head = try? handle.read(upToCount: 64 << 10) else { return nil }
-        return MP4Boxes.cutShortSegment(head: head, size: (integer(options, "end_offset") ?? Int(fileSize)) - start)
+        return SegmentFormat.problem(head: head, size: (integer(options, "end_offset") ?? Int(fileSize)) - start)
     }
 
     /// The path a local location names (`file:` URLs as well); nil for other protocols (`data:`).
@@ -198,7 +209,7 @@ enum NestedOpener {
         guard let pb else { return 0 }
         if let box = readers.withLock({ $0.removeValue(forKey: Int(bitPattern: pb)) }) {
             if let remote = box.remote, let failure = remote.failure {
-                fail(box.parent, segment: remote.name, reason: failure.description)
+                fail(box.parent, segment: remote.name, reason: failure.description, unreadable: failure.isReadFailure)
             }
             return 0
         }

@@ -59,7 +59,8 @@ struct OpenedInput {
         } else {
             remoteReader = nil
             do { try Self.checkReadable(source) } catch let error as InputError where dash != nil {
-                throw InputError.segmentFailed(segment: source, reason: error.description, inManifest: true)
+                throw InputError.segmentFailed(segment: source, reason: error.description, inManifest: true,
+                                               unreadable: error.isReadFailure)
             }
             // A local playlist's segments are opened through the nested opener too, which notes those missing.
             if PlaylistScan.isPlaylist(source) {
@@ -75,7 +76,8 @@ struct OpenedInput {
         let openCode = avformat_open_input(&opened, remoteReader == nil ? ForeignNames.openable(source) : source, nil, &options)
         guard openCode >= 0, let opened else {
             if let failure = remoteReader?.failure {
-                throw dash == nil ? failure : InputError.segmentFailed(segment: source, reason: failure.description, inManifest: true)
+                throw dash == nil ? failure : InputError.segmentFailed(segment: source, reason: failure.description, inManifest: true,
+                                                                       unreadable: failure.isReadFailure)
             }
             if let failure = RemoteReader.takeNestedFailure(within: base) { throw failure }
             if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: source) { throw InputError.cutShortBeforeIndex }
@@ -149,7 +151,7 @@ struct OpenedInput {
         return manifest ? .unreadableManifest(reason) : .unreadablePlaylist(reason)
     }
 
-    private static let notASegmentFormat = "not in a format segments come in (MPEG-TS, MP4, WebM, AAC, MP3, AC-3)"
+    private static let notASegmentFormat = "not in a format segments come in (\(SegmentFormat.names))"
 
     /// A format context that reads through `io` (a reader of ours) and opens what a playlist names through
     /// `RemoteReader`'s nested opener.

@@ -280,6 +280,23 @@ import Testing
         }
     }
 
+    /// A segment that is no media (an error page a server saved in its place) fails its playlist naming it and how it
+    /// begins: FFmpeg read it as holding nothing and went on, so the next segment's frames stood in for it.
+    @Test func aSegmentThatIsNoMediaFailsItsPlaylist() throws {
+        let directory = TemporaryDirectory()
+        let playlist = directory.file("page.m3u8")
+        let made = try CommandLineTests.run(["sample", "--out", playlist, "--duration", "6", "--size", "320x180", "--fps", "10",
+                                             "--keyframe-interval", "2", "--preset", "ultrafast"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let segment = directory.file("page-001.ts")
+        try Data("<!DOCTYPE html>\n<title>Bad Gateway</title>\n".utf8).write(to: URL(fileURLWithPath: segment))
+        let run = try CommandLineTests.run(["thumbnails", playlist, "--out", directory.file("out"), "--interval", "1"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("framefarm: \(playlist): cannot read \(segment), which the playlist lists: it is not in a format "
+                                    + "segments come in (MPEG-TS, MP4, WebM, AAC, MP3, AC-3): it begins \"<!DOCTYPE html>\""), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out/page/thumbnails")))
+    }
+
     /// A fragmented-MP4 segment cut short (an upload that stopped) fails its playlist naming it: FFmpeg read its
     /// missing frames from the next segment's bytes, and the tiles there froze without a word.
     @Test func aFragmentedMP4SegmentCutShortFailsItsPlaylist() throws {

@@ -105,6 +105,22 @@ import FrameFarmSamples
     }
 
     /// A clean sample with the bytes of its keyframe at 5 s zeroed (the middle padding sample decodes it).
+    /// A playlist's segment that is missing is `unreadable` (a delivery whose upload is incomplete), one whose bytes
+    /// are no media is `not-a-video`: before, both were `not-a-video`.
+    @Test func aPlaylistsMissingSegmentIsUnreadableAndAForeignOneNotAVideo() throws {
+        let directory = TemporaryDirectory()
+        for name in ["missing", "foreign"] {
+            let made = try CommandLineTests.run(["sample", "--out", directory.file(name + ".m3u8"), "--duration", "4", "--size", "320x180",
+                                                 "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        try FileManager.default.removeItem(atPath: directory.file("missing-000.ts"))
+        try Data("not a segment".utf8).write(to: URL(fileURLWithPath: directory.file("foreign-000.ts")))
+        let (status, results) = try lint([directory.file("missing.m3u8"), directory.file("foreign.m3u8")])
+        #expect(status == 1)
+        #expect(results.map(rules) == [["unreadable"], ["not-a-video"]], "\(results)")
+    }
+
     private static func damagedKeyframe(in directory: TemporaryDirectory) throws -> String {
         let clean = try makeSample(in: directory, name: "to-damage.mp4") {
             $0.durationSeconds = 11

@@ -340,6 +340,23 @@ struct RemoteInputTests {
         #expect(server.accessLog.contains { $0.contains("/videos/cdn/s-001.") })
     }
 
+    /// A remote segment answered with status 200 and an error page (a CDN's) fails its playlist naming it: FFmpeg
+    /// read it as holding nothing, and the next segment's frames stood in for it.
+    @Test func aSegmentServedAsAnErrorPageFailsItsPlaylist() throws {
+        let server = try WebServer()
+        let folder = server.root + "/videos"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try CommandLineTests.run(["sample", "--out", folder + "/s.m3u8", "--duration", "4", "--size", "320x180",
+                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"])
+        try #require(made.status == 0, "\(made.stderr)")
+        try Data("<html><body>Rate limited</body></html>\n".utf8).write(to: URL(fileURLWithPath: folder + "/s-001.ts"))
+        let run = try CommandLineTests.run(["thumbnails", server.url("videos/s.m3u8"), "--out", server.folder.file("out"),
+                                            "--interval", "1"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("cannot read \(server.url("videos/s-001.ts")), which the playlist lists: it is not in a format "
+                                    + "segments come in (MPEG-TS, MP4, WebM, AAC, MP3, AC-3): it begins \"<html><body>Rate"), "\(run.stderr)")
+    }
+
     /// Encrypted HLS over http: the key and the AES-128 segments come through FrameFarm's reader (FFmpeg's `crypto`
     /// protocol would fetch the segments with its own http client), in bounded range requests carrying the
     /// playlist's token, and are decrypted by FrameFarm: every tile shows its frame. A private origin's `--header`
