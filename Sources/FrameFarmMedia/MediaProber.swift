@@ -88,6 +88,18 @@ public enum MediaProber {
     /// Demuxes (no decoding) up to this many packets to estimate the keyframe interval.
     static let keyframeScanPackets = 3000
 
+    /// The times between consecutive `keyframes`, sorted, less what a forward timestamp jump between them adds (at
+    /// times from `start`): a splice is reported as a jump, not as a long group of pictures. A pair across a jump
+    /// back in time is left out.
+    static func keyframeGaps(_ keyframes: [Double], jumps: [TimestampJump], start: Double) -> [Double] {
+        zip(keyframes.dropFirst(), keyframes).compactMap { later, earlier in
+            let jumped = jumps.filter { $0.bySeconds > 0 && (earlier..<later).contains($0.atSeconds + start) }
+                .reduce(0) { $0 + $1.bySeconds }
+            let gap = later - earlier - jumped
+            return gap > 0 ? gap : nil
+        }.sorted()
+    }
+
     /// The stream's facts, from the container and a demux-only scan. A job that decodes the file anyway starts
     /// its decoding from these and finds the padding in its own frames; `probe` decodes keyframes for it.
     public static func open(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
@@ -109,8 +121,8 @@ public enum MediaProber {
                                           parameters: analysis.parameters)
         }
         let scannedAll = scan.packetTimes.count < keyframeScanPackets
-        let gaps = zip(scan.keyframes.dropFirst(), scan.keyframes).map { $0 - $1 }.sorted()
         var timing = FrameTiming(packetTimes: scan.packetTimes.map { $0 - info.startSeconds })
+        let gaps = keyframeGaps(scan.keyframes, jumps: timing?.jumps ?? [], start: info.startSeconds)
         timing?.untimedPackets = scan.untimedPackets > 0 ? scan.untimedPackets : nil
         var duration = info.durationSeconds ?? 0
         if info.durationSeconds == nil {
