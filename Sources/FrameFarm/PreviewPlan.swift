@@ -105,6 +105,7 @@ enum PreviewPlan {
         let contentInDisplay = geometry.displayRect(ofCoded: SourceRect(codedContent))
         let content = PixelSize(width: max(1, Int(contentInDisplay.width.rounded())),
                                 height: max(1, Int(contentInDisplay.height.rounded())))
+        let aspect = geometry.displayAspect(ofCoded: codedContent.size)
         let orientations = options.orientations
             ?? (content.orientation == .portrait ? [.landscape, .portrait] : [.landscape])
         var renders: [PlannedRender] = []
@@ -120,7 +121,7 @@ enum PreviewPlan {
                     if !modes.contains(mode) { modes.append(mode) }
                 }
                 for mode in modes {
-                    let placement = Placement(content: content, screen: screen.size,
+                    let placement = Placement(content: content, aspect: aspect, screen: screen.size,
                                               safeAreaInsets: screen.safeAreaInsets, mode: mode, region: options.fitWithin)
                     let file = "preview/\(device.id)-\(screen.orientation.rawValue)-\(mode.rawValue).\(options.format.fileExtension)"
                     let record = PreviewRender(file: file, device: device.id, deviceName: device.name,
@@ -167,7 +168,7 @@ enum PreviewPlan {
 
     /// On a fit render, the parts of the picture fill would crop: the fit rect minus fill's kept rect mapped into it.
     static func fillCropTints(_ fit: Placement) -> [PixelRect] {
-        let kept = Placement.fillCrop(of: fit.content, toAspectOf: fit.screen)
+        let kept = Placement.fillCrop(of: fit.content, aspect: fit.aspect, toAspectOf: fit.screen)
         let scaleX = Double(fit.destination.width) / Double(fit.content.width)
         let scaleY = Double(fit.destination.height) / Double(fit.content.height)
         let left = fit.destination.x + Int((kept.x * scaleX).rounded())

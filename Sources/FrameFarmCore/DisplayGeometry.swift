@@ -60,6 +60,19 @@ public struct DisplayGeometry: Codable, Sendable, Hashable {
         transform.swapsAxes ? unrotatedDisplaySize.transposed : unrotatedDisplaySize
     }
 
+    /// The exact shape, width to height in lowest terms, of `size` coded pixels as displayed (SAR and rotation
+    /// applied): the display sizes above are rounded to whole pixels, which changes an anamorphic picture's shape.
+    public func displayAspect(ofCoded size: PixelSize) -> PixelSize {
+        let sar = sampleAspectRatio
+        let valid = sar.numerator > 0 && sar.denominator > 0 && sar.value == Double(sar.numerator) / Double(sar.denominator)
+        var width = size.width * (valid ? sar.numerator : 1), height = size.height * (valid ? sar.denominator : 1)
+        var (a, b) = (width, height)
+        while b != 0 { (a, b) = (b, a % b) }
+        if a > 1 { (width, height) = (width / a, height / a) }
+        let shape = PixelSize(width: width, height: height)
+        return transform.swapsAxes ? shape.transposed : shape
+    }
+
     /// Maps a rect of coded pixels to display pixels (SAR scaling, then the transform).
     public func displayRect(ofCoded rect: SourceRect) -> SourceRect {
         let scale = sampleAspectRatio.value

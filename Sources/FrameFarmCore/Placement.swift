@@ -22,6 +22,9 @@ public struct Placement: Codable, Sendable, Hashable {
     public var region: FitRegion
     /// The content's display size (SAR and rotation applied, baked-in padding removed).
     public var content: PixelSize
+    /// The content's exact shape, width to height: `content` is rounded to whole pixels, which changes an
+    /// anamorphic picture's shape (720x480 at 32:27 is exactly 16:9; 853x480 is not, and fit left a black column).
+    public var aspect: PixelSize
     public var screen: PixelSize
     /// The safe area in screen pixels.
     public var safeArea: PixelRect
@@ -33,27 +36,30 @@ public struct Placement: Codable, Sendable, Hashable {
     /// Fraction of the visible picture's area on screen that lies outside the safe area.
     public var fractionOutsideSafeArea: Double
 
-    /// Places `content` on a `screen` whose safe area is `safeAreaInsets` in pixels. `region` only affects fit.
-    /// Empty content, or an empty region to fit into, gives an empty destination.
-    public init(content: PixelSize, screen: PixelSize, safeAreaInsets: PixelInsets, mode: ViewingMode,
-                region: FitRegion = .screen) {
+    /// Places `content`, of the shape `aspect` (its own by default), on a `screen` whose safe area is
+    /// `safeAreaInsets` in pixels. `region` only affects fit. Empty content, or an empty region to fit into, gives
+    /// an empty destination.
+    public init(content: PixelSize, aspect: PixelSize? = nil, screen: PixelSize, safeAreaInsets: PixelInsets,
+                mode: ViewingMode, region: FitRegion = .screen) {
+        let aspect = aspect ?? content
         let screenRect = PixelRect(size: screen)
         let safeArea = safeAreaInsets.insetRect(in: screen)
         let whole = SourceRect(PixelRect(size: content))
         self.mode = mode
         self.region = region
         self.content = content
+        self.aspect = aspect
         self.screen = screen
         self.safeArea = safeArea
         switch mode {
         case .fit:
-            destination = Self.fitRect(of: content, in: region == .screen ? screenRect : safeArea)
+            destination = Self.fitRect(of: aspect, in: region == .screen ? screenRect : safeArea)
             sourceCrop = whole
             croppedFraction = .none
         case .fill:
             destination = screenRect
-            sourceCrop = Self.fillCrop(of: content, toAspectOf: screen)
-            croppedFraction = Self.fillCroppedFraction(content: content, screen: screen)
+            sourceCrop = Self.fillCrop(of: content, aspect: aspect, toAspectOf: screen)
+            croppedFraction = Self.fillCroppedFraction(content: content, aspect: aspect, screen: screen)
         case .stretch:
             destination = screenRect
             sourceCrop = whole
@@ -64,7 +70,7 @@ public struct Placement: Codable, Sendable, Hashable {
             : 1 - Double(destination.intersection(safeArea).area) / Double(visible)
     }
 
-    /// The largest whole-pixel rect with `content`'s aspect that fits in `region`, centred (any odd pixel of
+    /// The largest whole-pixel rect with `content`'s shape that fits in `region`, centred (any odd pixel of
     /// slack goes right or below). The fitted side spans the region; the other is rounded to the nearest pixel
     /// and is at least 1.
     public static func fitRect(of content: PixelSize, in region: PixelRect) -> PixelRect {
@@ -83,27 +89,31 @@ public struct Placement: Codable, Sendable, Hashable {
                          width: width, height: height)
     }
 
-    /// The centred sub-rect of `content` with `target`'s aspect (what fill shows); the whole content when either
-    /// size is empty.
-    public static func fillCrop(of content: PixelSize, toAspectOf target: PixelSize) -> SourceRect {
+    /// The centred sub-rect of `content`, of the shape `aspect` (its own by default), with `target`'s shape (what
+    /// fill shows); the whole content when either size is empty.
+    public static func fillCrop(of content: PixelSize, aspect: PixelSize? = nil, toAspectOf target: PixelSize) -> SourceRect {
         let whole = SourceRect(PixelRect(size: content))
-        guard content.area > 0, target.area > 0 else { return whole }
+        let shape = aspect ?? content
+        guard content.area > 0, shape.area > 0, target.area > 0 else { return whole }
         let contentW = Double(content.width), contentH = Double(content.height)
-        if content.width * target.height > content.height * target.width {
-            let width = contentH * Double(target.width) / Double(target.height)
+        // Cross-multiplied, so a picture of the target's exact shape is kept whole; the part kept is the ratio of
+        // the two shapes.
+        let wider = shape.width * target.height, taller = shape.height * target.width
+        if wider > taller {
+            let width = contentW * Double(taller) / Double(wider)
             return SourceRect(x: (contentW - width) / 2, y: 0, width: width, height: contentH)
         }
-        if content.width * target.height < content.height * target.width {
-            let height = contentW * Double(target.height) / Double(target.width)
+        if wider < taller {
+            let height = contentH * Double(wider) / Double(taller)
             return SourceRect(x: 0, y: (contentH - height) / 2, width: contentW, height: height)
         }
         return whole
     }
 
-    /// What fill crops of `content` on `screen`; independent of pixel rounding.
-    public static func fillCroppedFraction(content: PixelSize, screen: PixelSize) -> CroppedFraction {
+    /// What fill crops of `content` (of the shape `aspect`) on `screen`; independent of pixel rounding.
+    public static func fillCroppedFraction(content: PixelSize, aspect: PixelSize? = nil, screen: PixelSize) -> CroppedFraction {
         guard content.area > 0 else { return .none }
-        let crop = fillCrop(of: content, toAspectOf: screen)
+        let crop = fillCrop(of: content, aspect: aspect, toAspectOf: screen)
         let horizontal = 1 - crop.width / Double(content.width)
         let vertical = 1 - crop.height / Double(content.height)
         return CroppedFraction(horizontal: horizontal, vertical: vertical,

@@ -240,6 +240,31 @@ import Testing
         }
     }
 
+    /// 720x480 at 32:27 is exactly 16:9 (720 x 32 : 480 x 27 = 23040 : 12960), though 853x480 in whole display
+    /// pixels: on a 16:9 screen fit fills the screen and fill keeps the whole frame, so the two are drawn once. Fit
+    /// left a black column (1919 px of 1920) and fill cropped a tenth of a row.
+    @Test func anAnamorphicPictureOfTheScreensExactShapeFillsIt() {
+        let coded = PixelSize(width: 720, height: 480)
+        let geometry = DisplayGeometry(codedSize: coded, sampleAspectRatio: SampleAspectRatio(32, 27))
+        var options = PreviewOptions()
+        options.overlays = [.crop]
+        let plans = PreviewPlan.renders(options: options, policy: .hig, geometry: geometry, codedContent: PixelRect(size: coded))
+        let sixteenByNine = plans.filter { $0.canvas.size.width * 9 == $0.canvas.size.height * 16 }
+        #expect(sixteenByNine.count >= 10)
+        for plan in sixteenByNine {
+            #expect(plan.job.destination == PixelRect(size: plan.canvas.size), "\(plan.record.file)")
+            #expect(plan.job.sourceCrop == SourceRect(PixelRect(size: coded)), "\(plan.record.file): \(plan.job.sourceCrop)")
+            #expect(plan.canvas.overlays.isEmpty, "no crop to tint: \(plan.record.file)")
+        }
+        let groups = PreviewJob.identicalRenders(plans)
+        for plan in sixteenByNine {
+            let group = groups.first { $0.contains { plans[$0].record.file == plan.record.file } } ?? []
+            let other = plan.record.mode == .fit ? ViewingMode.fill : .fit
+            #expect(group.contains { plans[$0].record.device == plan.record.device && plans[$0].record.mode == other },
+                    "\(plan.record.file) is drawn once with its \(other): \(group.map { plans[$0].record.file })")
+        }
+    }
+
     /// An anamorphic frame whose display width is fractional (641 x 4/3 = 854.67, shown as 855): every render's
     /// crop stays inside the coded frame, and fit (which shows the whole picture) crops exactly the content. The
     /// GPU refuses a crop a fraction of a pixel past the edge, and the preview failed.
