@@ -30,6 +30,9 @@ public enum Linter {
         }
     }
 
+    /// The codec, profile and container names a policy file's limits may use: FFmpeg's.
+    public static let policyVocabulary = LintVocabulary.ffmpeg
+
     /// Writes the JUnit report of `results` to `path`, atomically.
     public static func writeJUnit(_ results: [LintResult], failOn: LintSeverity, to path: String) throws {
         try AtomicFile.write(Data(LintJUnitWriter.document(results, failOn: failOn).utf8), to: path)

@@ -46,18 +46,37 @@ public struct LintPolicyError: Error, CustomStringConvertible, Sendable, Equatab
     public let description: String
 }
 
+/// The names a policy file's `codec` and `container` limits may use: FFmpeg's, which FrameFarmCore does not link
+/// (`FrameFarmMedia.LintNames.ffmpeg` gives them).
+public struct LintVocabulary: Sendable {
+    /// The profiles FFmpeg names for `codec` (empty where it names none); nil when FFmpeg has no codec of that name.
+    public var profiles: @Sendable (String) -> [String]?
+    /// Whether a container may be called this (`probe`'s `fileFormat`).
+    public var isFileFormat: @Sendable (String) -> Bool
+
+    public init(profiles: @escaping @Sendable (String) -> [String]?, isFileFormat: @escaping @Sendable (String) -> Bool) {
+        self.profiles = profiles
+        self.isFileFormat = isFileFormat
+    }
+
+    /// Takes every name (where FFmpeg is not at hand).
+    public static let anything = LintVocabulary(profiles: { _ in [] }, isFileFormat: { _ in true })
+}
+
 /// A lint policy file: JSON, `{"profile": NAME, "rules": {RULE: {"enabled": Bool, "severity": S, thresholds...}}}`.
 /// Every key is optional; what a file leaves out keeps its profile's value (`default` when it names none). The
 /// thresholds a rule takes: `keyframe-interval` `warningSeconds`, `errorSeconds` (its severity follows them, so it
 /// takes no `severity`); `fill-crops-too-much` `percent`, `devices` (ids or groups of the device catalog);
 /// `too-short-for-track` `intervalSeconds`; `variable-frame-rate` `irregularPercent`; `codec` `allowed`
 /// (`{CODEC: {"profiles": [...], "maxLevel": N, "hdr": Bool}}`); `container` `containers` (`{CODEC: [FORMAT...]}`),
-/// `sampleEntries` (`{CODEC: [TAG...]}`) and `indexFirst`; `frame-rate` `max`. An unknown rule, key or value is
-/// an error, never ignored.
+/// `sampleEntries` (`{CODEC: [TAG...]}`) and `indexFirst`; `frame-rate` `max`. An unknown rule, key or value (a
+/// codec, profile or container `vocabulary` does not know) is an error, never ignored; so are `codec`, `container`
+/// and `frame-rate` enabled with no limits (they would pass everything) or given limits while disabled.
 public enum LintPolicy {
     /// The settings `text`, read from `file`, describes; `profile` is the base when the file names none.
     public static func settings(parsing text: String, file: String, profile: LintProfile? = nil,
-                                catalog: DeviceCatalog = .builtIn) throws(LintPolicyError) -> LintSettings {
+                                catalog: DeviceCatalog = .builtIn,
+                                vocabulary: LintVocabulary = .anything) throws(LintPolicyError) -> LintSettings {
         func fail(_ message: String, near key: String? = nil) -> LintPolicyError {
             let line = key.flatMap { text.range(of: "\"\($0)\"") }.map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 }
             return LintPolicyError(description: "\(file)\(line.map { ":\($0)" } ?? ""): \(message)")
@@ -90,11 +109,67 @@ public enum LintPolicy {
             guard case .object(let fields) = value else { throw fail("rule \"\(id)\" must be an object", near: id) }
             do {
                 try apply(fields, to: rule, in: &settings, catalog: catalog)
+                try checkNames(of: rule, in: settings, vocabulary: vocabulary)
+                try checkLimits(of: rule, in: settings, given: fields)
             } catch {
                 throw fail("rule \"\(id)\": \(error.description)", near: id)
             }
         }
         return settings
+    }
+
+    /// The codecs, profiles and containers of `rule`'s limits are names `vocabulary` knows: a misspelt one would
+    /// fail every input with a finding that names the misspelling as what the target plays.
+    private static func checkNames(of rule: LintRule, in settings: LintSettings,
+                                   vocabulary: LintVocabulary) throws(LintPolicyError) {
+        func profiles(_ codec: String) throws(LintPolicyError) -> [String] {
+            guard let known = vocabulary.profiles(codec) else {
+                throw LintPolicyError(description: "unknown codec \"\(codec)\" (codecs go by FFmpeg's names, as probe gives "
+                                      + "them: h264, hevc, vp9, av1, ...)")
+            }
+            return known
+        }
+        switch rule {
+        case .codec:
+            for (codec, limits) in settings.codecs.sorted(by: { $0.key < $1.key }) {
+                let known = try profiles(codec)
+                if !known.isEmpty, let unknown = limits.profiles.first(where: { !known.contains($0) }) {
+                    throw LintPolicyError(description: "unknown \(codec) profile \"\(unknown)\" (FFmpeg names \(codec)'s "
+                                          + known.joined(separator: ", ") + ")")
+                }
+            }
+        case .container:
+            for codec in Set(settings.containers.keys).union(settings.sampleEntries.keys).sorted() { _ = try profiles(codec) }
+            for format in settings.containers.values.joined() where !vocabulary.isFileFormat(format) {
+                throw LintPolicyError(description: "unknown container \"\(format)\" (mp4, mov, mpegts, webm, matroska, or "
+                                      + "another of probe's fileFormat names)")
+            }
+            for entry in settings.sampleEntries.values.joined() where entry.utf8.count != 4 {
+                throw LintPolicyError(description: "sample entry \"\(entry)\" is not a four-character code (hvc1, avc1, ...)")
+            }
+        default: break
+        }
+    }
+
+    /// `codec`, `container` and `frame-rate` judge by the limits given them: enabled with none, they would pass
+    /// every input; given some without being enabled where they are off, they would not run.
+    private static func checkLimits(of rule: LintRule, in settings: LintSettings,
+                                    given fields: [String: JSONValue]) throws(LintPolicyError) {
+        let limited: Bool
+        switch rule {
+        case .codec: limited = !settings.codecs.isEmpty
+        case .container: limited = !settings.containers.isEmpty || !settings.sampleEntries.isEmpty || settings.indexFirst
+        case .frameRate: limited = settings.maxFrameRate != nil
+        default: return
+        }
+        let enabled = !settings.disabled.contains(rule)
+        if enabled, !limited {
+            let keys = rule == .codec ? "allowed" : rule == .container ? "containers, sampleEntries or indexFirst" : "max"
+            throw LintPolicyError(description: "enabled with no limits, it would pass every input: give \(keys)")
+        }
+        if !enabled, limited, fields["enabled"] == nil, fields.keys.contains(where: { $0 != "severity" }) {
+            throw LintPolicyError(description: "limits given to a disabled rule, which does not run: add \"enabled\": true")
+        }
     }
 
     /// `settings` as a policy file (every rule, with its state, severity and thresholds), the form

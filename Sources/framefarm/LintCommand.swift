@@ -82,11 +82,13 @@ struct LintCommand: ParsableCommand {
     /// The profile's settings, with the policy file's over them.
     private func settings() throws -> LintSettings {
         guard let policyFile else { return (profile ?? .default).settings }
-        guard let data = FileManager.default.contents(atPath: policyFile) else {
+        // Read as a stream, so that /dev/null or a pipe reads as what it holds.
+        guard let data = FileHandle(forReadingAtPath: policyFile).flatMap({ try? $0.readToEnd() ?? Data() }) else {
             throw ValidationError("\(policyFile): cannot read the policy file")
         }
         do {
-            return try LintPolicy.settings(parsing: String(decoding: data, as: UTF8.self), file: policyFile, profile: profile)
+            return try LintPolicy.settings(parsing: String(decoding: data, as: UTF8.self), file: policyFile, profile: profile,
+                                           vocabulary: Linter.policyVocabulary)
         } catch {
             throw ValidationError(error.description)
         }

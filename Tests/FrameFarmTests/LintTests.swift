@@ -342,12 +342,32 @@ import FrameFarmSamples
             ("{\"rules\": {\"codec\": {\"allowed\": {\"h264\": {\"maxLevel\": \"4.2\"}}}}}",
              ":1: rule \"codec\": allowed \"h264\" maxLevel must be a number"),
             ("[1, 2]", ": not a JSON object"),
+            // Names FFmpeg does not use, which would fail every input as what the target plays.
+            ("{\"rules\": {\"codec\": {\"enabled\": true, \"allowed\": {\"h265\": {}}}}}",
+             ":1: rule \"codec\": unknown codec \"h265\""),
+            ("{\"rules\": {\"codec\": {\"enabled\": true, \"allowed\": {\"h264\": {\"profiles\": [\"Hihg\"]}}}}}",
+             ":1: rule \"codec\": unknown h264 profile \"Hihg\" (FFmpeg names h264's Baseline, Constrained Baseline, Main"),
+            ("{\"rules\": {\"container\": {\"enabled\": true, \"containers\": {\"h264\": [\"mp5\"]}}}}",
+             ":1: rule \"container\": unknown container \"mp5\""),
+            // A rule that would pass everything, and limits for a rule left off.
+            ("{\"rules\": {\"frame-rate\": {\"enabled\": true}}}",
+             ":1: rule \"frame-rate\": enabled with no limits, it would pass every input: give max"),
+            ("{\"rules\": {\"frame-rate\": {\"max\": 30}}}",
+             ":1: rule \"frame-rate\": limits given to a disabled rule, which does not run: add \"enabled\": true"),
         ]
         for (index, (text, expected)) in mistakes.enumerated() {
             let file = directory.write("bad\(index).json", Data(text.utf8))
             let run = try CommandLineTests.run(["lint", "--policy-file", file, short])
             #expect(run.status == 2 && run.stderr.contains(file + expected), "\(run.stderr)")
         }
+        // Real names and limits read, a profile's rule switched off with its limits left in is what it says.
+        let named = directory.write("named.json", Data("""
+            {"profile": "apple-hls", "rules": {"codec": {"enabled": true, "allowed": {"hevc": {"profiles": ["Main 10"]}}},
+             "container": {"enabled": false, "containers": {"h264": ["mpegts"]}}, "frame-rate": {"max": 30}}}
+            """.utf8))
+        let (namedStatus, namedResults) = try lint([short], ["--policy-file", named])
+        #expect(namedStatus == 1 && rules(namedResults[0]).contains("codec") && !rules(namedResults[0]).contains("container"),
+                "\(namedResults)")
     }
 
     /// 4:2:0 Y4M with an odd width (FFmpeg reads it; encoders refuse to make one).
