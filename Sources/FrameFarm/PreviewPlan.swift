@@ -157,7 +157,8 @@ enum PreviewPlan {
             overlays += fillCropTints(placement).map { Overlay.tint($0, color: cropTint) }
         }
         if wanted.contains(.safeArea), screen.safeArea != PixelRect(size: screen.size) {
-            let thickness = max(2, Int((Double(screen.size.width) / 500).rounded()))
+            // By the long side, so a device's outline is as thick in portrait as in landscape.
+            let thickness = max(2, Int((Double(max(screen.size.width, screen.size.height)) / 500).rounded()))
             overlays.append(.safeAreaOutline(screen.safeArea, color: safeAreaColor, thickness: thickness))
         }
         if wanted.contains(.corners), let radius = screen.cornerRadius, radius > 0 {

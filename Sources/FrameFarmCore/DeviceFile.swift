@@ -15,8 +15,37 @@ struct DeviceFile: Codable {
         } catch let error as DecodingError {
             throw describe(error, data: data)
         }
+        if let unknown = unknownKey(in: data, decoded: file) { throw unknown }
         try validate(file.devices)
         return file.devices
+    }
+
+    /// The first key of the file that decoding passed over (a misspelt `cornerRadious` would leave square corners
+    /// without a word): one the decoded devices, written back, do not have.
+    private static func unknownKey(in data: Data, decoded file: DeviceFile) -> DeviceCatalogError? {
+        guard let written = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(file)),
+              let given = try? JSONSerialization.jsonObject(with: data) else { return nil }
+        func unknown(_ given: Any, _ written: Any, _ path: [String]) -> [String]? {
+            if let given = given as? [String: Any], let written = written as? [String: Any] {
+                for key in given.keys.sorted() where !(given[key] is NSNull) {
+                    guard let value = written[key] else { return path + [key] }
+                    if let found = unknown(given[key]!, value, path + [key]) { return found }
+                }
+            } else if let given = given as? [Any], let written = written as? [Any] {
+                for (index, (item, value)) in zip(given, written).enumerated() {
+                    if let found = unknown(item, value, path + ["[\(index)]"]) { return found }
+                }
+            }
+            return nil
+        }
+        guard let path = unknown(given, written, []) else { return nil }
+        let reason = "is not a key FrameFarm reads (misspelt? 'devices --json' writes every key)"
+        guard path.count >= 3, path[0] == "devices", let index = Int(path[1].dropFirst().dropLast()) else {
+            return .malformedFile(reason: path.joined(separator: ".").replacingOccurrences(of: ".[", with: "[") + " " + reason)
+        }
+        let field = path.dropFirst(2).joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+        return .invalidDevice(index: index, id: index < file.devices.count ? file.devices[index].id : nil, field: field,
+                              reason: reason)
     }
 
     /// Throws for the first device with a problem, then for the first id used twice.
@@ -45,7 +74,8 @@ struct DeviceFile: Codable {
         @unknown default: return .malformedFile(reason: "\(error)")
         }
         if path.isEmpty, let fraction = fractionalPixels(data) {
-            // Foundation's decoder calls a fraction where an integer belongs invalid JSON, naming no field.
+            // Foundation's decoder calls a fraction (or a number past Int's range) where an integer belongs invalid
+            // JSON, naming no field.
             return .invalidDevice(index: fraction.index, id: fraction.id, field: fraction.field, reason: "must be an integer")
         }
         if path.isEmpty, case .typeMismatch = error {
@@ -78,7 +108,8 @@ struct DeviceFile: Codable {
         for (index, device) in devices.enumerated() {
             guard let device = device as? [String: Any], let pixels = device["nativePixels"] as? [String: Any] else { continue }
             for side in ["width", "height"] {
-                if let value = pixels[side] as? Double, value.rounded() != value {
+                // Past Int's range too: the decoder calls 1e23 invalid JSON as well.
+                if let value = pixels[side] as? Double, value.rounded() != value || abs(value) > 1e15 {
                     return (index, device["id"] as? String, "nativePixels.\(side)")
                 }
             }
@@ -96,6 +127,7 @@ struct DeviceFile: Codable {
         case is Int.Type: "an integer"
         case is Double.Type: "a number"
         case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
         default: "a \(type)"
         }
     }

@@ -12,6 +12,10 @@ public enum StrictJSON {
 
     /// Throws the first place where `bytes` (UTF-8) is not one JSON value with unique keys per object.
     public static func check(_ bytes: [UInt8]) throws(SyntaxError) {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw SyntaxError(line: 1, column: 1, reason: "a byte-order mark, which JSON text does not start with (RFC 8259 "
+                              + "8.1): save the file as UTF-8 without one")
+        }
         var reader = Reader(bytes: bytes)
         try reader.value(depth: 0)
         reader.skipSpace()

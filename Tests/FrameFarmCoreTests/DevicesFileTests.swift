@@ -106,6 +106,23 @@ private func mergeError(_ data: Data) -> DeviceCatalogError? {
         return
     }
     #expect(mergeError(Data(#"{"device": []}"#.utf8)) == .malformedFile(reason: "devices is missing"))
+    // A key decoding passes over is named: a misspelt cornerRadius left square corners without a word.
+    let unread = "is not a key FrameFarm reads (misspelt? 'devices --json' writes every key)"
+    #expect(mergeError(try file([entry(["cornerRadious": 40])])) == .invalidDevice(
+        index: 0, id: "kiosk-screen", field: "cornerRadious", reason: unread))
+    #expect(mergeError(try file([entry(), entry(["id": "b", "safeAreaPortrait": ["top": 0, "left": 0, "bottom": 9, "right": 0, "rigth": 0]])]))
+            == .invalidDevice(index: 1, id: "b", field: "safeAreaPortrait.rigth", reason: unread))
+    #expect(mergeError(try JSONSerialization.data(withJSONObject: ["devices": [entry()], "version": 2])) == .malformedFile(
+        reason: "version " + unread))
+    #expect(mergeError(try file([entry(["cornerRadius": NSNull()])])) == nil, "null is an absent value")
+    // A number past Int's range, a device that is no object, a byte-order mark: each named, never Foundation's words.
+    let huge = String(decoding: try file([entry()]), as: UTF8.self).replacingOccurrences(of: "1080", with: "99999999999999999999999")
+    #expect(mergeError(Data(huge.utf8)) == .invalidDevice(index: 0, id: "kiosk-screen", field: "nativePixels.width",
+                                                           reason: "must be an integer"))
+    #expect(mergeError(Data(#"{"devices": [1]}"#.utf8)) == .invalidDevice(index: 0, id: nil, field: "device", reason: "must be an object"))
+    #expect(mergeError(Data([0xEF, 0xBB, 0xBF]) + (try file([entry()]))) == .malformedFile(
+        reason: "not valid JSON: line 1, column 1: a byte-order mark, which JSON text does not start with (RFC 8259 8.1): "
+            + "save the file as UTF-8 without one"))
     let message = "\(DeviceCatalogError.invalidDevice(index: 2, id: "b", field: "scale", reason: "is missing"))"
     #expect(message == "devices file: devices[2] ('b'): scale is missing")
 }

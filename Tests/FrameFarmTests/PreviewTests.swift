@@ -240,6 +240,24 @@ import Testing
         }
     }
 
+    /// A device's safe-area outline is as thick in portrait as in landscape (it followed the screen's width: 5 px
+    /// against 2 on an iPhone).
+    @Test func theSafeAreaOutlineIsAsThickInEitherOrientation() throws {
+        var options = PreviewOptions()
+        options.orientations = [.landscape, .portrait]
+        options.overlays = [.safeArea]
+        let size = PixelSize(width: 1920, height: 1080)
+        let plans = PreviewPlan.renders(options: options, policy: .hig, geometry: DisplayGeometry(codedSize: size),
+                                        codedContent: PixelRect(size: size))
+        var thicknesses: [String: Set<Int>] = [:]
+        for plan in plans {
+            for case .safeAreaOutline(_, _, let thickness) in plan.canvas.overlays {
+                thicknesses[plan.record.device, default: []].insert(thickness)
+            }
+        }
+        #expect(thicknesses["iphone-16-pro"] != nil && thicknesses.values.allSatisfy { $0.count == 1 }, "\(thicknesses)")
+    }
+
     /// 720x480 at 32:27 is exactly 16:9 (720 x 32 : 480 x 27 = 23040 : 12960), though 853x480 in whole display
     /// pixels: on a 16:9 screen fit fills the screen and fill keeps the whole frame, so the two are drawn once. Fit
     /// left a black column (1919 px of 1920) and fill cropped a tenth of a row.
