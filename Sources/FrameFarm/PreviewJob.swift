@@ -38,8 +38,12 @@ public struct PreviewJob: BatchJob {
         let geometry = GPUFrame.otherShape(of: frame, in: facts.info.geometry) ?? facts.info.geometry
         let codedContent = geometry == facts.info.geometry ? facts.codedContent(options.removePadding)
             : PixelRect(size: geometry.codedSize)
-        let plans = PreviewPlan.renders(options: options, policy: input.policy, geometry: geometry,
+        var plans = PreviewPlan.renders(options: options, policy: input.policy, geometry: geometry,
                                         codedContent: codedContent)
+        // Renders that are one image share one review copy, which the review page then loads once.
+        for group in Self.identicalRenders(plans) {
+            for index in group.dropFirst() { plans[index].record.reviewFile = plans[group[0]].record.reviewFile }
+        }
         // Drawn into a staging folder that replaces preview/ once every render is in (as a thumbnail track is):
         // a preview failing midway leaves the earlier one as it was, and one for fewer devices leaves no others.
         let oldSetLeftAt = try AtomicFile.replacingFolder(at: try input.makeOutputFolder() + "/preview") { staging in
@@ -53,7 +57,9 @@ public struct PreviewJob: BatchJob {
             paddingRemoved: codedContent.size != geometry.codedSize,
             contentRect: ProbeReport.Rect(geometry.displayPixelRect(ofCoded: codedContent)),
             renders: plans.map(\.record), warnings: warnings.map(\.description))
-        return InputResult(facts: facts, files: plans.map(\.record.file), warnings: warnings) { $0.preview = section }
+        var files: [String] = []
+        for file in plans.flatMap(\.record.files) where !files.contains(file) { files.append(file) }
+        return InputResult(facts: facts, files: files, warnings: warnings) { $0.preview = section }
             .warning(oldSetLeftAt.map { InputWarning.oldOutputsLeft(folder: "preview", leftAt: $0) })
     }
 
@@ -99,12 +105,12 @@ public struct PreviewJob: BatchJob {
                     }, with: input.encoders)
                     for (position, drawnPlan) in group.enumerated() {
                         for plan in copies[drawnPlan] {
-                            let record = plans[plan].record
-                            try AtomicFile.write(encoded[position], to: folder + "/" + Self.inPreview(record.file))
-                            if let review = record.reviewFile {
-                                try AtomicFile.write(encoded[group.count + position], to: folder + "/" + Self.inPreview(review))
-                            }
+                            try AtomicFile.write(encoded[position], to: folder + "/" + Self.inPreview(plans[plan].record.file))
                             input.progress.add(items: 1)
+                        }
+                        // One review copy for the group (`process` gave its renders the first one's).
+                        if let review = plans[copies[drawnPlan][0]].record.reviewFile {
+                            try AtomicFile.write(encoded[group.count + position], to: folder + "/" + Self.inPreview(review))
                         }
                     }
                 })

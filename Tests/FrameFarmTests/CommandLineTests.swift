@@ -301,6 +301,12 @@ import Testing
         // A 160-px poster's buffers: more than its own pixels, far less than a gigabyte.
         #expect((160 * 90 * 4..<(1 << 30)).contains(summary.peakGPUMemoryBytes ?? 0))
         #expect(run.stderr.contains("framefarm: \(broken): not a video file"))
+        // A preview lists its renders and their review copies (fit and fill of this 16:9 video on a 16:9 TV share one).
+        let preview = try Self.run(["preview", "--json", good, "--out", directory.file("out"), "--devices", "apple-tv-4k"])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let outputs = try JSONDecoder().decode(Summary.self, from: Data(preview.stdout.utf8)).inputs[0].outputs
+        #expect(outputs.sorted() == ["manifest.json", "preview/apple-tv-4k-landscape-fill.png", "preview/apple-tv-4k-landscape-fit.png",
+                                     "preview/review/apple-tv-4k-landscape-fit.jpg"], "\(outputs)")
     }
 
     /// `--filter` and `--linear-light` reach the GPU and the manifest: a bilinear (tent) reduction is softer than

@@ -85,6 +85,12 @@ import Testing
             let meanDifference = difference / Double(small.width * small.height * 3)
             #expect(meanDifference < 8, "\(review) differs from the render shrunk by \(meanDifference) on average")
         }
+        // Fit and fill of a 16:9 picture on a 16:9 screen (the iPhone's picture in picture) are one image: one
+        // review copy between them, and no other copy on disk.
+        let pip = renders.filter { $0.device == "pip-iphone" }
+        #expect(pip.count == 2 && pip[0].reviewFile == pip[1].reviewFile, "\(pip.map(\.reviewFile))")
+        let copies = try FileManager.default.contentsOfDirectory(atPath: out + "/sample/preview/review")
+        #expect(Set(copies.map { "preview/review/" + $0 }) == Set(renders.compactMap(\.reviewFile)), "\(copies.sorted())")
         try ManifestStore.writeContactSheet(layout: OutputLayout(root: out))
         let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         let first = renders[0]
