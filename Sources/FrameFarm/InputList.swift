@@ -10,7 +10,8 @@ public enum InputList {
         "wmv", "y4m",
     ]
 
-    /// The inputs a list names, one a line, in order: blank lines and lines starting with `#` are skipped, a
+    /// The inputs a list names, one a line, in order: blank lines and lines starting with `#` (after spaces or tabs)
+    /// are skipped, other lines are paths whole (spaces included), a
     /// trailing carriage return and a leading byte-order mark are dropped, and relative paths stay relative (to
     /// the current folder, where the batch opens them). `-` reads standard input. Read a line at a time: a list of a million paths costs about
     /// what the paths do.
