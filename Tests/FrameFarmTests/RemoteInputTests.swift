@@ -340,23 +340,6 @@ struct RemoteInputTests {
         #expect(server.accessLog.contains { $0.contains("/videos/cdn/s-001.") })
     }
 
-    /// A remote segment answered with status 200 and an error page (a CDN's) fails its playlist naming it: FFmpeg
-    /// read it as holding nothing, and the next segment's frames stood in for it.
-    @Test func aSegmentServedAsAnErrorPageFailsItsPlaylist() throws {
-        let server = try WebServer()
-        let folder = server.root + "/videos"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let made = try CommandLineTests.run(["sample", "--out", folder + "/s.m3u8", "--duration", "4", "--size", "320x180",
-                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"])
-        try #require(made.status == 0, "\(made.stderr)")
-        try Data("<html><body>Rate limited</body></html>\n".utf8).write(to: URL(fileURLWithPath: folder + "/s-001.ts"))
-        let run = try CommandLineTests.run(["thumbnails", server.url("videos/s.m3u8"), "--out", server.folder.file("out"),
-                                            "--interval", "1"])
-        #expect(run.status == 1)
-        #expect(run.stderr.contains("cannot read \(server.url("videos/s-001.ts")), which the playlist lists: it is not in a format "
-                                    + "segments come in (MPEG-TS, MP4, WebM, AAC, MP3, AC-3): it begins \"<html><body>Rate"), "\(run.stderr)")
-    }
-
     /// Encrypted HLS over http: the key and the AES-128 segments come through FrameFarm's reader (FFmpeg's `crypto`
     /// protocol would fetch the segments with its own http client), in bounded range requests carrying the
     /// playlist's token, and are decrypted by FrameFarm: every tile shows its frame. A private origin's `--header`
@@ -396,21 +379,27 @@ struct RemoteInputTests {
                                     + "which the playlist lists: cannot decrypt it: "), "\(cut.stderr)")
     }
 
-    /// A segment a remote playlist lists but the server does not have (404): FFmpeg's demuxer would skip it and
-    /// the track would show the frame before it for its seconds; the input fails naming the segment instead.
+    /// A segment a remote playlist lists but the server does not have (404), and one it answers with status 200 and
+    /// an error page (a CDN's): FFmpeg's demuxer would skip either (it reads the page as holding nothing) and the
+    /// track would show other frames for its seconds; the input fails naming the segment instead.
     @Test func aMissingSegmentFailsTheInputRatherThanLeaveAGap() throws {
         let server = try WebServer()
         let folder = server.root + "/videos"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let made = try CommandLineTests.run(["sample", "--out", folder + "/show.m3u8", "--duration", "6", "--size", "320x180",
-                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"])
-        try #require(made.status == 0, "\(made.stderr)")
+        for name in ["show", "page"] {
+            let made = try CommandLineTests.run(["sample", "--out", folder + "/\(name).m3u8", "--duration", "6", "--size", "320x180",
+                                                 "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"])
+            try #require(made.status == 0, "\(made.stderr)")
+        }
         try FileManager.default.removeItem(atPath: folder + "/show-001.ts")
-        let run = try CommandLineTests.run(["thumbnails", server.url("videos/show.m3u8") + Self.query,
+        try Data("<html><body>Rate limited</body></html>\n".utf8).write(to: URL(fileURLWithPath: folder + "/page-001.ts"))
+        let run = try CommandLineTests.run(["thumbnails", server.url("videos/show.m3u8") + Self.query, server.url("videos/page.m3u8"),
                                             "--out", server.folder.file("out"), "--interval", "1"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("\(server.url("videos/show.m3u8")): cannot read \(server.url("videos/show-001.ts")), "
                                     + "which the playlist lists: HTTP 404"), "\(run.stderr)")
+        #expect(run.stderr.contains("cannot read \(server.url("videos/page-001.ts")), which the playlist lists: it is not in a format "
+                                    + "segments come in (MPEG-TS, MP4, WebM, AAC, MP3, AC-3): it begins \"<html><body>Rate"), "\(run.stderr)")
         #expect(!run.stderr.contains(Self.signature))
     }
 }
