@@ -121,9 +121,10 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
 extension PosterPicker {
     /// The auto poster where the video has too few keyframes to choose from: the best of exactly decoded
     /// candidates in windows after its keyframes (`windowedCandidateTimes`), decoded in parallel chunks (one per
-    /// core, each skipping what no candidate needs). When every one of them is black, washed out or flat (a long
-    /// dark opening in a one-GOP clip), candidates spread over the whole video are decoded too, as many as before
-    /// windows bounded the cost. The candidates' bars (those decoded clean) give the padding, as the keyframe
+    /// core, each skipping what no candidate needs). Candidates spread over the whole video are decoded too, as
+    /// many as before windows bounded the cost, when the windows' best is weak (black, washed out, flat or blurred:
+    /// a dark or soft opening in a one-GOP clip) or lies near their end and is clearly better than their first (a
+    /// fade or a blur still lifting where the windows end). The candidates' bars (those decoded clean) give the padding, as the keyframe
     /// candidates' do.
     static func pickExactlyFindingPadding(path: String, stream facts: StreamFacts,
                                           maxPixels: Int) throws -> (choice: Choice, padding: Padding) {
@@ -135,12 +136,20 @@ extension PosterPicker {
         var tally = Tally()
         var bars: [Double: FrameBars?] = [:]
         try decodeCandidates(windowed, path: path, stream: facts, maxPixels: maxPixels, into: &tally, bars: &bars)
-        if windowed != spread, tally.choice.map({ $0.score.value <= 0 }) ?? true {
+        if windowed != spread, tally.choice.map({ $0.score.value < PosterScore.weak || isImproving(tally) }) ?? true {
             try decodeCandidates(spread, path: path, stream: facts, maxPixels: maxPixels, into: &tally, bars: &bars)
         }
         let choice = try tally.choice ?? firstFrame(path: path, startSeconds: start, analysis: facts.analysis,
                                                     maxPixels: maxPixels)
         return (choice, Padding.decide(codedSize: facts.info.geometry.codedSize, frames: Array(bars.values)))
+    }
+
+    /// Whether `tally`'s best lies in the last quarter of its candidates' time and scores a quarter more than the
+    /// earliest: the picture was still getting better where the candidates end.
+    private static func isImproving(_ tally: Tally) -> Bool {
+        guard let best = tally.choice, let first = tally.values.min(by: { $0.key < $1.key }),
+              let last = tally.values.keys.max() else { return false }
+        return best.timeSeconds >= first.key + 0.75 * (last - first.key) && best.score.value > 1.25 * first.value
     }
 
     /// Where every candidate between 5% and 95% scored nothing (black, washed out or flat: a video whose picture

@@ -22,6 +22,10 @@ public struct PosterScore: Codable, Sendable, Comparable {
         self.init(luma: grid.values, width: grid.width, height: grid.height)
     }
 
+    /// A score below which a frame is blurred, nearly flat or nearly black (a sharp, well-exposed frame scores about
+    /// 0.05; one under a strong blur 0.006): worth looking further for a better one.
+    public static let weak = 0.01
+
     /// Brightness (0 black, 1 white) below which a frame, or a cell of one, shows nothing.
     static let nearBlack = 0.08
 
@@ -190,22 +194,24 @@ public enum PosterPicker {
     public struct Tally: Sendable {
         private var clean: Choice?
         private var damaged: Choice?
-        private var seen = Set<Double>()
+        /// Every distinct frame shown, by its time, with its score's value.
+        public private(set) var values: [Double: Double] = [:]
 
         public init() {}
 
         /// The best clean frame, else the best damaged one; `candidates` counts every distinct frame shown.
         public var choice: Choice? {
             guard var best = clean ?? damaged else { return nil }
-            best.candidates = seen.count
+            best.candidates = values.count
             return best
         }
 
         /// - Parameter damagedTimes: what decoding the frame met (see `Choice.damagedTimes`).
         public mutating func consider(_ frame: DecodedFrame, damagedTimes: [Double] = []) {
-            guard seen.insert(frame.timeSeconds).inserted else { return }
+            guard values[frame.timeSeconds] == nil else { return }
             let candidate = Choice(timeSeconds: frame.timeSeconds, score: PosterScore(frame: frame), candidates: 0,
                                    frame: frame, damagedTimes: damagedTimes)
+            values[frame.timeSeconds] = candidate.score.value
             if damagedTimes.isEmpty {
                 Self.keepBetter(candidate, in: &clean)
             } else {
@@ -215,7 +221,7 @@ public enum PosterPicker {
 
         /// Takes in what another tally saw (another run of the same candidates).
         public mutating func merge(_ other: Tally) {
-            seen.formUnion(other.seen)
+            values.merge(other.values) { first, _ in first }
             if let theirs = other.clean { Self.keepBetter(theirs, in: &clean) }
             if let theirs = other.damaged { Self.keepBetter(theirs, in: &damaged) }
         }

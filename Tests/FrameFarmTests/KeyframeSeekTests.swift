@@ -248,7 +248,7 @@ import FrameFarmMedia
     }
 
     /// Runs the ffmpeg CLI, which must succeed: clips cut as users cut them.
-    private static func ffmpeg(_ arguments: [String]) throws {
+    static func ffmpeg(_ arguments: [String]) throws {
         let path = "/usr/bin/ffmpeg"
         try #require(FileManager.default.isExecutableFile(atPath: path), "make deps-test installs the ffmpeg CLI")
         let process = Process()

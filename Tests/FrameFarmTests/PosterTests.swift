@@ -203,6 +203,26 @@ import FrameFarmSamples
         #expect(poster.timeSeconds >= 4, "picked \(poster.timeSeconds) s, inside the black lead or the fade")
     }
 
+    /// One keyframe in 20 s, so the exact candidates lie in one window of the clip's first seconds: blurred there
+    /// (by ffmpeg's gblur, strongly), or fading in over them, the poster still comes from the clear part after. It
+    /// came from the blur, and from the middle of the fade, where the window ended.
+    @Test(arguments: [(blurred: true, clearFrom: 10.0), (blurred: false, clearFrom: 8)])
+    func aOneKeyframeClipsPosterLooksPastASoftOrFadingOpening(blurred: Bool, clearFrom: Double) throws {
+        let directory = TemporaryDirectory()
+        let made = try makeSample(in: directory, name: blurred ? "clear.mp4" : "sample.mp4") {
+            $0.durationSeconds = 20
+            $0.frameRate = (10, 1)
+            $0.keyframeIntervalSeconds = 20
+            if !blurred { $0.fadeInSeconds = 8 }
+        }
+        if blurred {
+            try KeyframeSeekTests.ffmpeg(["-i", made, "-vf", "gblur=sigma=20:enable='lt(t,10)'", "-c:v", "libx264", "-g", "1000",
+                                          "-sc_threshold", "0", "-pix_fmt", "yuv420p", directory.file("sample.mp4")])
+        }
+        let poster = try Self.autoPosterShowingItsFrame(of: directory.file("sample.mp4"), widths: [], in: directory)
+        #expect(poster.timeSeconds >= clearFrom, "picked \(poster.timeSeconds) s")
+    }
+
     /// Black for 9.6 s of 10: every candidate between 5% and 95% is black, so frames from the last 5% are looked
     /// at, and the poster shows one of them. A video black throughout gets a poster that says so in a warning,
     /// kept in its manifest and on the review page (it was on stderr once, then gone); a black still is told
