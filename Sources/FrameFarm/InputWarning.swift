@@ -17,6 +17,9 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
     /// The `width`-px track's tiles are narrower, `tile`, so that one tile is no taller than `maxSheetSide`: the
     /// video is far taller than wide.
     case tilesNarrowed(width: Int, tile: PixelSize, maxSheetSide: Int)
+    /// Thumbnails `spacing` seconds apart, closer than the video's frames (`frameSeconds` each): most tiles show
+    /// the same frame as the one before.
+    case thumbnailsCloserThanFrames(spacing: Double, frameSeconds: Double)
     /// Video packets carry no timestamp, so frames may be shown at other times: `FrameTiming.untimedNote`.
     case missingTimestamps(note: String)
     /// The auto poster's every candidate, the video's first and last seconds included, was black, washed out or
@@ -56,6 +59,9 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
                 + (onlyFrame ? "" : "; pick a time with --at (--poster-at for thumbnails --poster)")
         case .missingTimestamps(let note):
             note
+        case .thumbnailsCloserThanFrames(let spacing, let frame):
+            String(format: "thumbnails %g s apart, closer than the video's frames (%g s each): most tiles repeat the one "
+                   + "before (--interval, --count)", spacing, frame)
         case .oldOutputsLeft(let folder, let leftAt):
             "the earlier \(folder)/ could not be removed once replaced: it is left as \(leftAt) (permissions?); "
                 + "remove it by hand"

@@ -139,8 +139,8 @@ public struct ThumbnailJob: BatchJob {
     /// How far past a keyframe's time an exact target still costs about a keyframe's decoding.
     static let framesPastKeyframe = 4
 
-    /// A grid lowered to keep sheets within the limit (per width), a file cut short (with the thumbnails that
-    /// show the last frame before the cut) and damaged data decoded.
+    /// A grid lowered to keep sheets within the limit (per width), thumbnails closer than frames, a file cut short
+    /// (with the thumbnails that show the last frame before the cut) and damaged data decoded.
     private func warnings(facts: MediaFacts, tracks: [ThumbnailTrack], corruptTimes: [Double]) -> [InputWarning] {
         var warnings: [InputWarning] = []
         for (width, track) in zip(options.widths, tracks) {
@@ -156,6 +156,10 @@ public struct ThumbnailJob: BatchJob {
                                               byDevice: (track.columns, track.rows) != withinSide))
         }
         let track = tracks[0]
+        if track.thumbnails.count > 1, let frame = facts.frameTiming?.medianFrameSeconds ?? facts.info.frameRate.map({ 1 / $0 }),
+           case let spacing = track.thumbnails[1].startTime - track.thumbnails[0].startTime, spacing < frame * 0.99 {
+            warnings.append(.thumbnailsCloserThanFrames(spacing: spacing, frameSeconds: frame))
+        }
         if let cut = facts.cutShortAtSeconds {
             // The cut is the time of the first frame the file lacks: a thumbnail at it already holds the one before.
             let after = track.thumbnails.first { $0.startTime >= cut - 5e-7 }

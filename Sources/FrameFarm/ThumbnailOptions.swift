@@ -5,7 +5,7 @@ public enum ThumbnailManifest: String, Sendable, CaseIterable {
     case vtt, hls, dash, iframes
 
     public static func parseList(_ text: String) throws -> Set<ThumbnailManifest> {
-        Set(try text.split(separator: ",").map { item in
+        Set(try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
             guard let manifest = ThumbnailManifest(rawValue: String(item)) else {
                 throw ValueParseError(kind: "manifest", value: String(item), expected: "vtt, hls, dash or iframes")
             }

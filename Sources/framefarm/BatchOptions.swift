@@ -314,7 +314,7 @@ extension FitRegion: ExpressibleByArgument {}
 
 /// A comma-separated list of positive integers (`--widths 1920,640`).
 func parseWidths(_ text: String) throws -> [Int] {
-    let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+    let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
     guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) >= 16 }) else {
         throw ValidationError("widths must be at least 16 px, comma-separated")
     }

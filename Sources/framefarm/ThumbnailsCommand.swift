@@ -20,30 +20,32 @@ struct ThumbnailsCommand: BatchCommand {
     @OptionGroup var batch: BatchOptions
     @OptionGroup var gpuOptions: GPUOptions
 
-    @Option(help: "Thumbnail width in pixels, 16 to 1920 (default 160); the height follows the display aspect ratio (even).")
+    // Numbers are read `.unconditional`ly, so that a negative one is refused as out of range, not taken for an option.
+    @Option(parsing: .unconditional,
+            help: "Thumbnail width in pixels, 16 to 1920 (default 160); the height follows the display aspect ratio (even).")
     var width: Int?
 
-    @Option(help: ArgumentHelp("Several widths, comma-separated, e.g. 160,320,640: a track each (thumbnails/WIDTH/), from the same decoded frames; one width is --width's single track.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Several widths, comma-separated, e.g. 160,320,640: a track each (thumbnails/WIDTH/), from the same decoded frames; one width is --width's single track.",
                                valueName: "widths"), transform: parseWidths)
     var widths: [Int]?
 
-    @Option(help: "Seconds between thumbnails (default 10).")
+    @Option(parsing: .unconditional, help: "Seconds between thumbnails (default 10).")
     var interval: Double?
 
-    @Option(help: "Number of thumbnails spread evenly over the video (instead of --interval).")
+    @Option(parsing: .unconditional, help: "Number of thumbnails spread evenly over the video (instead of --interval).")
     var count: Int?
 
-    @Option(help: "Tiles per sprite sheet, CxR with C and R from 1 to 100 (1x1 gives one file per thumbnail).",
+    @Option(parsing: .unconditional, help: "Tiles per sprite sheet, CxR with C and R from 1 to 100 (1x1 gives one file per thumbnail).",
             transform: parseGrid)
     var grid = Grid(columns: 10, rows: 10)
 
-    @Option(help: "The longest side a sprite sheet may have, in pixels (default 4096: Android's bitmap limit); a grid that would pass it is lowered for that video, with a warning.")
+    @Option(parsing: .unconditional, help: "The longest side a sprite sheet may have, in pixels (default 4096: Android's bitmap limit); a grid that would pass it is lowered for that video, with a warning.")
     var maxSheetPixels = ThumbnailOptions.defaultMaxSheetSide
 
     @Option(help: "Sheet format (webp-if-available is kept as another name for webp).")
     var format = FormatChoice.jpeg
 
-    @Option(help: "JPEG or WebP quality 1-100.")
+    @Option(parsing: .unconditional, help: "JPEG or WebP quality 1-100.")
     var quality = 85
 
     @Option(help: "exact (the frame on screen at each time) or keyframe (nearest keyframe at or before: fast).")
@@ -126,7 +128,7 @@ struct Grid: CustomStringConvertible {
 }
 
 func parseGrid(_ text: String) throws -> Grid {
-    let cells = text.lowercased().split(separator: "x").compactMap { Int($0) }
+    let cells = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
     guard cells.count == 2, (1...100).contains(cells[0]), (1...100).contains(cells[1]) else {
         throw ValidationError("grid must be CxR with C and R from 1 to 100, e.g. 10x10")
     }

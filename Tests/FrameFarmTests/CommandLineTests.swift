@@ -134,10 +134,20 @@ import Testing
         for (arguments, message) in [(["--width", "160", "--widths", "160,320"], "not both"),
                                      (["--widths", "160,160"], "twice"), (["--widths", "160,4000"], "16 to 1920"),
                                      (["--max-sheet-pixels", "65501"], "at most 65500 for jpeg"),
-                                     (["--max-sheet-pixels", "16384", "--format", "webp"], "at most 16383 for webp")] {
+                                     (["--max-sheet-pixels", "16384", "--format", "webp"], "at most 16383 for webp"),
+                                     // A negative number is out of range (it was taken for an option: "Missing value");
+                                     // a list with an empty item or a stray separator is refused, not read in part.
+                                     (["--interval", "-5"], "--interval must be at least 0.001 s"),
+                                     (["--count", "-1"], "--count must be at least 1"),
+                                     (["--grid", "1x1x"], "grid must be CxR"), (["--widths", "160,,320"], "widths must be"),
+                                     (["--manifests", ""], "manifest")] {
             let bad = try Self.run(["thumbnails", good, "--out", out] + arguments)
             #expect(bad.status == 2 && bad.stderr.contains(message), "\(arguments): \(bad.stderr)")
         }
+        // Thumbnails closer than the frames mostly repeat them: said (60,000 tiles of 600 frames went unremarked).
+        let close = try Self.run(["thumbnails", good, "--out", directory.file("close"), "--interval", "0.01"])
+        #expect(close.status == 0 && close.stderr.contains("warning: thumbnails 0.01 s apart, closer than the video's frames"),
+                "\(close.stderr)")
         // A negative time is refused as a time (it was taken for a missing value).
         for command in [["poster", "--at"], ["preview", "--at"], ["thumbnails", "--poster", "--poster-at"]] {
             let bad = try Self.run(command + ["-1", good, "--out", out])
