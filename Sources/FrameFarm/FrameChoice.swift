@@ -11,14 +11,20 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed == "poster" || trimmed == "auto" {
             self = .poster
-        } else if trimmed.hasSuffix("%"), let value = Double(trimmed.dropLast()), (0...100).contains(value) {
+        } else if trimmed.hasSuffix("%"), Self.isDecimal(trimmed.dropLast()), let value = Double(trimmed.dropLast()),
+                  (0...100).contains(value) {
             self = .percent(value)
-        } else if let value = Double(trimmed), value >= 0, value.isFinite {
+        } else if Self.isDecimal(trimmed[...]), let value = Double(trimmed), value >= 0, value.isFinite {
             self = .seconds(value)
         } else {
             throw ValueParseError(kind: "frame time", value: text,
                                   expected: "seconds (12.5), a percentage (25%), or auto (the poster frame; also called poster)")
         }
+    }
+
+    /// Digits with at most one decimal point: Swift's `Double` would also read `0x10` (16) and `1e308`.
+    private static func isDecimal(_ text: Substring) -> Bool {
+        !text.isEmpty && text.filter { $0 == "." }.count <= 1 && text.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber }
     }
 
     public var description: String {

@@ -318,6 +318,8 @@ func parseWidths(_ text: String) throws -> [Int] {
     guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) >= 16 }) else {
         throw ValidationError("widths must be at least 16 px, comma-separated")
     }
+    // A width given twice would be one file listed twice in the manifest.
+    guard Set(values).count == values.count else { throw ValidationError("the widths list a width twice") }
     return values.compactMap { $0 }
 }
 

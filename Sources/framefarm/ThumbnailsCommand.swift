@@ -88,7 +88,6 @@ struct ThumbnailsCommand: BatchCommand {
         if width != nil && widths != nil { throw ValidationError("give --width or --widths, not both") }
         let asked = widths ?? width.map { [$0] } ?? options.widths
         guard asked.allSatisfy({ (16...1920).contains($0) }) else { throw ValidationError("thumbnail widths must be 16 to 1920") }
-        guard Set(asked).count == asked.count else { throw ValidationError("--widths lists a width twice") }
         options.widths = asked
         switch (interval, count) {
         case (.some, .some): throw ValidationError("give --interval or --count, not both")

@@ -148,11 +148,16 @@ import Testing
         let close = try Self.run(["thumbnails", good, "--out", directory.file("close"), "--interval", "0.01"])
         #expect(close.status == 0 && close.stderr.contains("warning: thumbnails 0.01 s apart, closer than the video's frames"),
                 "\(close.stderr)")
-        // A negative time is refused as a time (it was taken for a missing value).
+        // A negative time is refused as a time (it was taken for a missing value); so are a hexadecimal one (read as
+        // 16 s) and an exponent.
         for command in [["poster", "--at"], ["preview", "--at"], ["thumbnails", "--poster", "--poster-at"]] {
-            let bad = try Self.run(command + ["-1", good, "--out", out])
-            #expect(bad.status == 2 && bad.stderr.contains("invalid frame time '-1'"), "\(command): \(bad.stderr)")
+            for time in ["-1", "0x10", "1e308"] {
+                let bad = try Self.run(command + [time, good, "--out", out])
+                #expect(bad.status == 2 && bad.stderr.contains("invalid frame time '\(time)'"), "\(command): \(bad.stderr)")
+            }
         }
+        let twice = try Self.run(["poster", good, "--out", out, "--widths", "320,320"])
+        #expect(twice.status == 2 && twice.stderr.contains("the widths list a width twice"), "\(twice.stderr)")
     }
 
     /// `--jobs N` runs the batch with N inputs in flight, as its run record says; a count out of range is a usage
