@@ -130,8 +130,8 @@ extension PosterPicker {
     /// core, each skipping what no candidate needs). Candidates spread over the whole video are decoded too, as
     /// many as before windows bounded the cost, when the windows' best is weak (black, washed out, flat or blurred:
     /// a dark or soft opening in a one-GOP clip) or lies near their end and is clearly better than their first (a
-    /// fade or a blur still lifting where the windows end). The candidates' bars (those decoded clean) give the padding, as the keyframe
-    /// candidates' do.
+    /// fade or a blur still lifting where the windows end). The candidates' bars (those decoded clean) give the
+    /// padding, as the keyframe candidates' do.
     static func pickExactlyFindingPadding(path: String, stream facts: StreamFacts,
                                           maxPixels: Int) throws -> (choice: Choice, padding: Padding) {
         let start = facts.info.startSeconds, duration = facts.availableSeconds

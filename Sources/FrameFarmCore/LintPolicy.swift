@@ -47,7 +47,7 @@ public struct LintPolicyError: Error, CustomStringConvertible, Sendable, Equatab
 }
 
 /// The names a policy file's `codec` and `container` limits may use: FFmpeg's, which FrameFarmCore does not link
-/// (`FrameFarmMedia.LintNames.ffmpeg` gives them).
+/// (`LintVocabulary.ffmpeg`, in FrameFarmMedia, gives them).
 public struct LintVocabulary: Sendable {
     /// The profiles FFmpeg names for `codec` (empty where it names none); nil when FFmpeg has no codec of that name.
     public var profiles: @Sendable (String) -> [String]?
@@ -71,7 +71,8 @@ public struct LintVocabulary: Sendable {
 /// (`{CODEC: {"profiles": [...], "maxLevel": N, "hdr": Bool}}`); `container` `containers` (`{CODEC: [FORMAT...]}`),
 /// `sampleEntries` (`{CODEC: [TAG...]}`) and `indexFirst`; `frame-rate` `max`. An unknown rule, key or value (a
 /// codec, profile or container `vocabulary` does not know) is an error, never ignored; so are `codec`, `container`
-/// and `frame-rate` enabled with no limits (they would pass everything) or given limits while disabled.
+/// and `frame-rate` enabled with no limits (they would pass everything) or given limits without being enabled
+/// where they are off (they would not run).
 public enum LintPolicy {
     /// The settings `text`, read from `file`, describes; `profile` is the base when the file names none.
     public static func settings(parsing text: String, file: String, profile: LintProfile? = nil,

@@ -36,7 +36,8 @@ enum NestedOpener {
     /// Notes `segment` of `parent` failed, for `reason`; `unreadable` when its bytes could not be had rather than
     /// being no media (lint tells the two apart).
     private static func fail(_ parent: String, segment: String, reason: String, unreadable: Bool) {
-        failures.withLock { $0[parent] = $0[parent] ?? .segmentFailed(segment: segment, reason: reason, unreadable: unreadable) }
+        let failure = InputError.segmentFailed(segment: segment, reason: reason, unreadable: unreadable)
+        failures.withLock { $0[parent] = $0[parent] ?? failure }
     }
 
     static let open: Open = { context, pb, url, flags, options in

@@ -44,8 +44,8 @@ enum SegmentFormat {
         guard bytes.count >= 8 else { return false }
         let type = String(decoding: bytes[4..<8], as: UTF8.self)
         if ["styp", "moof", "sidx", "emsg", "prft", "ftyp", "free", "skip", "moov", "mdat"].contains(type) { return true }
-        guard bytes[4..<8].allSatisfy({ $0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber) })
-        else { return false }
+        let letterOrDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        guard bytes[4..<8].allSatisfy(letterOrDigit) else { return false }
         let claimed = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
         return claimed == 0 || claimed == 1 || (claimed >= 8 && claimed <= (size ?? Int.max))
     }
