@@ -53,7 +53,9 @@ public struct PosterScore: Codable, Sendable, Comparable {
         // And counts only the picture that shows: a title card (white text on black) has the contrast and edges of
         // a detailed frame, and beat a soft but whole scene. Bars cost every frame of a video alike.
         let shown = Double(luma.reduce(0) { $0 + ($1 >= Self.nearBlack ? 1 : 0) }) / count
-        value = exposure * shown * min(1, contrast / 0.2) * sharpness
+        // Detail counts up to half the frame's contrast: a picture's mean Laplacian stays below that (the samples'
+        // zone plate reaches it), noise's is several times its contrast (a frame of static beat every real one).
+        value = exposure * shown * min(1, contrast / 0.2) * min(sharpness, contrast / 2)
     }
 
     /// Box-averages the luma plane to about `targetWidth` columns, normalised so black = 0 and white = 1. An RGB

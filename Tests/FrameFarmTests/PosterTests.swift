@@ -223,6 +223,21 @@ import FrameFarmSamples
         #expect(poster.timeSeconds >= clearFrom, "picked \(poster.timeSeconds) s")
     }
 
+    /// Five seconds of picture, then five of static (random grey, edges everywhere): the poster shows the picture.
+    /// Static's detail, which is noise, outscored it.
+    @Test func staticDoesNotBecomeThePoster() throws {
+        let directory = TemporaryDirectory()
+        let picture = try makeSample(in: directory, name: "picture.mp4") {
+            $0.durationSeconds = 5
+            $0.frameRate = (10, 1)
+        }
+        try KeyframeSeekTests.ffmpeg(["-i", picture, "-f", "lavfi", "-i", "nullsrc=s=320x180:r=10:d=5,geq=random(1)*255:128:128",
+                                      "-filter_complex", "[0:v]format=yuv420p[a];[1:v]format=yuv420p[b];[a][b]concat=n=2:v=1",
+                                      "-c:v", "libx264", "-g", "10", directory.file("sample.mp4")])
+        let poster = try Self.autoPosterShowingItsFrame(of: directory.file("sample.mp4"), widths: [], in: directory)
+        #expect(poster.timeSeconds < 5, "picked \(poster.timeSeconds) s, in the static")
+    }
+
     /// Black for 9.6 s of 10: every candidate between 5% and 95% is black, so frames from the last 5% are looked
     /// at, and the poster shows one of them. A video black throughout gets a poster that says so in a warning,
     /// kept in its manifest and on the review page (it was on stderr once, then gone); a black still is told
