@@ -95,7 +95,12 @@ public enum FolderLayout: Sendable, Hashable {
 public struct OutputLayout: Sendable {
     public let root: String
 
-    public init(root: String) { self.root = root }
+    /// `root` as given, less trailing slashes (`--out review/` would name `review//index.html`).
+    public init(root: String) {
+        var root = root
+        while root.count > 1, root.hasSuffix("/") { root.removeLast() }
+        self.root = root
+    }
 
     /// The file name without folder and last extension; a name that would be hidden or empty is made safe.
     public static func stem(_ path: String) -> String {

@@ -7,7 +7,8 @@ struct FrameFarmCommand: ParsableCommand {
         abstract: "Render how videos look on every device, and make trick-play thumbnails and posters, on any Vulkan GPU.",
         discussion: """
             Exit status: 0 when every input succeeded, 1 when some failed (each failure is one line \
-            'framefarm: <path>: <reason>' on stderr), 2 for usage errors. Shell completions: \
+            'framefarm: <path>: <reason>' on stderr), 2 for usage errors, 130 or 143 when interrupted (SIGINT, \
+            SIGTERM). Shell completions: \
             'framefarm --generate-completion-script bash|zsh|fish'.
             """,
         subcommands: [PreviewCommand.self, ThumbnailsCommand.self, PosterCommand.self, ReportCommand.self,

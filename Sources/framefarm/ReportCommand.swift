@@ -9,7 +9,8 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Reads every manifest and run record under OUT (no video is decoded) and writes the contact sheet \
             (OUT/index.html, paged for large batches) and OUT/summary.json. Without --inputs-from, the inputs are \
-            those the runs and manifests name. Exit status: 0 when nothing is failed, missing or stale; 1 \
+            those the runs and manifests name. Exit status: 0 when nothing is failed, missing or stale and every \
+            shard ran; 1 \
             otherwise; 2 for usage errors. Run it once the shards of a library are done.
             """)
 

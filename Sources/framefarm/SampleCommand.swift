@@ -12,7 +12,7 @@ struct SampleCommand: ParsableCommand {
             picture, legible in a 160-px thumbnail; tests read it back to check which frame a thumbnail shows.
             """)
 
-    @Option(help: "Output file; the container follows the extension (.mp4, .mkv, .ts, .mov).")
+    @Option(help: "Output file; the container follows the extension (.mp4, .mkv, .ts, .mov; .m3u8 an HLS playlist of segments).")
     var out: String
 
     @Option(help: "Seconds.")

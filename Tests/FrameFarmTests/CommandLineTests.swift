@@ -156,6 +156,9 @@ import Testing
                 #expect(bad.status == 2 && bad.stderr.contains("invalid frame time '\(time)'"), "\(command): \(bad.stderr)")
             }
         }
+        // An --out given with a trailing slash, as the docs' examples give it, is named without a doubled one.
+        let slashed = try Self.run(["poster", good, "--out", out + "/", "--widths", "160"])
+        #expect(slashed.status == 0 && slashed.stderr.contains("Contact sheet: \(out)/index.html"), "\(slashed.stderr)")
         let twice = try Self.run(["poster", good, "--out", out, "--widths", "320,320"])
         #expect(twice.status == 2 && twice.stderr.contains("the widths list a width twice"), "\(twice.stderr)")
     }
