@@ -7,6 +7,14 @@ import Testing
 @Suite struct HLSInputTests {
     /// With MPEG-4 Part 2, whose headers the muxer does not repeat in each segment, too (its segments were
     /// undecodable). `sample` makes the playlist's folder.
+    /// `sample --out path`: `seconds` of 320x180 at 10 fps, a keyframe every 2 s (the frame code at t is t x 10),
+    /// with `extra` options; it must succeed.
+    static func samplePlaylist(_ path: String, seconds: Int = 6, _ extra: [String] = []) throws {
+        let made = try CommandLineTests.run(["sample", "--out", path, "--duration", String(seconds), "--size", "320x180",
+                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast"] + extra)
+        try #require(made.status == 0, "\(made.stderr)")
+    }
+
     @Test(arguments: ["libx264", "mpeg4"]) func aPlaylistIsOneVideoWithExactTimesAcrossSegments(encoder: String) throws {
         let directory = TemporaryDirectory()
         let playlist = directory.file("made/show.m3u8")
@@ -137,9 +145,7 @@ import Testing
     /// leave the seconds it held showing the frame before.
     @Test func aRelativeManifestIsReadAndAMissingSegmentFailsItsPlaylist() throws {
         let directory = TemporaryDirectory()
-        let made = try CommandLineTests.run(["sample", "--out", directory.file("r0.m3u8"), "--duration", "6", "--size", "320x180",
-                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast", "--fmp4"])
-        #expect(made.status == 0, "\(made.stderr)")
+        try Self.samplePlaylist(directory.file("r0.m3u8"), ["--fmp4"])
         let segments = (0..<3).map { "<SegmentURL media=\"r0-\(String(format: "%03d", $0)).m4s\"/>" }.joined()
         try """
             <?xml version="1.0"?>
@@ -234,9 +240,7 @@ import Testing
     /// refused in one line, rather than cut short and called malformed XML.
     @Test func aLargeManifestIsReadAndAnOversizedOneIsRefused() throws {
         let directory = TemporaryDirectory()
-        let made = try CommandLineTests.run(["sample", "--out", directory.file("r0.m3u8"), "--duration", "4", "--size", "320x180",
-                                             "--fps", "10", "--keyframe-interval", "2", "--preset", "ultrafast", "--fmp4"])
-        #expect(made.status == 0, "\(made.stderr)")
+        try Self.samplePlaylist(directory.file("r0.m3u8"), seconds: 4, ["--fmp4"])
         func manifest(_ name: String, megabytes: Int) -> String {
             directory.write(name, Data("""
                 <?xml version="1.0"?>
@@ -285,9 +289,7 @@ import Testing
     @Test func aSegmentThatIsNoMediaFailsItsPlaylist() throws {
         let directory = TemporaryDirectory()
         let playlist = directory.file("page.m3u8")
-        let made = try CommandLineTests.run(["sample", "--out", playlist, "--duration", "6", "--size", "320x180", "--fps", "10",
-                                             "--keyframe-interval", "2", "--preset", "ultrafast"])
-        #expect(made.status == 0, "\(made.stderr)")
+        try Self.samplePlaylist(playlist)
         let segment = directory.file("page-001.ts")
         try Data("<!DOCTYPE html>\n<title>Bad Gateway</title>\n".utf8).write(to: URL(fileURLWithPath: segment))
         let run = try CommandLineTests.run(["thumbnails", playlist, "--out", directory.file("out"), "--interval", "1"])
@@ -302,9 +304,7 @@ import Testing
     @Test func aFragmentedMP4SegmentCutShortFailsItsPlaylist() throws {
         let directory = TemporaryDirectory()
         let playlist = directory.file("cut.m3u8")
-        let made = try CommandLineTests.run(["sample", "--out", playlist, "--duration", "6", "--size", "320x180", "--fps", "10",
-                                             "--keyframe-interval", "2", "--preset", "ultrafast", "--fmp4"])
-        #expect(made.status == 0, "\(made.stderr)")
+        try Self.samplePlaylist(playlist, ["--fmp4"])
         let segment = directory.file("cut-001.m4s")
         let whole = try Data(contentsOf: URL(fileURLWithPath: segment))
         try whole.prefix(whole.count * 2 / 3).write(to: URL(fileURLWithPath: segment))
@@ -321,9 +321,7 @@ import Testing
     @Test func encryptedSegmentsAreReadAndDRMIsOneClearLine() throws {
         let directory = TemporaryDirectory()
         let playlist = directory.file("locked.m3u8")
-        let made = try CommandLineTests.run(["sample", "--out", playlist, "--duration", "4", "--size", "320x180", "--fps", "10",
-                                             "--keyframe-interval", "2", "--preset", "ultrafast", "--encrypt"])
-        #expect(made.status == 0, "\(made.stderr)")
+        try Self.samplePlaylist(playlist, seconds: 4, ["--encrypt"])
         #expect(try String(contentsOfFile: playlist, encoding: .utf8).contains("#EXT-X-KEY:METHOD=AES-128,URI=\"locked.key\""))
         let segment = try Data(contentsOf: URL(fileURLWithPath: directory.file("locked-000.ts")))
         #expect(!(segment[0] == 0x47 && segment[188] == 0x47), "the segment is plain MPEG-TS")
@@ -380,9 +378,7 @@ import Testing
     @Test func aLiveStreamIsOneClearLineNotAWaitWithoutEnd() throws {
         let directory = TemporaryDirectory()
         let playlist = directory.file("show.m3u8")
-        let made = try CommandLineTests.run(["sample", "--out", playlist, "--duration", "4", "--size", "320x180", "--fps", "10",
-                                             "--keyframe-interval", "2", "--preset", "ultrafast"])
-        #expect(made.status == 0, "\(made.stderr)")
+        try Self.samplePlaylist(playlist, seconds: 4)
         let finished = try String(contentsOfFile: playlist, encoding: .utf8)
         #expect(finished.contains("#EXT-X-ENDLIST"))
         let growing = finished.split(separator: "\n").filter { !$0.hasPrefix("#EXT-X-ENDLIST") && !$0.hasPrefix("#EXT-X-PLAYLIST-TYPE") }
