@@ -89,8 +89,8 @@ public enum MediaProber {
     static let keyframeScanPackets = 3000
 
     /// The times between consecutive `keyframes`, sorted, less what a forward timestamp jump between them adds (at
-    /// times from `start`): a splice is reported as a jump, not as a long group of pictures. A pair across a jump
-    /// back in time is left out.
+    /// times from `start`): a splice is reported as a jump, not as a long group of pictures. A pair whose times step
+    /// back (across a jump back in time) is left out.
     static func keyframeGaps(_ keyframes: [Double], jumps: [TimestampJump], start: Double) -> [Double] {
         zip(keyframes.dropFirst(), keyframes).compactMap { later, earlier in
             let jumped = jumps.filter { $0.bySeconds > 0 && (earlier..<later).contains($0.atSeconds + start) }
