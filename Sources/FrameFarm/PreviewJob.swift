@@ -40,14 +40,15 @@ public struct PreviewJob: BatchJob {
             : PixelRect(size: geometry.codedSize)
         var plans = PreviewPlan.renders(options: options, policy: input.policy, geometry: geometry,
                                         codedContent: codedContent)
-        // Renders that are one image share one review copy, which the review page then loads once.
-        for group in Self.identicalRenders(plans) {
+        // Renders that are one image are drawn once and share one review copy, which the review page loads once.
+        let copies = Self.identicalRenders(plans)
+        for group in copies {
             for index in group.dropFirst() { plans[index].record.reviewFile = plans[group[0]].record.reviewFile }
         }
         // Drawn into a staging folder that replaces preview/ once every render is in (as a thumbnail track is):
         // a preview failing midway leaves the earlier one as it was, and one for fewer devices leaves no others.
         let oldSetLeftAt = try AtomicFile.replacingFolder(at: try input.makeOutputFolder() + "/preview") { staging in
-            try draw(plans, from: GPUFrame(frame, geometry: geometry), into: staging, input: input)
+            try draw(plans, copies: copies, from: GPUFrame(frame, geometry: geometry), into: staging, input: input)
         }.oldSetLeftAt
         let paddingDetected = facts.codedContentRect.size != facts.info.geometry.codedSize
         let warnings = options.frame.warnings(facts: facts, decoded: decoded)
@@ -57,19 +58,17 @@ public struct PreviewJob: BatchJob {
             paddingRemoved: codedContent.size != geometry.codedSize,
             contentRect: ProbeReport.Rect(geometry.displayPixelRect(ofCoded: codedContent)),
             renders: plans.map(\.record), warnings: warnings.map(\.description))
-        var files: [String] = []
-        for file in plans.flatMap(\.record.files) where !files.contains(file) { files.append(file) }
-        return InputResult(facts: facts, files: files, warnings: warnings) { $0.preview = section }
+        return InputResult(facts: facts, files: section.files, warnings: warnings) { $0.preview = section }
             .warning(oldSetLeftAt.map { InputWarning.oldOutputsLeft(folder: "preview", leftAt: $0) })
     }
 
     /// Draws and encodes every planned render into `folder` (under the names of their files in preview/).
-    /// Renders that would come out identical (fit and fill on a screen of the picture's own shape) are drawn and
-    /// encoded once and written under each name.
-    private func draw(_ plans: [PlannedRender], from gpuFrame: GPUFrame, into folder: String,
+    /// Each group of `identical` renders (`identicalRenders`: fit and fill on a screen of the picture's own shape)
+    /// is drawn and encoded once and written under each name.
+    private func draw(_ plans: [PlannedRender], copies identical: [[Int]], from gpuFrame: GPUFrame, into folder: String,
                       input: InputContext) throws {
         // Largest first, so each slot's buffers grow on its first submission only.
-        let copies = Self.identicalRenders(plans).sorted { plans[$0[0]].canvas.size.area > plans[$1[0]].canvas.size.area }
+        let copies = identical.sorted { plans[$0[0]].canvas.size.area > plans[$1[0]].canvas.size.area }
         let drawn = copies.map(\.[0])
         if let largest = drawn.map({ plans[$0].canvas.size }).max(by: { $0.area < $1.area }) {
             input.encoders.reserve(largest, format: options.format)

@@ -23,7 +23,7 @@ public struct VideoManifest: Codable, Sendable, Equatable {
     /// The files `command`'s section lists (relative to the video's folder); nil when it has no section.
     public func files(of command: String) -> [String]? {
         switch command {
-        case "preview": preview.map { $0.renders.flatMap(\.files) }
+        case "preview": preview?.files
         case "thumbnails": thumbnails.map { $0.files }
         case "poster": poster.map { $0.files.map(\.file) }
         default: nil
@@ -88,6 +88,12 @@ public struct PreviewSection: Codable, Sendable, Equatable {
     /// The part of the frame placed on screens, in display pixels.
     public var contentRect: ProbeReport.Rect
     public var renders: [PreviewRender]
+    /// Every render's file and review copy, each once (renders that are one image share a copy).
+    public var files: [String] {
+        var files: [String] = []
+        for file in renders.flatMap(\.files) where !files.contains(file) { files.append(file) }
+        return files
+    }
     /// What the run warned of the frame shown (the video cut short before it, damaged data on the way to it);
     /// absent when nothing.
     public var warnings: [String]?

@@ -42,12 +42,14 @@ enum MP4Boxes {
         return index < media
     }
 
+    /// The boxes a fragmented-MP4 segment or initialization segment opens with.
+    static let segmentOpenings: Set = ["styp", "moof", "sidx", "emsg", "prft", "ftyp", "free"]
+
     /// Why a fragmented-MP4 segment (or initialization segment) of `size` bytes, whose first bytes are `head`, is
     /// cut short: a top-level box whose header lies in `head` runs past its end. Nil when none does, or when `head`
     /// does not open with a box such segments open with (an MPEG-TS segment).
     static func cutShortSegment(head: Data, size: Int) -> String? {
-        guard let first = fields(in: head, at: 0, limit: head.count),
-              ["styp", "moof", "sidx", "emsg", "prft", "ftyp", "free"].contains(first.type) else { return nil }
+        guard let first = fields(in: head, at: 0, limit: head.count), segmentOpenings.contains(first.type) else { return nil }
         var offset = 0
         while offset < size, let box = fields(in: head, at: offset, limit: min(head.count, size)) {
             // 0 is "to the end of the file"; below the header's own length is not a box.

@@ -43,7 +43,8 @@ enum SegmentFormat {
     private static func isBox(_ bytes: [UInt8], size: Int?) -> Bool {
         guard bytes.count >= 8 else { return false }
         let type = String(decoding: bytes[4..<8], as: UTF8.self)
-        if ["styp", "moof", "sidx", "emsg", "prft", "ftyp", "free", "skip", "moov", "mdat"].contains(type) { return true }
+        // A segment's opening box, or one a whole MP4 named as a segment opens with.
+        if MP4Boxes.segmentOpenings.union(["skip", "moov", "mdat"]).contains(type) { return true }
         let letterOrDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
         guard bytes[4..<8].allSatisfy(letterOrDigit) else { return false }
         let claimed = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
