@@ -291,7 +291,8 @@ public struct BatchPipeline: Sendable {
         if let first = results.first {
             do {
                 try ManifestStore.update(at: layout.manifestPath(folder), input: input,
-                                         probe: ProbeReport(path: path, facts: first.facts, policy: policy)) { manifest in
+                                         probe: ProbeReport(path: path, facts: first.facts, policy: policy),
+                                         remade: Set(statuses.filter { $0.value == .done }.keys)) { manifest in
                     for result in results { result.record(&manifest) }
                 }
             } catch {
@@ -336,11 +337,12 @@ public struct BatchPipeline: Sendable {
         }
     }
 
-    /// Whether a re-run can skip the input: its manifest describes the same file, the job's section was made with
-    /// the same settings, and every file the section lists exists and is not empty.
+    /// Whether a re-run can skip the input: its manifest describes the same file, the job's section was made from
+    /// it (not stale) with the same settings, and every file the section lists exists and is not empty.
     private func isCurrent<Job: BatchJob>(_ job: Job, in manifest: VideoManifest, policy: ModePolicy, folder: String,
                                           layout: OutputLayout) -> Bool {
-        guard let recorded = job.recordedSettings(in: manifest), let files = manifest.files(of: Job.command),
+        guard !manifest.isStale(Job.command), let recorded = job.recordedSettings(in: manifest),
+              let files = manifest.files(of: Job.command),
               SettingsRecord.read(Job.Settings.self, from: recorded) == job.settings(policy: policy) else {
             return false
         }

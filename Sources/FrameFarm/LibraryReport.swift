@@ -169,7 +169,8 @@ public struct LibraryReport: Encodable, Sendable {
             let unchanged = input.map { $0.sizeBytes > 0 && manifest.input.describesSameFile(as: $0) } ?? false
             judged[path] = Dictionary(uniqueKeysWithValues: VideoManifest.commands.compactMap { command in
                 manifest.files(of: command).flatMap { files in
-                    files.allSatisfy { OutputLayout.isNonEmptyFile(out.videoFolder(folder) + "/" + $0) } ? (command, unchanged) : nil
+                    files.allSatisfy { OutputLayout.isNonEmptyFile(out.videoFolder(folder) + "/" + $0) }
+                        ? (command, unchanged && !manifest.isStale(command)) : nil
                 }
             })
         }

@@ -275,19 +275,26 @@ public enum ManifestStore {
     /// Starts from the input's `current` manifest or a fresh one, applies `update` and writes it atomically. The
     /// manifest is read again under a lock on its folder: another command's batch on the same OUT (`thumbnails`
     /// while `poster` runs) may have written its section since this one began, and must not lose it.
-    public static func update(at path: String, input: InputRecord, probe: ProbeReport,
+    /// `remade`: the commands whose sections `update` writes. When the input changed since the manifest was made,
+    /// the other commands' sections stay, marked stale (`VideoManifest.staleSections`): their files are still there.
+    public static func update(at path: String, input: InputRecord, probe: ProbeReport, remade: Set<String>,
                               _ update: (inout VideoManifest) -> Void) throws {
         try AtomicFile.withFolderLock(URL(fileURLWithPath: path).deletingLastPathComponent().path) {
-            try updateLocked(at: path, input: input, probe: probe, update)
+            try updateLocked(at: path, input: input, probe: probe, remade: remade, update)
         }
     }
 
-    private static func updateLocked(at path: String, input: InputRecord, probe: ProbeReport,
+    private static func updateLocked(at path: String, input: InputRecord, probe: ProbeReport, remade: Set<String>,
                                      _ update: (inout VideoManifest) -> Void) throws {
-        var manifest = current(at: path, for: input) ?? VideoManifest(input: input, probe: probe)
+        let recorded = read(path)
+        var manifest = current(recorded, for: input)
+            ?? recorded.flatMap { isOfAnotherInput($0, than: input) ? nil : $0.changed(to: input) }
+            ?? VideoManifest(input: input, probe: probe)
         manifest.input = input
         manifest.probe = probe
         update(&manifest)
+        let stale = (manifest.staleSections ?? []).filter { !remade.contains($0) }
+        manifest.staleSections = stale.isEmpty ? nil : stale
         // Of the track the manifest lists: a 4-s clip cut every second has no short track, and a folder without
         // one (a poster's, a preview's) has none at all.
         var settings = LintSettings()
@@ -319,6 +326,9 @@ public enum ManifestStore {
                 entry.changedSinceMade = true
                 problems.append(ContactSheetWriter.Problem(path: manifest.input.path,
                                                            text: "the input changed or is gone since its outputs were made",
+                                                           folder: folder))
+            } else if inputs[folder] != nil, let stale = manifest.staleSections {  // `report`'s notices name them
+                problems.append(ContactSheetWriter.Problem(path: manifest.input.path, text: ContactSheetWriter.staleText(stale),
                                                            folder: folder))
             }
             for warning in manifest.warnings {

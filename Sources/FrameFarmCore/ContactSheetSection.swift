@@ -14,6 +14,8 @@ extension ContactSheetWriter {
         }
         if entry.changedSinceMade {
             html += "<p class=\"warning\">The input changed or is gone since these outputs were made.</p>\n"
+        } else if let stale = manifest.staleSections {
+            html += "<p class=\"warning\">\(escape(staleText(stale, sentence: true)))</p>\n"
         }
         html += facts(manifest.probe, barsKept: manifest.preview?.settings["removePadding"] == "off") + warnings(manifest)
         html += timeline(entry)

@@ -173,13 +173,20 @@ public enum ContactSheetWriter {
         return html + "</nav>\n"
     }
 
+    /// What to say of sections made from an earlier version of the input (`VideoManifest.staleSections`): a
+    /// problem line, or (`sentence`) the paragraph in the video's section.
+    public static func staleText(_ commands: [String], sentence: Bool = false) -> String {
+        "\(sentence ? "The" : "the") \(commands.joined(separator: " and ")) outputs were made from an earlier version "
+            + "of the input\(sentence ? "." : "")"
+    }
+
     /// What the summary bar counts for `entry`.
     static func flags(of entry: Entry) -> [Flag] {
         let manifest = entry.manifest, probe = manifest.probe
         var flags: [Flag] = []
         // Shown by the failed filter with its problem line; counted there once, as a failed input.
         if entry.lastRunFailure != nil { flags.append(.failed) }
-        if entry.changedSinceMade { flags.append(.changed) }
+        if entry.changedSinceMade || manifest.staleSections != nil { flags.append(.changed) }
         if !manifest.warnings.isEmpty { flags.append(.warnings) }
         if (manifest.lint ?? []).contains(where: { $0.severity >= .warning }) { flags.append(.lint) }
         if probe.paddingDetected || probe.partialPadding != nil { flags.append(.padding) }

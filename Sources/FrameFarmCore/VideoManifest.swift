@@ -11,6 +11,10 @@ public struct VideoManifest: Codable, Sendable, Equatable {
     /// What `framefarm lint`'s rules (their default settings) find in `probe`, kept with it: the review page shows
     /// them, and a delivery pipeline reads them without linting again.
     public var lint: [LintFinding]?
+    /// The commands whose sections were made from an earlier version of the input than `input` describes: another
+    /// command ran after it changed. Their files stand until they are made again, and `report` counts them stale.
+    /// Absent when none.
+    public var staleSections: [String]?
 
     public init(input: InputRecord, probe: ProbeReport) {
         self.input = input
@@ -28,6 +32,19 @@ public struct VideoManifest: Codable, Sendable, Equatable {
         case "poster": poster.map { $0.files.map(\.file) }
         default: nil
         }
+    }
+
+    /// Whether `command`'s section was made from an earlier version of the input (`staleSections`).
+    public func isStale(_ command: String) -> Bool { staleSections?.contains(command) ?? false }
+
+    /// The manifest for `input`, a later version of the one this was made from: every section kept, and each
+    /// made before (those of `files(of:)`) marked stale until its command runs again.
+    public func changed(to input: InputRecord) -> VideoManifest {
+        var manifest = self
+        manifest.input = input
+        let stale = Self.commands.filter { isStale($0) || files(of: $0) != nil }
+        manifest.staleSections = stale.isEmpty ? nil : stale
+        return manifest
     }
 
     /// What the runs warned of this video's outputs, each once (a cut the track and the poster both met).

@@ -346,6 +346,38 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
                 "\(failed.summary)")
     }
 
+    /// After the input changed, one command's run keeps the others' sections, marked stale: `report` and the page
+    /// call their outputs stale (not missing, while their files stand), and their command makes them again.
+    @Test func oneCommandAfterTheInputChangedLeavesTheOthersStale() throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory, name: "v.mp4") { $0.durationSeconds = 1 }
+        let out = directory.file("out")
+        for command in [["thumbnails", "--interval", "0.5"], ["poster", "--widths", "160"]] {
+            #expect(try CommandLineTests.run(command + [video, "--out", out, "--quiet"]).status == 0)
+        }
+        // Another encode under the same name: a longer clip.
+        let longer = try makeSample(in: directory, name: "longer.mp4") { $0.durationSeconds = 2 }
+        try FileManager.default.removeItem(atPath: video)
+        try FileManager.default.moveItem(atPath: longer, toPath: video)
+        #expect(try CommandLineTests.run(["poster", "--widths", "160", video, "--out", out, "--quiet"]).status == 0)
+        let manifest = try #require(ManifestStore.read(out + "/v/manifest.json"))
+        #expect(manifest.staleSections == ["thumbnails"] && manifest.thumbnails != nil, "\(String(describing: manifest.staleSections))")
+        #expect(manifest.probe.durationSeconds > 1.5, "the probe is the new input's")
+        let sheet = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(sheet.contains("The thumbnails outputs were made from an earlier version of the input."))
+        let stale = try report(out)
+        let commands = stale.summary["commands"] as? [String: Any]
+        #expect(stale.status == 1)
+        #expect((commands?["thumbnails"] as? [String: Any])?["stale"] as? [String] == [video], "\(stale.summary)")
+        #expect((commands?["thumbnails"] as? [String: Any])?["missing"] as? [String] == [])
+        #expect((commands?["poster"] as? [String: Any])?["done"] as? Int == 1)
+        // Thumbnails made again from the new input: nothing stale; a 2-s clip at 0.5 s has four tiles.
+        #expect(try CommandLineTests.run(["thumbnails", "--interval", "0.5", video, "--out", out, "--quiet"]).status == 0)
+        let remade = try #require(ManifestStore.read(out + "/v/manifest.json"))
+        #expect(remade.staleSections == nil && remade.thumbnails?.count == 4 && remade.poster != nil)
+        #expect(try report(out).status == 0)
+    }
+
     /// An interrupted run records the inputs it never started: without a list, `report` counts them missing (a
     /// later interrupted run never hides what an earlier one finished); with a list, an OUT holding no output and
     /// no run of any command (a mistyped path) is not complete.
