@@ -80,7 +80,7 @@ final class RangeClient {
     func get(_ first: Int, through last: Int) -> Result<Response, Failure> {
         var address = location, headers = headerList, collector = Collector(limit: last - first + 1)
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        var code = CURLE_OK
+        var code = CURLE_OK, elsewhere: String?
         for hop in 0...Self.redirectLimit {
             collector = Collector(limit: last - first + 1)
             code = perform(address, range: "\(first)-\(last)", headers: headers, collector: collector, errorText: &errorText)
@@ -91,6 +91,11 @@ final class RangeClient {
                 code = CURLE_TOO_MANY_REDIRECTS
                 break
             }
+            // Only http(s): a server must not lead the farm to another protocol (an FTP login, a local file).
+            guard RemoteInput.isRemote(String(cString: next)) else {
+                elsewhere = String(cString: next)
+                break
+            }
             address = String(cString: next)
             if RemoteInput.origin(of: address) != RemoteInput.origin(of: location) { headers = nil }
         }
@@ -99,6 +104,10 @@ final class RangeClient {
         func failed(_ error: InputError, retryable: Bool = false) -> Result<Response, Failure> {
             .failure(Failure(error: error, retryable: retryable,
                              partial: response.status == 206 && !response.body.isEmpty ? response : nil))
+        }
+        if let elsewhere {
+            let scheme = elsewhere.split(separator: ":", maxSplits: 1).first.map(String.init) ?? elsewhere
+            return failed(.connectionFailed("a redirect to \(scheme): is not followed (only http and https are)"))
         }
         let message = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // curl's words name the host, not the query; a redirect's target could still carry one.
@@ -183,6 +192,7 @@ final class RangeClient {
                 framefarm_curl_set_string(curl, CURLOPT_RANGE, range)
                 framefarm_curl_set_string(curl, CURLOPT_USERAGENT, Self.userAgent)
                 framefarm_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
+                framefarm_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
                 // The batch's threads each make requests: no signals (curl's DNS timeouts would use SIGALRM).
                 framefarm_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
                 framefarm_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT, timeout)

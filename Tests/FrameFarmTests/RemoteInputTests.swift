@@ -106,6 +106,7 @@ struct RemoteInputTests {
             server.url("videos/slow.mp4", port: stalling),
             server.url("videos/refused.mp4", port: refused),
             server.tlsURL("videos/untrusted.mp4"),
+            server.url("to-ftp/clip.mp4"),
         ]
         let out = server.folder.file("out")
         let started = Date()
@@ -122,7 +123,10 @@ struct RemoteInputTests {
         #expect(lines.contains { $0.hasPrefix(line(server.url("videos/refused.mp4", port: refused), "cannot connect: ")) },
                 "\(lines)")
         #expect(lines.contains { $0.hasPrefix(line(server.tlsURL("videos/untrusted.mp4"), "TLS failure: ")) }, "\(lines)")
-        #expect(lines.count == 6, "one line per failed input: \(lines)")
+        // A redirect to another protocol is not followed (curl would log in to an FTP server there).
+        #expect(lines.contains(line(server.url("to-ftp/clip.mp4"), "a redirect to ftp: is not followed (only http and https are)")),
+                "\(lines)")
+        #expect(lines.count == 7, "one line per failed input: \(lines)")
         #expect(!run.stderr.contains(Self.signature) && !run.stderr.contains("Fatal") && !run.stderr.contains("Backtrace"))
         // The timeout is the batch's longest wait, not a sum of retries.
         #expect(elapsed < 30, "took \(elapsed) s")

@@ -48,6 +48,7 @@ final class WebServer {
                     ssl_certificate_key \(key);
                     root \(root);
                     location /forbidden/ { return 403; }
+                    location /to-ftp/ { return 302 ftp://127.0.0.1:\(port)/videos/clip.mp4; }
                     location /moved/ { rewrite ^/moved/(.*)$ /videos/$1 redirect; }
                     location /go/ { rewrite ^/go/(\\w+)-(\\w+)$ /videos/show/$1.$2 redirect; }
                     location /expiring/ {
