@@ -142,7 +142,7 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "Print the batch summary as JSON on stdout.")
     var json = false
 
-    @Flag(help: "No progress bar and no summary line.")
+    @Flag(help: "No progress bar, no warnings and no summary line: only the failures' lines (--json keeps the warnings).")
     var quiet = false
 
     @Option(help: "Refuse inputs whose frames have more pixels than this (8192x8192 by default).")

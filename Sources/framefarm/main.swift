@@ -24,5 +24,11 @@ do {
         FileHandle.standardError.write(Data((FrameFarmCommand.fullMessage(for: error) + "\n").utf8))
         exit(ExitStatus.usage)
     }
+    // A run's own failure (OUT's summary.json cannot be written): one line as an input's failure reads, not
+    // ArgumentParser's "Error:".
+    if code == .failure, !(error is ExitCode) {
+        Terminal.printError(FrameFarmCommand.message(for: error))
+        exit(code.rawValue)
+    }
     FrameFarmCommand.exit(withError: error)
 }

@@ -75,6 +75,17 @@ import Testing
         #expect(!usage.stderr.contains("Fatal error") && !usage.stderr.contains("Backtrace"))
     }
 
+    /// The aspect class is of the long side over the short: `probe` says when that long side stands up, so that a
+    /// tall phone video's `ultra-wide` is not read as a wide one.
+    @Test func probeSaysWhenTheLongSideStandsUp() throws {
+        let directory = TemporaryDirectory()
+        let tall = try makeSample(in: directory, name: "tall.mp4") { $0.size = PixelSize(width: 180, height: 500) }
+        let wide = try makeSample(in: directory, name: "wide.mp4") { $0.size = PixelSize(width: 500, height: 180) }
+        let probe = try Self.run(["probe", tall, wide])
+        let lines = probe.stdout.split(separator: "\n").filter { $0.contains("display ") }
+        #expect(lines.count == 2 && lines[0].contains("ultra-wide (standing up)") && lines[1].contains("ultra-wide,"), "\(lines)")
+    }
+
     /// A video with bars in its first half only, made by `sample --padding-until`: `probe --json` says partial,
     /// with the rect where the bars show and its share, and a poster keeps the whole frame (bars not removed).
     @Test func partialPaddingIsReportedAndNotRemoved() throws {

@@ -378,6 +378,19 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         #expect(try report(out).status == 0)
     }
 
+    /// `report` failing to write its summary says so in one line of FrameFarm's form, exit 1.
+    @Test func aSummaryThatCannotBeWrittenIsOneLine() throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory, name: "v.mp4") { $0.durationSeconds = 1 }
+        let out = directory.file("out")
+        #expect(try CommandLineTests.run(["poster", "--widths", "160", video, "--out", out, "--quiet"]).status == 0)
+        try FileManager.default.createDirectory(atPath: out + "/summary.json", withIntermediateDirectories: false)
+        let run = try CommandLineTests.run(["report", out])
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("framefarm: ") && lines[0].contains("summary.json"), "\(run.stderr)")
+    }
+
     /// An interrupted run records the inputs it never started: without a list, `report` counts them missing (a
     /// later interrupted run never hides what an earlier one finished); with a list, an OUT holding no output and
     /// no run of any command (a mistyped path) is not complete.
