@@ -41,7 +41,7 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
     /// the background while the padding is found, since the time needs only the duration.
     func decodeFindingPadding(_ stream: StreamFacts, path: String,
                               maxPixels: Int) throws -> (facts: MediaFacts, decoded: Decoded) {
-        guard let offset = requestedOffset(durationSeconds: stream.durationSeconds) else {
+        guard let offset = requestedOffset(stream) else {
             let found = try PosterPicker.pickFromKeyframes(
                 path: path, durationSeconds: stream.availableSeconds, startSeconds: stream.info.startSeconds,
                 keyframeIntervalSeconds: stream.keyframeIntervalSeconds, keyframeTimes: stream.keyframeTimes,
@@ -95,7 +95,7 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         var warnings: [InputWarning] = []
         if let cut = facts.cutShortAtSeconds {
             let shown = decoded.frame.timeSeconds - facts.info.startSeconds
-            let consequence: InputWarning.CutShortConsequence? = switch requestedOffset(durationSeconds: facts.durationSeconds) {
+            let consequence: InputWarning.CutShortConsequence? = switch requestedOffset(facts.stream) {
             case let asked? where asked < cut - 5e-7: nil  // the cut is the first frame the file lacks
             case let asked?: .frameAskedPastCut(askedSeconds: asked, shownSeconds: shown)
             case nil: .posterPickedBeforeCut(shownSeconds: shown)
@@ -113,12 +113,13 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
         return warnings
     }
 
-    /// Seconds from the start that a time or a percentage asks for (a time past the end is the end); nil for the
-    /// auto poster.
-    private func requestedOffset(durationSeconds duration: Double) -> Double? {
-        switch self {
-        case .seconds(let seconds): min(seconds, max(0, duration))
-        case .percent(let percent): duration * percent / 100
+    /// Seconds into the video that a time or a percentage of the file's timeline asks for (a time past the end is
+    /// the end, one in the lead before the video the first frame); nil for the auto poster.
+    private func requestedOffset(_ stream: StreamFacts) -> Double? {
+        let duration = stream.timelineSeconds
+        return switch self {
+        case .seconds(let seconds): stream.videoSeconds(atTimeline: min(seconds, max(0, duration)))
+        case .percent(let percent): stream.videoSeconds(atTimeline: duration * percent / 100)
         case .poster: nil
         }
     }

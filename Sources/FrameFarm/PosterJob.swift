@@ -92,7 +92,7 @@ public struct PosterJob: BatchJob {
         input.progress.add(items: 1)
         let warnings = options.frame.warnings(facts: facts, decoded: decoded)
         let section = PosterSection(settings: SettingsRecord.record(options.settings), gpu: input.gpu.record,
-                                    timeSeconds: ((frame.timeSeconds - facts.info.startSeconds) * 1000).rounded() / 1000,
+                                    timeSeconds: ((frame.timeSeconds - facts.timelineOriginSeconds) * 1000).rounded() / 1000,
                                     score: score, files: files, warnings: warnings.map(\.description))
         return InputResult(facts: facts, files: files.map(\.file), warnings: warnings) { $0.poster = section }
     }

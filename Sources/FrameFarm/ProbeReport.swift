@@ -30,7 +30,8 @@ extension ProbeReport {
         aspectClass = AspectClass(displaySize: contentSize)
         defaultMode = ProbeReport.defaultMode(of: contentSize, policy: policy)
         self.policy = policy
-        durationSeconds = ProbeReport.rounded(facts.durationSeconds, places: 3)
+        durationSeconds = ProbeReport.rounded(facts.timelineSeconds, places: 3)
+        videoStartSeconds = info.leadSeconds > 0 ? ProbeReport.rounded(info.leadSeconds, places: 3) : nil
         frameRate = info.frameRate.map { ProbeReport.rounded($0) }
         keyframeIntervalSeconds = facts.keyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }
         keyframeIntervalMaxSeconds = facts.longestKeyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }
@@ -71,7 +72,7 @@ extension ProbeReport {
             partialPadding = PartialPadding(contentRect: Rect(geometry.displayPixelRect(ofCoded: inside)),
                                             share: ProbeReport.rounded(share, places: 2))
         }
-        cutShortAtSeconds = facts.cutShortAtSeconds.map { ProbeReport.rounded($0, places: 3) }
+        cutShortAtSeconds = facts.cutShortAtSeconds.map { ProbeReport.rounded(info.leadSeconds + $0, places: 3) }
     }
 
     private static func rounded(_ value: Double, places: Int = 4) -> Double {

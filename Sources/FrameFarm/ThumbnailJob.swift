@@ -47,7 +47,7 @@ public struct ThumbnailJob: BatchJob {
             let tracks = try options.widths.map { width in
                 let tileSize = ThumbnailOptions.tileSize(for: contentSize, width: width, maxSide: options.maxSheetSide)
                 let grid = options.grid(for: tileSize, maxPixels: sheetPixels)
-                return try ThumbnailTrack(duration: stream.durationSeconds, spacing: options.spacing, tileSize: tileSize,
+                return try ThumbnailTrack(duration: stream.timelineSeconds, spacing: options.spacing, tileSize: tileSize,
                                           columns: grid.columns, rows: grid.rows, format: options.format)
             }
             // The track is written into a staging folder that replaces thumbnails/ once all of it is written, and
@@ -59,7 +59,7 @@ public struct ThumbnailJob: BatchJob {
                     return directory
                 }
                 let sheetWriters = try renderTracks(tracks, from: feeder, held: heldFrames, geometry: geometry,
-                                                    codedContent: codedContent, start: stream.info.startSeconds,
+                                                    codedContent: codedContent, start: stream.timelineOriginSeconds,
                                                     directories: directories, input: input)
                 return try writeManifests(tracks: tracks, sheetWriters: sheetWriters, facts: facts,
                                           corruptTimes: feeder.corruptTimes, folder: folder, directories: directories,
@@ -112,8 +112,8 @@ public struct ThumbnailJob: BatchJob {
         // Skipped deblocking moves the frame shown by a few dB at full size: hidden by a 4x shrink (of every width).
         let shrunkEnough = options.widths.max()! * 4 <= info.geometry.displaySize.width
         // Past the cut of a file cut short, each thumbnail shows the last frame before it.
-        let targets = try ThumbnailTrack.startTimes(duration: stream.durationSeconds, spacing: options.spacing)
-            .map { info.startSeconds + stream.heldTime($0) }
+        let targets = try ThumbnailTrack.startTimes(duration: stream.timelineSeconds, spacing: options.spacing)
+            .map { info.startSeconds + stream.heldTime(stream.videoSeconds(atTimeline: $0)) }
         let sources = Self.paddingSources(targets: targets, serving: Self.keyframeTargets(targets, mode: options.seek, stream: stream),
                                           durationSeconds: stream.availableSeconds, startSeconds: info.startSeconds)
         let feeder = ThumbnailFrameFeeder(path: input.path, analysis: stream.analysis, targets: targets,

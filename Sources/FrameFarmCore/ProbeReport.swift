@@ -50,7 +50,11 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     public static func defaultMode(of size: PixelSize, policy: ModePolicy) -> ViewingMode {
         policy.mode(content: size, screen: PixelSize(width: 1920, height: 1080).oriented(size.orientation))
     }
+    /// The file's timeline: from its start (or, in a playlist, its first segment's) to the video's end.
     public var durationSeconds = 0.0
+    /// Where the video's first frame is on that timeline, when the file starts before it (its audio first);
+    /// absent when 0. Every output's times count from the file's start, as players' do.
+    public var videoStartSeconds: Double?
     public var frameRate: Double?
     public var keyframeIntervalSeconds: Double?
     /// The longest gap between keyframes (the worst seek), over the same packets as `keyframeIntervalSeconds`.

@@ -31,6 +31,10 @@ public struct VideoStreamInfo: Sendable {
     public var fileFormat: String
     /// For a multivariant HLS playlist or DASH manifest: the rendition read, and why; nil for other inputs.
     public var rendition: Rendition?
+    /// How long the file runs before the video's first frame: its audio starts first. Players' seek bars and
+    /// `ffmpeg -ss` count from the file's start, so the times outputs give do too. 0 for playlists and manifests,
+    /// whose timeline is their segments'.
+    public var leadSeconds = 0.0
 }
 
 /// What `avformat_find_stream_info` learnt about a file's video stream: which stream it is and its codec
@@ -148,7 +152,7 @@ public final class MediaFile {
             rendition = picked?.rendition ?? rendition
             analyse()
             let infoCode = analysed!
-            var bestStream = picked?.stream ?? av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            var bestStream = picked?.stream ?? Self.playedVideoStream(opened) ?? av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
             // FFmpeg picks an attached picture (a music file's cover art) when there is no other video: a still
             // with a 90000-fps time base, not the file's video.
             if bestStream >= 0, opened.pointee.streams[Int(bestStream)]!.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
@@ -265,7 +269,7 @@ public final class MediaFile {
         return VideoStreamInfo(
             containerName: isDASH ? "dash" : String(cString: context.pointee.iformat.pointee.name),
             codecName: codecName, pixelFormatName: pixelFormatName, geometry: geometry,
-            frameRate: frameRate, durationSeconds: containerDuration, startSeconds: start, color: color,
+            frameRate: frameRate, durationSeconds: videoDuration(videoStart: start), startSeconds: start, color: color,
             bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil,
             interlaced: parameters.field_order == AV_FIELD_UNKNOWN ? nil : parameters.field_order != AV_FIELD_PROGRESSIVE,
             codecProfile: avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) },
@@ -274,7 +278,32 @@ public final class MediaFile {
             untaggedColor: [("matrix", parameters.color_space == AVCOL_SPC_UNSPECIFIED),
                             ("primaries", parameters.color_primaries == AVCOL_PRI_UNSPECIFIED),
                             ("transfer", parameters.color_trc == AVCOL_TRC_UNSPECIFIED)].filter(\.1).map(\.0),
-            fileFormat: fileFormat, rendition: rendition)
+            fileFormat: fileFormat, rendition: rendition, leadSeconds: leadSeconds(videoStart: start))
+    }
+
+    /// Of several video streams, the one players show: the first flagged default (an MP4 track enabled), else the
+    /// first, cover art aside. FFmpeg's pick is the one with the most bits, which no player shows first. Nil with
+    /// one video stream or none (FFmpeg's pick then).
+    private static func playedVideoStream(_ context: UnsafeMutablePointer<AVFormatContext>) -> Int32? {
+        let streams = (0..<Int(context.pointee.nb_streams)).map { context.pointee.streams[$0]!.pointee }
+        let videos = streams.indices.filter { index in
+            let stream = streams[index]
+            return stream.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && stream.codecpar.pointee.width > 0
+                && stream.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+        }
+        guard videos.count > 1 else { return nil }
+        return Int32(videos.first { streams[$0].disposition & AV_DISPOSITION_DEFAULT != 0 } ?? videos[0])
+    }
+
+    /// See `VideoStreamInfo.leadSeconds`: from the file's start, its earliest stream's first timestamp, as
+    /// `ffmpeg -ss` counts (a recording's clock, 10 s say, is no lead; nor is an MP4 edit list's empty start where
+    /// every stream has it).
+    private func leadSeconds(videoStart: Double) -> Double {
+        let demuxer = String(cString: context.pointee.iformat.pointee.name)
+        guard !isDASH, demuxer != "hls" else { return 0 }
+        let fileStart = context.pointee.start_time
+        guard fileStart != framefarm_av_nopts_value() else { return 0 }
+        return max(0, videoStart - Double(fileStart) / Double(AV_TIME_BASE))
     }
 
     /// `level` as the codec's specification writes it: H.264 and VP9 store ten times it, HEVC thirty times
@@ -309,22 +338,19 @@ public final class MediaFile {
         return demuxer.split(separator: ",").first.map(String.init) ?? demuxer
     }
 
-    /// Duration from the stream, else the container; nil when neither knows (see `scanDuration`).
-    var containerDuration: Double? {
+    /// The video's duration from the stream, else from the container's less what comes before the video's first
+    /// frame (at `videoStart`); nil when neither knows (see `scanDuration`).
+    private func videoDuration(videoStart: Double) -> Double? {
         if stream.pointee.duration > 0, stream.pointee.duration != framefarm_av_nopts_value() {
             return seconds(stream.pointee.duration)
         }
-        if context.pointee.duration > 0, context.pointee.duration != framefarm_av_nopts_value() {
-            let duration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
-            // Matroska's Duration is where the segment's timeline ends, and that timeline starts at 0 whatever the
-            // first timestamp: a recording that kept its start of 10 s says 20 s for 10 s of video.
-            let start = context.pointee.start_time
-            if fileFormat == "matroska" || fileFormat == "webm", start > 0, start != framefarm_av_nopts_value() {
-                return max(0, duration - Double(start) / Double(AV_TIME_BASE))
-            }
-            return duration
-        }
-        return nil
+        guard context.pointee.duration > 0, context.pointee.duration != framefarm_av_nopts_value() else { return nil }
+        let duration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
+        // Matroska's Duration is where the segment's timeline ends, and that timeline starts at 0 whatever the
+        // first timestamp: a recording that kept its start of 10 s says 20 s for 10 s of video. Another container's
+        // runs from its earliest stream's start: the audio's, when it starts first.
+        let before = fileFormat == "matroska" || fileFormat == "webm" ? max(0, videoStart) : leadSeconds(videoStart: videoStart)
+        return max(0, duration - before)
     }
 
     /// HDR peak from the container's metadata (MP4 `clli`/`mdcv`, Matroska's colour elements).

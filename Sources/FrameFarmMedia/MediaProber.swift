@@ -31,6 +31,16 @@ public struct StreamFacts: Sendable {
     /// a video (for padding, for the poster) are spread over this.
     public var availableSeconds: Double { min(durationSeconds, cutShortAtSeconds ?? durationSeconds) }
 
+    /// The file's timeline, which outputs' times count on: the lead before the video's first frame
+    /// (`VideoStreamInfo.leadSeconds`), then the video.
+    public var timelineSeconds: Double { info.leadSeconds + durationSeconds }
+
+    /// The stream time at which the file's timeline starts.
+    public var timelineOriginSeconds: Double { info.startSeconds - info.leadSeconds }
+
+    /// Seconds into the video at `seconds` on the file's timeline: its first frame's all through the lead.
+    public func videoSeconds(atTimeline seconds: Double) -> Double { max(0, seconds - info.leadSeconds) }
+
     /// `seconds` (from the start), or just before the cut when the file is cut short before it: the time whose
     /// frame on screen, and keyframe at or before, the file still holds.
     public func heldTime(_ seconds: Double) -> Double {

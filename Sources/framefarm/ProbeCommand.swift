@@ -91,7 +91,7 @@ struct ProbeCommand: ParsableCommand {
             \(Terminal.oneLine(report.path))
               \(report.fileFormat ?? report.container), \(report.codec)\(profile) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
               display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass.rawValue)\(report.aspectRatio < 1 ? " (standing up)" : ""), default mode \(report.defaultMode.rawValue) (\(report.policy))
-              \(String(format: "%.3f", report.durationSeconds)) s, \(rate)\(variable), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")\(combing)
+              \(String(format: "%.3f", report.durationSeconds)) s\(report.videoStartSeconds.map { String(format: " (the video from %.3f s)", $0) } ?? ""), \(rate)\(variable), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")\(combing)
               colour \(report.colorMatrix.rawValue) \(report.colorRange.rawValue) range, \(report.colorPrimaries.rawValue) primaries, transfer \(report.colorTransfer.rawValue)\(hdr), chroma \(report.chromaSiting.rawValue)\(untagged)
               \(padding)\(cut)\(damage)\(black)\(rendition)
             """

@@ -461,6 +461,51 @@ import FrameFarmSamples
         for (got, wanted) in zip(read, expected) where wanted != nil { #expect(got == wanted) }
     }
 
+    /// A video that starts 2 s into its file, after its audio: the track's cues, its length and the poster's
+    /// `--at` and time count from the file's start, as players' seek bars and `ffmpeg -ss` do (they were 2 s
+    /// ahead); before the video, its first frame.
+    @Test(arguments: [("mp4", "aac"), ("mkv", "pcm_s16le")])
+    func aVideoStartingAfterItsAudioIsTimedFromTheFileStart(container: String, audio: String) throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory, name: "video.mp4") {
+            $0.durationSeconds = 4
+            $0.keyframeIntervalSeconds = 1
+        }
+        let late = directory.file("late.\(container)")
+        try KeyframeSeekTests.ffmpeg(["-f", "lavfi", "-i", "sine=d=6", "-itsoffset", "2", "-i", video,
+                                      "-map", "0:a", "-map", "1:v", "-c:v", "copy", "-c:a", audio, late])
+        let out = directory.file("out")
+        let (cues, folder, _) = try Self.track(late, out: out) { $0.spacing = .interval(0.5) }
+        #expect(cues.count == 12 && abs((cues.last?.end ?? 0) - 6) < 0.05, "the track spans the file's 6 s: \(cues.count)")
+        let expected = cues.map { max(0, Int((($0.start - 2) * 25 + 1e-6).rounded(.down))) }
+        #expect(try Self.frameNumbers(cues, folder: folder) == expected.map { Optional($0) })
+        let report = try #require(ManifestStore.read(out + "/late/manifest.json")?.probe)
+        #expect(abs((report.videoStartSeconds ?? 0) - 2) < 0.001 && abs(report.durationSeconds - 6) < 0.05)
+        // The poster at 3.5 s on the file's timeline: frame 37, the video's 1.48 s.
+        let run = try CommandLineTests.run(["poster", late, "--at", "3.5", "--widths", "320", "--out", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        let poster = try #require(ManifestStore.read(out + "/late/manifest.json")?.poster)
+        #expect(abs(poster.timeSeconds - 3.48) < 0.001, "\(poster.timeSeconds)")
+        let image = try readImage(out + "/late/" + poster.files[0].file)
+        #expect(image.frameCode(in: PixelRect(x: 0, y: 0, width: image.width, height: image.height)) == 37)
+    }
+
+    /// Two video tracks, both enabled: the first is the one players show, and the track's; FFmpeg's own pick is
+    /// the one with more bits (here the second, larger one).
+    @Test func ofTwoVideoTracksTheFirstIsRead() throws {
+        let directory = TemporaryDirectory()
+        let first = try makeSample(in: directory, name: "first.mp4") {
+            $0.size = PixelSize(width: 160, height: 90)
+            $0.firstFrameNumber = 1000
+        }
+        let second = try makeSample(in: directory, name: "second.mp4") { $0.size = PixelSize(width: 640, height: 360) }
+        let both = directory.file("both.mp4")
+        try KeyframeSeekTests.ffmpeg(["-i", first, "-i", second, "-map", "0:v", "-map", "1:v", "-c", "copy", both])
+        let (cues, folder, _) = try Self.track(both, out: directory.file("out")) { $0.spacing = .interval(0.5) }
+        let expected = cues.map { 1000 + Int(($0.start * 25 + 1e-6).rounded(.down)) }
+        #expect(try Self.frameNumbers(cues, folder: folder) == expected.map { Optional($0) })
+    }
+
     @Test func anamorphicAndOffsetTimestampsStillLandOnTheRightFrame() throws {
         let directory = TemporaryDirectory()
         let path = try makeSample(in: directory, name: "offset.ts") {
