@@ -254,7 +254,8 @@ public struct BatchPipeline: Sendable {
         }
         defer { claim.release() }
         let recorded = ManifestStore.read(layout.manifestPath(folder))
-        if !settings.force, let recorded, ManifestStore.isOfAnotherInput(recorded, than: input) {
+        if !settings.force, let recorded, ManifestStore.isOfAnotherInput(recorded, than: input),
+           !ManifestStore.isGone(recorded, folder: folder, outputRoot: layout.root) {
             return failedBeforeAnyJob("its folder \(folder) holds the outputs of another input, \(recorded.input.path): "
                 + "give --layout hashed, or --layout mirror --inputs-root DIR, to keep both (--force replaces them)")
         }
@@ -262,6 +263,7 @@ public struct BatchPipeline: Sendable {
         let policy = settings.policy ?? existing?.probe.policy ?? .hig
         var statuses: [String: BatchSummary.Outcome.Status] = [:]
         var results: [InputResult] = []
+        var current: [String] = []  // the files of the jobs found up to date
         var failure: String?
         let context = InputContext(path: path, folder: folder, layout: layout, gpu: gpu, policy: policy,
                                    maxPixels: settings.maxPixels, rendition: renditionRequest(for: jobs),
@@ -270,6 +272,7 @@ public struct BatchPipeline: Sendable {
             let command = type(of: job).command
             if !settings.force, let existing, isCurrent(job, in: existing, policy: policy, folder: folder, layout: layout) {
                 statuses[command] = .upToDate
+                current += existing.files(of: command) ?? []
                 continue
             }
             if failure != nil {
@@ -302,7 +305,8 @@ public struct BatchPipeline: Sendable {
         }
         let status: BatchSummary.Outcome.Status = failure != nil ? .failed : results.isEmpty ? .upToDate : .done
         var outcome = BatchSummary.Outcome(path: path, folder: folder, status: status, error: failure,
-                                           outputs: results.isEmpty ? [] : results.flatMap(\.files) + ["manifest.json"],
+                                           outputs: results.isEmpty && current.isEmpty ? []
+                                               : current + results.flatMap(\.files) + ["manifest.json"],
                                            warnings: Self.timingWarnings(results.first?.facts) + results.flatMap(\.warnings))
         outcome.statusByCommand = statuses
         return outcome

@@ -21,7 +21,7 @@ public struct BatchSummary: Encodable, Sendable {
         /// Whether its outputs are there: `done` or `upToDate`.
         public var ok: Bool
         public var error: String?
-        /// Files written for this input, relative to its folder.
+        /// Its outputs, relative to its folder: the files written, and those found up to date.
         public var outputs: [String]
         public var warnings: [InputWarning]
         /// Each job's own status where a batch runs several; absent, every job's is `status`.

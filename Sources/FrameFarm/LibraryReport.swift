@@ -45,10 +45,11 @@ public struct LibraryReport: Encodable, Sendable {
         /// was made under another layout or inputs root).
         public var listedFolder: String?
     }
-    /// Nothing failed, missing, stale or not run.
+    /// Nothing failed, missing, stale or not run. Shards never run count only without a list: with one, their
+    /// inputs are missing if they were not done since (a library sharded again with another count).
     public var complete: Bool {
         notRun.isEmpty && commands.values.allSatisfy {
-            $0.failed.isEmpty && $0.missing.isEmpty && $0.stale.isEmpty && $0.shardsNotRun.isEmpty
+            $0.failed.isEmpty && $0.missing.isEmpty && $0.stale.isEmpty && (listGiven || $0.shardsNotRun.isEmpty)
         }
     }
 

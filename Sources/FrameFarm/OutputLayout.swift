@@ -256,6 +256,19 @@ public enum ManifestStore {
             && !manifest.input.describesSameFile(as: input)
     }
 
+    /// Whether the local input `manifest` was made from is gone, as the runs recorded its path: its folder is
+    /// free for another input of the same name (`show.mkv` in place of `show.mp4`). False where that cannot be
+    /// told (a remote input, a relative path no run recorded).
+    static func isGone(_ manifest: VideoManifest, folder: String, outputRoot: String) -> Bool {
+        let recorded = manifest.input.path
+        guard !RemoteInput.isRemote(recorded) else { return false }
+        // A relative path was relative to where its run ran, which the run's record has resolved.
+        let absolute = recorded.hasPrefix("/") ? recorded : RunRecord.all(outputRoot: outputRoot).lazy
+            .flatMap(\.inputs).first { $0.folder == folder && $0.path.hasSuffix("/" + recorded) }?.path
+        guard let absolute else { return false }
+        return !FileManager.default.fileExists(atPath: ForeignNames.openable(absolute))
+    }
+
     /// The manifest at `path` when it describes the same file as `input` (size and modification time), else nil.
     public static func current(at path: String, for input: InputRecord) -> VideoManifest? {
         current(read(path), for: input)
@@ -287,9 +300,9 @@ public enum ManifestStore {
     private static func updateLocked(at path: String, input: InputRecord, probe: ProbeReport, remade: Set<String>,
                                      _ update: (inout VideoManifest) -> Void) throws {
         let recorded = read(path)
-        var manifest = current(recorded, for: input)
-            ?? recorded.flatMap { isOfAnotherInput($0, than: input) ? nil : $0.changed(to: input) }
-            ?? VideoManifest(input: input, probe: probe)
+        // Another input's (one gone, whose folder this input takes; or any, with --force) as a changed one's: its
+        // files stand until each command makes them again.
+        var manifest = current(recorded, for: input) ?? recorded?.changed(to: input) ?? VideoManifest(input: input, probe: probe)
         manifest.input = input
         manifest.probe = probe
         update(&manifest)

@@ -38,6 +38,15 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
         }
         var count = shards
         if count == nil { count = try int("FRAMEFARM_SHARDS") }
+        let countSource = shards != nil ? "--shards \(count ?? 0)" : "FRAMEFARM_SHARDS=\(count ?? 0)"
+        /// The engine's own count, which a different --shards or FRAMEFARM_SHARDS contradicts: a worker would take
+        /// another shard count's part, and inputs would be done twice or never.
+        func checked(_ engineCount: Int, _ name: String) throws(ShardError) -> Int {
+            if let count, count != engineCount {
+                throw ShardError("\(countSource) but \(name)=\(engineCount): give the engine's count, or neither")
+            }
+            return engineCount
+        }
         if let index = try int("JOB_COMPLETION_INDEX") {
             guard let count else {
                 throw ShardError("JOB_COMPLETION_INDEX=\(index) (a Kubernetes Indexed Job) gives no shard count: "
@@ -46,17 +55,17 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
             return (try Shard(index: index, count: count), "Kubernetes Indexed Job")
         }
         if let id = try int("SLURM_ARRAY_TASK_ID") {
-            return (try slurmShard(id: id, environment: environment, count: count), "Slurm job array")
+            let shard = try slurmShard(id: id, environment: environment)
+            return (try Shard(index: shard.index, count: checked(shard.count, "the Slurm array's count")), "Slurm job array")
         }
         let engines = [("AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE", "AWS Batch array job"),
                        ("BATCH_TASK_INDEX", "BATCH_TASK_COUNT", "Google Cloud Batch"),
                        ("CLOUD_RUN_TASK_INDEX", "CLOUD_RUN_TASK_COUNT", "Cloud Run job")]
         for (indexName, countName, engine) in engines {
             guard let index = try int(indexName) else { continue }
-            guard let given = try int(countName) ?? count else {
-                throw ShardError("\(indexName)=\(index) but \(countName) is not set: pass --shards N")
-            }
-            return (try Shard(index: index, count: given), engine)
+            if let given = try int(countName) { return (try Shard(index: index, count: checked(given, countName)), engine) }
+            guard let count else { throw ShardError("\(indexName)=\(index) but \(countName) is not set: pass --shards N") }
+            return (try Shard(index: index, count: count), engine)
         }
         throw ShardError("--shard auto found no batch engine's task index (looked for JOB_COMPLETION_INDEX, "
                          + "SLURM_ARRAY_TASK_ID, AWS_BATCH_JOB_ARRAY_INDEX, BATCH_TASK_INDEX, CLOUD_RUN_TASK_INDEX): "
@@ -65,13 +74,13 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     /// A Slurm array may start at 1 or step by 2 (`--array=1-15:2`): the shard is (ID - MIN) / STEP. A list of
     /// ids (`--array=1,4,9`) maps to no such range and is refused.
-    private static func slurmShard(id: Int, environment: [String: String], count given: Int?) throws(ShardError) -> Shard {
+    private static func slurmShard(id: Int, environment: [String: String]) throws(ShardError) -> Shard {
         func int(_ name: String) -> Int? { environment[name].flatMap { Int($0) } }
         guard let min = int("SLURM_ARRAY_TASK_MIN"), let max = int("SLURM_ARRAY_TASK_MAX") else {
             throw ShardError("SLURM_ARRAY_TASK_ID=\(id) without SLURM_ARRAY_TASK_MIN and _MAX")
         }
         let step = int("SLURM_ARRAY_TASK_STEP") ?? 1
-        let count = int("SLURM_ARRAY_TASK_COUNT") ?? given ?? ((max - min) / Swift.max(1, step) + 1)
+        let count = int("SLURM_ARRAY_TASK_COUNT") ?? ((max - min) / Swift.max(1, step) + 1)
         guard step >= 1, (id - min) % step == 0, min + (count - 1) * step == max else {
             throw ShardError("the Slurm array (ids \(min) to \(max), step \(step), \(count) tasks) is not an evenly "
                              + "stepped range: submit --array=0-\(count - 1) (a range, optionally :STEP), not a list")

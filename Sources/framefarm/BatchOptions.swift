@@ -129,7 +129,7 @@ struct BatchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The library's root folder, for --layout mirror: ROOT/a/b/clip.mp4 goes to OUT/a/b/clip/.", valueName: "folder"))
     var inputsRoot: String?
 
-    @Option(help: ArgumentHelp("Process only shard K of N of the inputs (K from 0 to N-1), or auto: the shard a batch engine gave this task (Kubernetes Indexed Jobs, Slurm arrays, AWS Batch arrays, Google Cloud Batch, Cloud Run jobs). Every shard reads the whole list; each input is in exactly one shard.", valueName: "K/N|auto"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Process only shard K of N of the inputs (K from 0 to N-1), or auto: the shard a batch engine gave this task (Kubernetes Indexed Jobs, Slurm arrays, AWS Batch arrays, Google Cloud Batch, Cloud Run jobs). Every shard reads the whole list; each input is in exactly one shard.", valueName: "K/N|auto"),
             transform: { try ShardChoice(parsing: $0) })
     var shard: ShardChoice?
 
@@ -170,7 +170,8 @@ struct BatchOptions: ParsableArguments {
         default: break
         }
         if let shards, shards < 1 { throw ValidationError("--shards must be at least 1") }
-        if shards != nil, case .some(.fixed) = shard { throw ValidationError("--shards is for --shard auto") }
+        // Without --shard auto it would go unread, and every worker would do the whole list.
+        if shards != nil, shard?.isAuto != true { throw ValidationError("--shards is for --shard auto") }
     }
 
     var folderLayout: FolderLayout { layout.folderLayout(inputsRoot: inputsRoot) }
@@ -351,6 +352,10 @@ enum LayoutChoice: String, ExpressibleByArgument, CaseIterable {
 enum ShardChoice {
     case fixed(Shard)
     case auto
+
+    var isAuto: Bool {
+        if case .auto = self { true } else { false }
+    }
 
     /// `auto` or `K/N`; the error says what is wrong with K/N.
     init(parsing text: String) throws {

@@ -9,9 +9,9 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Reads every manifest and run record under OUT (no video is decoded) and writes the contact sheet \
             (OUT/index.html, paged for large batches) and OUT/summary.json. Without --inputs-from, the inputs are \
-            those the runs and manifests name. Exit status: 0 when nothing is failed, missing or stale and every \
-            shard ran; 1 \
-            otherwise; 2 for usage errors. Run it once the shards of a library are done.
+            those the runs and manifests name. Exit status: 0 when nothing is failed, missing or stale and (without \
+            --inputs-from) every shard ran; 1 otherwise (an OUT not made yet, with a list: nothing ran, nothing is \
+            written); 2 for usage errors. Run it once the shards of a library are done.
             """)
 
     @Argument(help: "The output folder the batch commands wrote (their --out).")
@@ -39,9 +39,9 @@ struct ReportCommand: ParsableCommand {
 
     func validate() throws {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ValidationError("\(out) is not a folder")
-        }
+        // With a list, an OUT not made yet (every worker stopped before it wrote) is reported: nothing has run.
+        let exists = FileManager.default.fileExists(atPath: out, isDirectory: &isFolder)
+        guard exists ? isFolder.boolValue : inputsFrom != nil else { throw ValidationError("\(out) is not a folder") }
         if layout == .mirror && inputsRoot == nil { throw ValidationError("--layout mirror needs --inputs-root DIR") }
         if prune && inputsFrom == nil { throw ValidationError("--prune needs --inputs-from: the list of the library's inputs") }
     }
@@ -69,9 +69,11 @@ struct ReportCommand: ParsableCommand {
             }
             do { try report.prune() } catch { pruneFailure = error }
         }
-        try report.write()
-        try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.failures,
-                                              notices: report.notices)
+        if FileManager.default.fileExists(atPath: out) {
+            try report.write()
+            try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.failures,
+                                                  notices: report.notices)
+        }
         if json { try Terminal.printJSON(report) }
         printSummary(report)
         if let pruneFailure { Terminal.printError("\(pruneFailure)") }
@@ -130,7 +132,9 @@ struct ReportCommand: ParsableCommand {
             lines.append("no outputs and no runs under \(out)"
                          + (report.notRun.isEmpty ? "" : ": none of the \(report.notRun.count) listed inputs is done"))
         }
-        lines.append("\(report.inputs) input\(report.inputs == 1 ? "" : "s"); contact sheet \(out)/index.html, every input in \(out)/summary.json")
+        let written = FileManager.default.fileExists(atPath: out)
+            ? "contact sheet \(out)/index.html, every input in \(out)/summary.json" : "\(out) does not exist: nothing written"
+        lines.append("\(report.inputs) input\(report.inputs == 1 ? "" : "s"); \(written)")
         FileHandle.standardError.write(Data(lines.map { "framefarm: " + Terminal.oneLine($0) + "\n" }.joined().utf8))
     }
 }

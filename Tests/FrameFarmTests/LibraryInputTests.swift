@@ -122,6 +122,24 @@ import Testing
         #expect(throws: ShardError.self) { try shard(["CLOUD_RUN_TASK_INDEX": "1"]) }
         #expect(throws: ShardError.self) { try shard(["BATCH_TASK_INDEX": "x", "BATCH_TASK_COUNT": "2"]) }
         #expect(throws: ShardError.self) { try shard([:]) }
+        // A count that contradicts the engine's: the worker would take another count's part of the list.
+        #expect(throws: ShardError.self) { try shard(["AWS_BATCH_JOB_ARRAY_INDEX": "1", "AWS_BATCH_JOB_ARRAY_SIZE": "2"], shards: 5) }
+        #expect(throws: ShardError.self) { try shard(slurm.merging(["SLURM_ARRAY_TASK_ID": "5", "FRAMEFARM_SHARDS": "5"]) { $1 }) }
+        #expect(try shard(["BATCH_TASK_INDEX": "0", "BATCH_TASK_COUNT": "2"], shards: 2) == Shard(index: 0, count: 2))
+    }
+
+    /// `--shards` without `--shard auto` would go unread, every worker doing the whole list; a negative shard is
+    /// a shard that does not exist, not a missing value.
+    @Test func shardOptionsThatWouldDoTheWrongWorkAreRefused() throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory, name: "v.mp4") { $0.durationSeconds = 1 }
+        let out = directory.file("out")
+        let unread = try CommandLineTests.run(["poster", video, "--out", out, "--shards", "16"])
+        #expect(unread.status == 2 && unread.stderr.contains("--shards is for --shard auto"), "\(unread.stderr)")
+        let negative = try CommandLineTests.run(["poster", video, "--out", out, "--shard", "-1/2"])
+        #expect(negative.status == 2 && negative.stderr.contains("-1/2") && !negative.stderr.contains("Missing value"),
+                "\(negative.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     /// Every input in exactly one shard, whatever the list's order; totals within 1.15x of the mean on a library
@@ -376,6 +394,52 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         let remade = try #require(ManifestStore.read(out + "/v/manifest.json"))
         #expect(remade.staleSections == nil && remade.thumbnails?.count == 4 && remade.poster != nil)
         #expect(try report(out).status == 0)
+    }
+
+    /// A library sharded again with another count: with the list, every input done is complete though the new
+    /// count's other shards never ran (they are still named); without it, those shards keep it incomplete. An OUT
+    /// not made yet, with a list, is not run (exit 1), and is not made by the report.
+    @Test func aListDecidesCompletenessAndAnOutNotMadeYetIsNotRun() throws {
+        let directory = TemporaryDirectory()
+        let videos = try (0..<2).map { index in try makeSample(in: directory, name: "v\(index).mp4") { $0.durationSeconds = 1 } }
+        let list = directory.write("list.txt", Data(videos.joined(separator: "\n").utf8))
+        let out = directory.file("out")
+        for shard in ["0/2", "1/2", "0/3"] {
+            let run = try CommandLineTests.run(["poster", "--inputs-from", list, "--out", out, "--widths", "160", "--shard", shard, "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let listed = try report(out, list: list)
+        let poster = (listed.summary["commands"] as? [String: Any])?["poster"] as? [String: Any]
+        #expect(listed.status == 0 && poster?["done"] as? Int == 2, "\(listed.summary)")
+        #expect(poster?["shardsNotRun"] as? [String] == ["1/3", "2/3"])
+        #expect(try report(out).status == 1)
+        let nowhere = directory.file("not-made")
+        let none = try report(nowhere, list: list)
+        #expect(none.status == 1 && (none.summary["notRun"] as? [String])?.count == 2, "\(none.summary)")
+        #expect(!FileManager.default.fileExists(atPath: nowhere))
+        #expect(try CommandLineTests.run(["report", nowhere, "--inputs-from", list]).stderr.contains("does not exist: nothing written"))
+        #expect(try CommandLineTests.run(["report", nowhere]).status == 2, "without a list, a path that is no folder is a mistake")
+    }
+
+    /// A video replaced by another of the same stem (`show.mkv` for `show.mp4`, paths relative to where the runs
+    /// ran): refused while the first is there, since the folder holds its outputs; once it is gone, the folder is
+    /// the new input's, the other command's outputs stale until that command runs.
+    @Test func aReplacedVideoTakesTheFolderOfTheOneGone() throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("lib"), withIntermediateDirectories: true)
+        let old = try makeSample(in: directory, name: "lib/show.mp4") { $0.durationSeconds = 1 }
+        try KeyframeSeekTests.ffmpeg(["-i", old, "-c", "copy", directory.file("lib/show.mkv")])
+        func run(_ arguments: [String]) throws -> CommandLineTests.Run {
+            try CommandLineTests.run(arguments + ["--out", "out", "--quiet"], in: directory.path)
+        }
+        #expect(try run(["thumbnails", "lib/show.mp4", "--interval", "0.5"]).status == 0)
+        let refused = try run(["poster", "lib/show.mkv", "--widths", "160"])
+        #expect(refused.status == 1 && refused.stderr.contains("holds the outputs of another input, lib/show.mp4"), "\(refused.stderr)")
+        try FileManager.default.removeItem(atPath: old)
+        let taken = try run(["poster", "lib/show.mkv", "--widths", "160"])
+        #expect(taken.status == 0, "\(taken.stderr)")
+        let manifest = try #require(ManifestStore.read(directory.file("out/show/manifest.json")))
+        #expect(manifest.input.path == "lib/show.mkv" && manifest.poster != nil && manifest.staleSections == ["thumbnails"])
     }
 
     /// `report` failing to write its summary says so in one line of FrameFarm's form, exit 1.
