@@ -336,7 +336,10 @@ public struct RemoteIdentity: Sendable, Equatable {
             // No byte 0: an empty object (`Content-Range: bytes */0`).
             return RemoteIdentity(sizeBytes: 0, etag: response.headers["etag"], lastModifiedSeconds: nil)
         }
-        guard response.status == 206 else { throw .connectionFailed(RemoteReader.noRangesMessage) }
+        // A server that ignores ranges answers 200 with the whole object: readable whole when it is small enough.
+        guard response.status == 206 || response.objectSize.map({ $0 <= RemoteReader.wholeObjectLimit }) == true else {
+            throw .connectionFailed(RemoteReader.noRangesMessage)
+        }
         guard let size = response.objectSize else {
             throw .connectionFailed("the server did not say the file's size (no Content-Range total)")
         }

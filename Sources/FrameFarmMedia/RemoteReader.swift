@@ -13,8 +13,11 @@ import FrameFarmCore
 /// (`RangeClient`). The first failure that retries do not mend is kept in `failure`, and `MediaFile` throws it
 /// in place of FFmpeg's code. Not thread-safe: one per `MediaFile`.
 final class RemoteReader {
-    static let noRangesMessage = "the server does not answer range requests (HTTP 200 to a Range GET): FrameFarm reads "
-        + "only the parts of a video it needs and cannot read this one"
+    static let noRangesMessage = "the server does not answer range requests (HTTP 200 to a Range GET), and the file is "
+        + "larger than the \(wholeObjectLimit >> 20) MiB FrameFarm reads whole: it reads only the parts of a video it needs"
+    /// From a server that ignores ranges (a plain static server), an object up to this size is read whole, once: a
+    /// playlist, its segments, a short clip.
+    static let wholeObjectLimit = 32 << 20
     static let smallestRequest = 64 * 1024
     static let largestRequest = 8 * 1024 * 1024
     /// FFmpeg's own buffer, between the demuxer and `read`.
@@ -129,10 +132,7 @@ final class RemoteReader {
             return false
         }
         if response.status == 416 { return false }
-        guard response.status == 206 || start == 0 else {
-            failure = .connectionFailed(Self.noRangesMessage)
-            return false
-        }
+        if response.status == 200 { return keepWhole(response) }
         if response.status == 206, response.rangeStart != first {
             failure = .connectionFailed("the server answered a range request with other bytes than those asked for")
             return false
@@ -147,6 +147,27 @@ final class RemoteReader {
         size = size ?? response.objectSize
         chunk = response.body
         chunkStart = first
+        return !chunk.isEmpty
+    }
+
+    /// A 200 to a range request: the server ignores ranges, and its body starts at byte 0. An object small enough
+    /// is read whole (the body, cut off at the range asked, asked for again to its end) and every read served from
+    /// it; a larger one fails the input.
+    private func keepWhole(_ response: RangeClient.Response) -> Bool {
+        guard let total = response.objectSize, total <= Self.wholeObjectLimit else {
+            failure = .connectionFailed(Self.noRangesMessage)
+            return false
+        }
+        var whole = response
+        if whole.body.count < total {
+            do { whole = try client.getRetrying(0, through: total - 1) } catch {
+                failure = error
+                return false
+            }
+        }
+        size = total
+        chunk = whole.body
+        chunkStart = 0
         return !chunk.isEmpty
     }
 

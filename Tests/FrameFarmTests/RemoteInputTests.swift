@@ -136,6 +136,26 @@ struct RemoteInputTests {
         #expect(entries.count == 2, "failed inputs leave nothing behind: \(entries)")
     }
 
+    /// A server that ignores ranges (answers 200 with the whole file, as plain static servers do): a file small
+    /// enough is read whole, once per reader, and its track made; a larger one fails in words before any reading.
+    @Test func aServerWithoutRangesIsReadWholeUpToALimit() throws {
+        let server = try WebServer()
+        _ = try serve(server)
+        // One byte past the 32 MiB docs/remote-inputs.md gives.
+        _ = FileManager.default.createFile(atPath: server.root + "/videos/big.mp4", contents: nil)
+        let big = try FileHandle(forWritingTo: URL(fileURLWithPath: server.root + "/videos/big.mp4"))
+        try big.truncate(atOffset: UInt64((32 << 20) + 1))
+        try big.close()
+        let out = server.folder.file("out")
+        let run = try CommandLineTests.run(["thumbnails", server.url("no-ranges/clip.mp4"), server.url("no-ranges/big.mp4"),
+                                            "--out", out, "--interval", "1", "--layout", "hashed"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(server.url("no-ranges/big.mp4")): the server does not answer range requests"), "\(run.stderr)")
+        let folder = try #require(OutputLayout(root: out).videoFolders().first)
+        let cues = try ThumbnailTests.expectTilesOnTheirFrames(in: out + "/" + folder + "/thumbnails/", fps: 10)
+        #expect(cues.count == 4)
+    }
+
     /// A URL given with a space in its path is sent escaped and read; an empty object is said to be empty, not
     /// "not a video".
     @Test func aURLWithASpaceIsReadAndAnEmptyObjectIsSaid() throws {

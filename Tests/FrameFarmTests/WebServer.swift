@@ -49,6 +49,10 @@ final class WebServer {
                     root \(root);
                     location /forbidden/ { return 403; }
                     location /to-ftp/ { return 302 ftp://127.0.0.1:\(port)/videos/clip.mp4; }
+                    location /no-ranges/ {
+                        max_ranges 0;
+                        alias \(root)/videos/;
+                    }
                     location /moved/ { rewrite ^/moved/(.*)$ /videos/$1 redirect; }
                     location /go/ { rewrite ^/go/(\\w+)-(\\w+)$ /videos/show/$1.$2 redirect; }
                     location /expiring/ {
