@@ -182,7 +182,8 @@ public struct LibraryReport: Encodable, Sendable {
             // is judged from its manifest's path, relative to the current folder if the run's was.
             var folders = Set<String>()
             for runs in lastRun.values {
-                for (path, input) in runs where judged[path] == nil {
+                for (path, input) in runs
+                where judged[path] == nil && !isReplaced(path, in: input.folder, lastRun: lastRun) {
                     judge(path, folder: input.folder)
                     if let folder = input.folder { folders.insert(folder) }
                 }
@@ -193,6 +194,16 @@ public struct LibraryReport: Encodable, Sendable {
             }
         }
         return judged
+    }
+
+    /// Whether the local input at `path` is gone and a run put another input, one that is there, in its folder:
+    /// a video replaced by one of the same stem (`show.mkv` for `show.mp4`), which that folder reports.
+    private static func isReplaced(_ path: String, in folder: String?, lastRun: [String: [String: RunRecord.Input]]) -> Bool {
+        func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: ForeignNames.openable(path)) }
+        guard let folder, !RemoteInput.isRemote(path), !exists(path) else { return false }
+        return lastRun.values.contains { runs in
+            runs.contains { $0.key != path && $0.value.folder == folder && !RemoteInput.isRemote($0.key) && exists($0.key) }
+        }
     }
 
     /// The inputs whose latest run of a command failed, with `command: reason`: the head of the contact sheet.

@@ -172,6 +172,10 @@ struct BatchOptions: ParsableArguments {
         if let shards, shards < 1 { throw ValidationError("--shards must be at least 1") }
         // Without --shard auto it would go unread, and every worker would do the whole list.
         if shards != nil, shard?.isAuto != true { throw ValidationError("--shards is for --shard auto") }
+        if shard == nil, let count = ProcessInfo.processInfo.environment["FRAMEFARM_SHARDS"], !count.isEmpty {
+            throw ValidationError("FRAMEFARM_SHARDS=\(count) is set but --shard auto is not given: every worker would do "
+                                  + "the whole list (give --shard auto, or unset it)")
+        }
     }
 
     var folderLayout: FolderLayout { layout.folderLayout(inputsRoot: inputsRoot) }

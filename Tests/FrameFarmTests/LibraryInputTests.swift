@@ -139,6 +139,9 @@ import Testing
         let negative = try CommandLineTests.run(["poster", video, "--out", out, "--shard", "-1/2"])
         #expect(negative.status == 2 && negative.stderr.contains("-1/2") && !negative.stderr.contains("Missing value"),
                 "\(negative.stderr)")
+        let unset = try CommandLineTests.run(["poster", video, "--out", out], environment: ["FRAMEFARM_SHARDS": "2"])
+        #expect(unset.status == 2 && unset.stderr.contains("FRAMEFARM_SHARDS=2 is set but --shard auto is not given"),
+                "\(unset.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
@@ -440,6 +443,10 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         #expect(taken.status == 0, "\(taken.stderr)")
         let manifest = try #require(ManifestStore.read(directory.file("out/show/manifest.json")))
         #expect(manifest.input.path == "lib/show.mkv" && manifest.poster != nil && manifest.staleSections == ["thumbnails"])
+        // Without a list, the runs name both; the one gone is the new one's folder, not a missing input.
+        #expect(try run(["thumbnails", "lib/show.mkv", "--interval", "0.5"]).status == 0)
+        let complete = try CommandLineTests.run(["report", "out"], in: directory.path)
+        #expect(complete.status == 0 && !complete.stderr.contains("show.mp4"), "\(complete.stderr)")
     }
 
     /// `report` failing to write its summary says so in one line of FrameFarm's form, exit 1.
