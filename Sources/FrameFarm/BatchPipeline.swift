@@ -307,15 +307,16 @@ public struct BatchPipeline: Sendable {
         var outcome = BatchSummary.Outcome(path: path, folder: folder, status: status, error: failure,
                                            outputs: results.isEmpty && current.isEmpty ? []
                                                : current + results.flatMap(\.files) + ["manifest.json"],
-                                           warnings: Self.timingWarnings(results.first?.facts) + results.flatMap(\.warnings))
+                                           warnings: Self.inputWarnings(results.first?.facts) + results.flatMap(\.warnings))
         outcome.statusByCommand = statuses
         return outcome
     }
 
-    /// Once per input, whatever the jobs: its packets without timestamps, which every output's frames may show.
-    static func timingWarnings(_ facts: MediaFacts?) -> [InputWarning] {
-        guard let note = facts?.frameTiming?.untimedNote else { return [] }
-        return [.missingTimestamps(note: note)]
+    /// Once per input, whatever the jobs: renditions left out of its ladder, and its packets without timestamps,
+    /// which every output's frames may show.
+    static func inputWarnings(_ facts: MediaFacts?) -> [InputWarning] {
+        (facts?.info.skippedRenditions ?? []).map { .renditionSkipped(reason: $0) }
+            + [facts?.frameTiming?.untimedNote].compactMap { $0.map { .missingTimestamps(note: $0) } }
     }
 
     /// The inputs' indices, largest file first (ties in input order): a batch that starts its longest videos

@@ -22,6 +22,8 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
     case thumbnailsCloserThanFrames(spacing: Double, frameSeconds: Double)
     /// Video packets carry no timestamp, so frames may be shown at other times: `FrameTiming.untimedNote`.
     case missingTimestamps(note: String)
+    /// A rendition of the ladder was left out, its playlist unreadable (`reason` says why), as players skip it.
+    case renditionSkipped(reason: String)
     /// The auto poster's every candidate, the video's first and last seconds included, was black, washed out or
     /// flat: the poster (of mean `brightness`, 0 black to 1 white) shows little.
     case posterShowsLittle(brightness: Double, onlyFrame: Bool)
@@ -59,6 +61,8 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
                 + (onlyFrame ? "" : "; pick a time with --at (--poster-at for thumbnails --poster)")
         case .missingTimestamps(let note):
             note
+        case .renditionSkipped(let reason):
+            "a rendition is left out of the ladder, as players leave it: \(reason)"
         case .thumbnailsCloserThanFrames(let spacing, let frame):
             String(format: "thumbnails %g s apart, closer than the video's frames (%g s each): most tiles repeat the one "
                    + "before (--interval, --count)", spacing, frame)

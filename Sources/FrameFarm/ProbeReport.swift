@@ -31,6 +31,7 @@ extension ProbeReport {
         defaultMode = ProbeReport.defaultMode(of: contentSize, policy: policy)
         self.policy = policy
         durationSeconds = ProbeReport.rounded(facts.timelineSeconds, places: 3)
+        skippedRenditions = info.skippedRenditions.isEmpty ? nil : info.skippedRenditions
         videoStartSeconds = info.leadSeconds > 0 ? ProbeReport.rounded(info.leadSeconds, places: 3) : nil
         frameRate = info.frameRate.map { ProbeReport.rounded($0) }
         keyframeIntervalSeconds = facts.keyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }

@@ -55,6 +55,9 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// Where the video's first frame is on that timeline, when the file starts before it (its audio first);
     /// absent when 0. Every output's times count from the file's start, as players' do.
     public var videoStartSeconds: Double?
+    /// Renditions of a multivariant playlist left out of the ladder, each as why (their playlists could not be
+    /// read), as players leave them out; absent when none.
+    public var skippedRenditions: [String]?
     public var frameRate: Double?
     public var keyframeIntervalSeconds: Double?
     /// The longest gap between keyframes (the worst seek), over the same packets as `keyframeIntervalSeconds`.

@@ -35,6 +35,9 @@ public struct VideoStreamInfo: Sendable {
     /// `ffmpeg -ss` count from the file's start, so the times outputs give do too. 0 for playlists and manifests,
     /// whose timeline is their segments'.
     public var leadSeconds = 0.0
+    /// Renditions of a multivariant playlist left out of its ladder, each as why (their playlists could not be
+    /// read), as players skip them; `rendition` counts those read.
+    public var skippedRenditions: [String] = []
 }
 
 /// What `avformat_find_stream_info` learnt about a file's video stream: which stream it is and its codec
@@ -96,6 +99,8 @@ public final class MediaFile {
     public private(set) var analysis: StreamAnalysis!
     /// The rendition this open picked (see `pickRendition`).
     private var rendition: Rendition?
+    /// Why renditions of a multivariant playlist were left out: their playlists could not be read.
+    private var skippedRenditions: [InputError] = []
 
     /// Frames larger than this many pixels are refused before anything of their size is allocated
     /// (`--max-pixels`): 8192x8192 by default.
@@ -125,6 +130,7 @@ public final class MediaFile {
         input = try part.map { try OpenedInput(part: $0) }
             ?? OpenedInput(path: path, request: request, known: known)
         rendition = input.rendition
+        skippedRenditions = input.takeSkippedRenditions()
         let opened = input.context
         context = opened
         if let known, let (index, parameters) = MediaFile.stream(known, in: opened, path: path, isPart: part != nil) {
@@ -162,8 +168,9 @@ public final class MediaFile {
                 // videoStreamIndex is unset, so deinit won't run: close here.
                 var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
                 avformat_close_input(&toClose)
-                // A ladder whose rendition playlist could not be read has no stream for it (nor for those after it).
+                // A ladder none of whose renditions' playlists could be read.
                 try input.throwNestedFailure()
+                if let first = skippedRenditions.first { throw first }
                 if infoCode < 0 { throw InputError.notAVideo(MediaError.ffmpeg("avformat_find_stream_info", infoCode).message) }
                 throw InputError.noVideoStream
             }
@@ -278,7 +285,8 @@ public final class MediaFile {
             untaggedColor: [("matrix", parameters.color_space == AVCOL_SPC_UNSPECIFIED),
                             ("primaries", parameters.color_primaries == AVCOL_PRI_UNSPECIFIED),
                             ("transfer", parameters.color_trc == AVCOL_TRC_UNSPECIFIED)].filter(\.1).map(\.0),
-            fileFormat: fileFormat, rendition: rendition, leadSeconds: leadSeconds(videoStart: start))
+            fileFormat: fileFormat, rendition: rendition, leadSeconds: leadSeconds(videoStart: start),
+            skippedRenditions: skippedRenditions.map(\.description))
     }
 
     /// Of several video streams, the one players show: the first flagged default (an MP4 track enabled), else the

@@ -33,9 +33,20 @@ enum NestedOpener {
     /// before it.
     static let failures = Locked<[String: InputError]>([:])
 
+    /// The rendition playlists of each multivariant playlist that could not be read, by the playlist's name:
+    /// FFmpeg's hls demuxer leaves them out of the ladder, as players skip them, and reads the others.
+    static let skippedRenditions = Locked<[String: [InputError]]>([:])
+
     /// Notes `segment` of `parent` failed, for `reason`; `unreadable` when its bytes could not be had rather than
     /// being no media (lint tells the two apart).
     private static func fail(_ parent: String, segment: String, reason: String, unreadable: Bool) {
+        // Only a multivariant playlist names playlists (segments are media): a rendition of the ladder.
+        let extensionName = segment.split(separator: "?").first?.split(separator: ".").last?.lowercased()
+        if extensionName == "m3u8" || extensionName == "m3u" {
+            let skipped = InputError.segmentFailed(segment: segment, reason: reason, unreadable: unreadable)
+            skippedRenditions.withLock { $0[parent, default: []].append(skipped) }
+            return
+        }
         let failure = InputError.segmentFailed(segment: segment, reason: reason, unreadable: unreadable)
         failures.withLock { $0[parent] = $0[parent] ?? failure }
     }

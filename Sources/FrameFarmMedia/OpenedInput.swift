@@ -80,6 +80,8 @@ struct OpenedInput {
                                                                        unreadable: failure.isReadFailure)
             }
             if let failure = RemoteReader.takeNestedFailure(within: base) { throw failure }
+            // A ladder of one rendition, whose playlist could not be read.
+            if let skipped = NestedOpener.skippedRenditions.withLock({ $0.removeValue(forKey: base) })?.first { throw skipped }
             if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: source) { throw InputError.cutShortBeforeIndex }
             throw Self.openFailure(openCode, playlist: remoteReader == nil && PlaylistScan.isPlaylist(source))
         }
@@ -173,6 +175,11 @@ struct OpenedInput {
         case S_IFSOCK: throw InputError.unreadable("a socket, not a file")
         default: return
         }
+    }
+
+    /// The renditions of a multivariant playlist whose playlists could not be read (FFmpeg left them out), once.
+    func takeSkippedRenditions() -> [InputError] {
+        NestedOpener.skippedRenditions.withLock { $0.removeValue(forKey: segmentParent) } ?? []
     }
 
     /// Throws what the nested opener noted of a segment or rendition playlist it could not open, once: FFmpeg's

@@ -169,7 +169,8 @@ import Testing
         let sheet = try readImage(directory.file("out-key/show/thumbnails/") + cues[0].file)
         #expect(cues.map { sheet.frameCode(in: $0.rect) } == [0, 0, 20, 20, 40, 40])
 
-        // A rendition's playlist missing from a ladder is named, not taken for a ladder without video.
+        // A rendition's playlist missing from a ladder: left out, as players leave it, and said; a ladder of none
+        // that can be read fails naming one, not taken for a ladder without video.
         let ladder = directory.write("ladder.m3u8", Data("""
             #EXTM3U
             #EXT-X-STREAM-INF:BANDWIDTH=2000000,RESOLUTION=640x360
@@ -178,10 +179,19 @@ import Testing
             r0.m3u8
 
             """.utf8))
-        let gone = try CommandLineTests.run(["probe", ladder])
+        let skipped = "cannot read \(directory.file("gone.m3u8")), which the playlist lists: No such file or directory"
+        let probed = try CommandLineTests.run(["probe", "--json", ladder])
+        #expect(probed.status == 0, "\(probed.stderr)")
+        let report = try #require((try JSONSerialization.jsonObject(with: Data(probed.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(report["skippedRenditions"] as? [String] == [skipped] && report["displayWidth"] as? Int == 320, "\(report)")
+        let track = try CommandLineTests.run(["thumbnails", ladder, "--out", directory.file("out-ladder"), "--interval", "1"])
+        #expect(track.status == 0 && track.stderr.contains("warning: a rendition is left out of the ladder, as players leave it: "
+                                                           + skipped), "\(track.stderr)")
+        #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: directory.file("out-ladder/ladder/thumbnails/"), fps: 10).count == 6)
+        let none = directory.write("none.m3u8", Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000\ngone.m3u8\n".utf8))
+        let gone = try CommandLineTests.run(["probe", none])
         #expect(gone.status == 1)
-        #expect(gone.stderr.contains("framefarm: \(ladder): cannot read \(directory.file("gone.m3u8")), which the playlist lists: "
-                                     + "No such file or directory"), "\(gone.stderr)")
+        #expect(gone.stderr.contains("framefarm: \(none): " + skipped), "\(gone.stderr)")
 
         try FileManager.default.removeItem(atPath: directory.file("r0-001.m4s"))
         let missing = try CommandLineTests.run(["thumbnails", directory.file("r0.m3u8"), "--out", directory.file("out-missing"),
