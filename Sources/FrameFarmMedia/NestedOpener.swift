@@ -40,15 +40,19 @@ enum NestedOpener {
     /// Notes `segment` of `parent` failed, for `reason`; `unreadable` when its bytes could not be had rather than
     /// being no media (lint tells the two apart).
     private static func fail(_ parent: String, segment: String, reason: String, unreadable: Bool) {
+        let failure = InputError.segmentFailed(segment: segment, reason: reason, unreadable: unreadable)
         // Only a multivariant playlist names playlists (segments are media): a rendition of the ladder.
         let extensionName = segment.split(separator: "?").first?.split(separator: ".").last?.lowercased()
         if extensionName == "m3u8" || extensionName == "m3u" {
-            let skipped = InputError.segmentFailed(segment: segment, reason: reason, unreadable: unreadable)
-            skippedRenditions.withLock { $0[parent, default: []].append(skipped) }
-            return
+            skippedRenditions.withLock { $0[parent, default: []].append(failure) }
+        } else {
+            failures.withLock { $0[parent] = $0[parent] ?? failure }
         }
-        let failure = InputError.segmentFailed(segment: segment, reason: reason, unreadable: unreadable)
-        failures.withLock { $0[parent] = $0[parent] ?? failure }
+    }
+
+    /// Why renditions of the multivariant playlist `parent` were left out, once; empty when none were.
+    static func takeSkippedRenditions(within parent: String) -> [InputError] {
+        skippedRenditions.withLock { $0.removeValue(forKey: parent) } ?? []
     }
 
     static let open: Open = { context, pb, url, flags, options in

@@ -81,7 +81,7 @@ struct OpenedInput {
             }
             if let failure = RemoteReader.takeNestedFailure(within: base) { throw failure }
             // A ladder of one rendition, whose playlist could not be read.
-            if let skipped = NestedOpener.skippedRenditions.withLock({ $0.removeValue(forKey: base) })?.first { throw skipped }
+            if let skipped = NestedOpener.takeSkippedRenditions(within: base).first { throw skipped }
             if remoteReader == nil, MP4Boxes.isCutShortBeforeIndex(path: source) { throw InputError.cutShortBeforeIndex }
             throw Self.openFailure(openCode, playlist: remoteReader == nil && PlaylistScan.isPlaylist(source))
         }
@@ -178,9 +178,7 @@ struct OpenedInput {
     }
 
     /// The renditions of a multivariant playlist whose playlists could not be read (FFmpeg left them out), once.
-    func takeSkippedRenditions() -> [InputError] {
-        NestedOpener.skippedRenditions.withLock { $0.removeValue(forKey: segmentParent) } ?? []
-    }
+    func takeSkippedRenditions() -> [InputError] { NestedOpener.takeSkippedRenditions(within: segmentParent) }
 
     /// Throws what the nested opener noted of a segment or rendition playlist it could not open, once: FFmpeg's
     /// demuxers skip such a part and go on.
