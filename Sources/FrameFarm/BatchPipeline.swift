@@ -315,8 +315,8 @@ public struct BatchPipeline: Sendable {
     /// Once per input, whatever the jobs: renditions left out of its ladder, and its packets without timestamps,
     /// which every output's frames may show.
     static func inputWarnings(_ facts: MediaFacts?) -> [InputWarning] {
-        (facts?.info.skippedRenditions ?? []).map { .renditionSkipped(reason: $0) }
-            + [facts?.frameTiming?.untimedNote].compactMap { $0.map { .missingTimestamps(note: $0) } }
+        let untimed = facts?.frameTiming?.untimedNote.map { InputWarning.missingTimestamps(note: $0) }
+        return (facts?.info.skippedRenditions ?? []).map { .renditionSkipped(reason: $0) } + [untimed].compactMap { $0 }
     }
 
     /// The inputs' indices, largest file first (ties in input order): a batch that starts its longest videos

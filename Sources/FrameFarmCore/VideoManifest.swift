@@ -38,11 +38,11 @@ public struct VideoManifest: Codable, Sendable, Equatable {
     public func isStale(_ command: String) -> Bool { staleSections?.contains(command) ?? false }
 
     /// The manifest for `input`, a later version of the one this was made from: every section kept, and each
-    /// made before (those of `files(of:)`) marked stale until its command runs again.
+    /// (those of `files(of:)`, the stale ones among them) marked stale until its command runs again.
     public func changed(to input: InputRecord) -> VideoManifest {
         var manifest = self
         manifest.input = input
-        let stale = Self.commands.filter { isStale($0) || files(of: $0) != nil }
+        let stale = Self.commands.filter { files(of: $0) != nil }
         manifest.staleSections = stale.isEmpty ? nil : stale
         return manifest
     }

@@ -69,13 +69,14 @@ struct ReportCommand: ParsableCommand {
             }
             do { try report.prune() } catch { pruneFailure = error }
         }
-        if FileManager.default.fileExists(atPath: out) {
+        let outExists = FileManager.default.fileExists(atPath: out)
+        if outExists {
             try report.write()
             try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.failures,
                                                   notices: report.notices)
         }
         if json { try Terminal.printJSON(report) }
-        printSummary(report)
+        printSummary(report, written: outExists)
         if let pruneFailure { Terminal.printError("\(pruneFailure)") }
         if !report.complete || pruneFailure != nil { throw ExitCode(ExitStatus.someInputsFailed) }
     }
@@ -98,7 +99,8 @@ struct ReportCommand: ParsableCommand {
     }
 
     /// One line per command, then the first few inputs of each kind.
-    private func printSummary(_ report: LibraryReport) {
+    /// `written`: OUT exists, and the report's files were written into it.
+    private func printSummary(_ report: LibraryReport, written: Bool) {
         var lines: [String] = []
         for (command, counts) in report.commands.sorted(by: { $0.key < $1.key }) {
             lines.append("\(command): \(counts.done) done, \(counts.failed.count) failed, \(counts.missing.count) missing, "
@@ -132,9 +134,8 @@ struct ReportCommand: ParsableCommand {
             lines.append("no outputs and no runs under \(out)"
                          + (report.notRun.isEmpty ? "" : ": none of the \(report.notRun.count) listed inputs is done"))
         }
-        let written = FileManager.default.fileExists(atPath: out)
-            ? "contact sheet \(out)/index.html, every input in \(out)/summary.json" : "\(out) does not exist: nothing written"
-        lines.append("\(report.inputs) input\(report.inputs == 1 ? "" : "s"); \(written)")
+        let files = written ? "contact sheet \(out)/index.html, every input in \(out)/summary.json" : "\(out) does not exist: nothing written"
+        lines.append("\(report.inputs) input\(report.inputs == 1 ? "" : "s"); \(files)")
         FileHandle.standardError.write(Data(lines.map { "framefarm: " + Terminal.oneLine($0) + "\n" }.joined().utf8))
     }
 }
