@@ -19,9 +19,13 @@ public struct SampleAspectRatio: Codable, Sendable, Hashable, CustomStringConver
     public var numerator: Int
     public var denominator: Int
 
+    /// In lowest terms (a GIF's 64:64 is 1:1), as FFmpeg and players give it.
     public init(_ numerator: Int, _ denominator: Int) {
-        self.numerator = numerator
-        self.denominator = denominator
+        var (a, b) = (abs(numerator), abs(denominator))
+        while b != 0 { (a, b) = (b, a % b) }
+        let divisor = numerator > 0 && denominator > 0 ? a : 1
+        self.numerator = numerator / divisor
+        self.denominator = denominator / divisor
     }
 
     public static let square = SampleAspectRatio(1, 1)

@@ -282,9 +282,12 @@ public final class MediaFile {
             codecProfile: avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) },
             codecLevel: Self.level(parameters.level, codec: parameters.codec_id),
             codecTag: Self.fourCharacterCode(parameters.codec_tag),
-            untaggedColor: [("matrix", parameters.color_space == AVCOL_SPC_UNSPECIFIED),
-                            ("primaries", parameters.color_primaries == AVCOL_PRI_UNSPECIFIED),
-                            ("transfer", parameters.color_trc == AVCOL_TRC_UNSPECIFIED)].filter(\.1).map(\.0),
+            // An RGB picture (GIF, PNG, RGB codecs) has no matrix, and untagged it is sRGB to every player and
+            // browser: nothing is guessed.
+            untaggedColor: color.matrix == .rgb ? []
+                : [("matrix", parameters.color_space == AVCOL_SPC_UNSPECIFIED),
+                   ("primaries", parameters.color_primaries == AVCOL_PRI_UNSPECIFIED),
+                   ("transfer", parameters.color_trc == AVCOL_TRC_UNSPECIFIED)].filter(\.1).map(\.0),
             fileFormat: fileFormat, rendition: rendition, leadSeconds: leadSeconds(videoStart: start),
             skippedRenditions: skippedRenditions.map(\.description))
     }

@@ -163,7 +163,10 @@ public enum MediaProber {
         let stream = try open(path: path, maxPixels: maxPixels, rendition: rendition)
         let sampled = try PaddingDetector.inspect(path: path, analysis: stream.analysis, durationSeconds: stream.availableSeconds,
                                                   startSeconds: stream.info.startSeconds, keyframeTimes: stream.keyframeTimes,
-                                                  maxPixels: maxPixels, measuresCombing: true)
+                                                  maxPixels: maxPixels,
+                                                  // Fields are a YUV video thing; an RGB stream's alternate
+                                                  // rows are a palette's ordered dither (any GIF FFmpeg made).
+                                                  measuresCombing: stream.info.color.matrix != .rgb)
         return MediaFacts(stream: stream, padding: sampled.padding,
                           blackOpeningSeconds: try BlackOpening.seconds(stream, path: path, maxPixels: maxPixels),
                           combing: sampled.combing,

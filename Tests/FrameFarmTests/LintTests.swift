@@ -36,6 +36,21 @@ import FrameFarmSamples
         #expect(try lint([clean], ["--fail-on", "info"]).status == 1)
     }
 
+    /// A GIF as FFmpeg writes it without a palette pass: an RGB picture in a palette with an ordered dither, its
+    /// aspect byte read as 64:64. Its alternate rows differ (the dither), but it has no fields; it is square; and
+    /// untagged RGB is sRGB to every viewer. None of that may read as interlaced, anamorphic or colour-guessed.
+    @Test func aDitheredGIFIsTheSquareProgressiveRGBPictureItIs() throws {
+        let directory = TemporaryDirectory()
+        let gif = directory.file("dithered.gif")
+        try KeyframeSeekTests.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=5:d=11", gif])
+        let found = rules(try #require(try lint([gif]).results.first))
+        #expect(found.isDisjoint(with: ["interlaced", "non-square-pixels", "color-tags-missing"]), "\(found)")
+        #expect(found.contains("aspect-class"))
+        let probe = try CommandLineTests.run(["probe", "--json", gif])
+        let report = try #require((try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(report["sampleAspectRatio"] as? String == "1:1" && report["combing"] == nil, "\(report)")
+    }
+
     /// Each rule's own input; the clean one above triggers none of them.
     @Test func everyRuleHasAnInputThatTriggersIt() throws {
         let directory = TemporaryDirectory()
