@@ -269,8 +269,9 @@ public enum Lint {
     /// The `keyframe-interval`, `variable-frame-rate` and `timestamp-jump` findings.
     private static func keyframesAndFrameTimes(_ report: ProbeReport, settings: LintSettings) -> [LintFinding] {
         var findings: [LintFinding] = []
-        // Judged by the longest gap (the worst seek); a single keyframe makes the whole video one gap.
-        let longest = report.keyframeIntervalMaxSeconds ?? report.keyframeIntervalSeconds ?? report.durationSeconds
+        // Judged by the longest gap (the worst seek); a single keyframe makes the whole video one gap (not the
+        // audio before it).
+        let longest = report.keyframeIntervalMaxSeconds ?? report.keyframeIntervalSeconds ?? report.videoDurationSeconds
         if longest > settings.keyframeWarningSeconds {
             let severity: LintSeverity = longest > settings.keyframeErrorSeconds ? .error : .warning
             let limit = severity == .error ? settings.keyframeErrorSeconds : settings.keyframeWarningSeconds

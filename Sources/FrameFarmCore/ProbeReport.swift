@@ -55,6 +55,8 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// Where the video's first frame is on that timeline, when the file starts before it (its audio first);
     /// absent when 0. Every output's times count from the file's start, as players' do.
     public var videoStartSeconds: Double?
+    /// The video's own length, its first frame to its end: the timeline less the lead.
+    public var videoDurationSeconds: Double { durationSeconds - (videoStartSeconds ?? 0) }
     /// Renditions of a multivariant playlist left out of the ladder, each as why (their playlists could not be
     /// read), as players leave them out; absent when none.
     public var skippedRenditions: [String]?

@@ -51,6 +51,23 @@ import FrameFarmSamples
         #expect(report["sampleAspectRatio"] as? String == "1:1" && report["combing"] == nil, "\(report)")
     }
 
+    /// A one-keyframe clip of 1.8 s whose audio starts 1 s before it: the seek spans the video, not the audio's
+    /// lead, so it stays within the 2-s limit (it was judged a 2.8-s gap).
+    @Test func aSingleKeyframeSpansTheVideoNotTheAudioLead() throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory, name: "video.mp4") {
+            $0.durationSeconds = 1.8
+            $0.keyframeIntervalSeconds = 10
+        }
+        let late = directory.file("late.mp4")
+        try KeyframeSeekTests.ffmpeg(["-f", "lavfi", "-i", "sine=d=2.8", "-itsoffset", "1", "-i", video,
+                                      "-map", "0:a", "-map", "1:v", "-c:v", "copy", "-c:a", "aac", late])
+        let result = try #require(try lint([late]).results.first)
+        #expect(!rules(result).contains("keyframe-interval"), "\(result)")
+        let probe = try CommandLineTests.run(["probe", "--json", late])
+        #expect(probe.stdout.contains("\"videoStartSeconds\" : 1"), "the lead is there to be left out: \(probe.stdout)")
+    }
+
     /// Each rule's own input; the clean one above triggers none of them.
     @Test func everyRuleHasAnInputThatTriggersIt() throws {
         let directory = TemporaryDirectory()
