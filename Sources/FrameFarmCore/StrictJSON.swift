@@ -161,6 +161,10 @@ public enum StrictJSON {
                 if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { index += 1 }
                 guard digits() > 0 else { throw fault("a number needs digits in its exponent") }
             }
+            // RFC 8259 6 lets a reader limit range; ours is a double's, which decoders refuse to pass silently.
+            guard Double(String(decoding: bytes[start..<index], as: UTF8.self))?.isFinite == true else {
+                throw fault("a number beyond the range of a double (about 1.8e308)")
+            }
         }
     }
 }

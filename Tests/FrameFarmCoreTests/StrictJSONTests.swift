@@ -34,6 +34,8 @@ import Testing
             ("{\"a\": \"b\nc\"}", 1, 9, "a control character inside a string (write it escaped)"),
             ("{\"a\" 1}", 1, 6, "expected ':'"),
             ("", 1, 1, "the file ends where a value belongs"),
+            ("{\"warningSeconds\":\n  1e400}", 2, 3, "a number beyond the range of a double (about 1.8e308)"),
+            ("[-2E+309]", 1, 2, "a number beyond the range of a double (about 1.8e308)"),
         ]
         for (text, line, column, reason) in cases {
             #expect(fault(text) == StrictJSON.SyntaxError(line: line, column: column, reason: reason), "\(text)")
