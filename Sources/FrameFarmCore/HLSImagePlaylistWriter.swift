@@ -41,20 +41,24 @@ public enum HLSImagePlaylistWriter {
     /// The peak segment bit rate RFC 8216 (4.1) gives `BANDWIDTH`: the largest bit rate of any run of consecutive
     /// segments lasting 0.5 to 1.5 times the target duration (that of `targetDuration`, as the playlist writes it).
     /// Each segment alone would make a short last one (a sheet of one tile, 0.02 s of a clip) the peak, some 50
-    /// times what a player fetches in a target duration.
+    /// times what a player fetches in a target duration. A playlist shorter than half the target (at least 1 s)
+    /// has no such run: its rate is that of the whole (0 would tell a player the track costs nothing).
     public static func peakBandwidth(_ segments: [(start: Double, end: Double, bytes: Int)]) -> Int {
         let target = Double(targetDuration(segments.map { ($0.start, $0.end) }))
         let shortest = 0.5 * target - 1e-9, longest = 1.5 * target + 1e-9
+        // At least a millisecond each, as written.
+        func seconds(_ segment: (start: Double, end: Double, bytes: Int)) -> Double { max(segment.end - segment.start, 0.001) }
         var peak = 0.0
         for start in segments.indices {
-            var bytes = 0, seconds = 0.0
+            var bytes = 0, runSeconds = 0.0
             for segment in segments[start...] {
-                // At least a millisecond each, as written.
-                (bytes, seconds) = (bytes + segment.bytes, seconds + max(segment.end - segment.start, 0.001))
-                if seconds > longest { break }
-                if seconds >= shortest { peak = max(peak, Double(bytes * 8) / seconds) }
+                (bytes, runSeconds) = (bytes + segment.bytes, runSeconds + seconds(segment))
+                if runSeconds > longest { break }
+                if runSeconds >= shortest { peak = max(peak, Double(bytes * 8) / runSeconds) }
             }
         }
+        let whole = segments.reduce(0.0) { $0 + seconds($1) }
+        if whole < shortest, whole > 0 { peak = Double(segments.reduce(0) { $0 + $1.bytes } * 8) / whole }
         return Int(peak.rounded(.up))
     }
 

@@ -119,4 +119,7 @@ func track(_ duration: Double, _ spacing: ThumbnailSpacing, _ columns: Int, _ ro
     bytes[3] = 30_000  // a busier sheet is the peak, alone
     #expect(fiveByTwo.peakBandwidth(sheetByteCounts: bytes) == 2_400)
     #expect(fiveByTwo.estimatedPeakBandwidth(averageSheetBytes: 10_000) == 800)
+    // A clip of 0.4 s (target 1 s) has no run of 0.5 s or more: its one sheet's 867 bytes over 0.4 s, not 0.
+    let short = try track(0.4, .interval(10), 5, 2)
+    #expect(short.peakBandwidth(sheetByteCounts: [867]) == 17_340)
 }
