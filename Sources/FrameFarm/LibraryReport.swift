@@ -214,19 +214,21 @@ public struct LibraryReport: Encodable, Sendable {
     }
 
     /// What else is not done, listed on the contact sheet after the failures but not counted as failed: inputs
-    /// missing or stale per command, inputs not run at all, shards never run.
-    public var notices: [InputFailure] {
-        commands.sorted { $0.key < $1.key }.flatMap { command, report in
-            report.missing.map { InputFailure(path: $0, reason: "\(command): no outputs (never run, or its run stopped)") }
+    /// missing or stale per command, inputs not run at all, shards never run, folders of inputs no longer listed.
+    /// Stale and unlisted ones are under their filters, with the videos they mark.
+    public var notices: [ContactSheetWriter.Problem] {
+        typealias Problem = ContactSheetWriter.Problem
+        return commands.sorted { $0.key < $1.key }.flatMap { command, report in
+            report.missing.map { Problem(path: $0, text: "\(command): no outputs (never run, or its run stopped)") }
                 + report.stale.map {
-                    InputFailure(path: $0, reason: "\(command): the input changed or is gone since its outputs were made")
+                    Problem(path: $0, text: "\(command): the input changed or is gone since its outputs were made", flag: .changed)
                 }
-                + report.shardsNotRun.map { InputFailure(path: "shard \($0)", reason: "\(command): no run of this shard is recorded") }
-        } + notRun.map { InputFailure(path: $0, reason: "no outputs and no runs of any command under \(outputRoot)") }
+                + report.shardsNotRun.map { Problem(path: "shard \($0)", text: "\(command): no run of this shard is recorded") }
+        } + notRun.map { Problem(path: $0, text: "no outputs and no runs of any command under \(outputRoot)") }
             + unlisted.map {
-                InputFailure(path: $0.path, reason: ($0.listedFolder.map { "listed, but mapped to \($0)/ now (another layout or "
-                                                         + "inputs root)" } ?? "not in the list")
-                             + ": its outputs (\($0.folder)/) stay until `report --prune`")
+                Problem(path: $0.path, text: ($0.listedFolder.map { "listed, but mapped to \($0)/ now (another layout or "
+                                                   + "inputs root)" } ?? "not in the list")
+                        + ": its outputs (\($0.folder)/) stay until `report --prune`", folder: $0.folder, flag: .unlisted)
             }
     }
 

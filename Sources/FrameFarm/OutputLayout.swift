@@ -321,35 +321,46 @@ public enum ManifestStore {
     }
 
     /// Rewrites the contact sheet (OUT/index.html, and its pages when there are many videos) from the manifests
-    /// found under OUT, with `failures`, `notices` (not done, not failed: `report`'s missing and stale inputs) and the
-    /// manifests' warnings listed first. `inputs` (folder to absolute
+    /// found under OUT, with `failures`, `notices` (not done, not failed: `report`'s missing, stale and unlisted
+    /// inputs, which mark their videos too) and the manifests' warnings listed first. `inputs` (folder to absolute
     /// path, as the runs recorded) are the local inputs to check: one changed or gone since its folder was made is
     /// listed too, as `report` lists it. Remote inputs are not asked (a request each).
-    public static func writeContactSheet(layout: OutputLayout, failures: [InputFailure] = [], notices: [InputFailure] = [],
-                                         inputs: [String: String] = [:]) throws {
-        var problems = failures.map { ContactSheetWriter.Problem(path: $0.path, text: $0.reason) }
-            + notices.map { ContactSheetWriter.Problem(path: $0.path, text: $0.reason, failed: false) }
+    public static func writeContactSheet(layout: OutputLayout, failures: [InputFailure] = [],
+                                         notices: [ContactSheetWriter.Problem] = [], inputs: [String: String] = [:]) throws {
+        typealias Problem = ContactSheetWriter.Problem
+        var problems = failures.map { Problem.failure(path: $0.path, text: $0.reason) }
         let failed = Dictionary(failures.map { ($0.path, $0.reason) }, uniquingKeysWith: { first, _ in first })
+        // Notices name inputs by path: each is linked to, and marks, the video made from it.
+        var notices = notices
+        let noticesByPath = Dictionary(grouping: notices.indices.filter { notices[$0].folder == nil }) {
+            OutputLayout.absolutePath(notices[$0].path)
+        }
+        let noticesByFolder = Dictionary(grouping: notices.indices.filter { notices[$0].folder != nil }) { notices[$0].folder! }
         let entries = layout.videoFolders().compactMap { folder -> ContactSheetWriter.Entry? in
             guard let manifest = read(layout.manifestPath(folder)) else { return nil }
             var entry = ContactSheetEntries.entry(folder: folder, manifest: manifest, layout: layout)
             let path = inputs[folder] ?? OutputLayout.absolutePath(manifest.input.path)
             entry.lastRunFailure = failed[path]
-            if let path = inputs[folder], !RemoteInput.isRemote(path), !isCurrent(manifest, path: path) {
+            for index in noticesByPath[path] ?? [] { notices[index].folder = folder }
+            let marks = Set(((noticesByPath[path] ?? []) + (noticesByFolder[folder] ?? [])).compactMap { notices[$0].flag })
+            entry.unlisted = marks.contains(.unlisted)
+            if marks.contains(.changed) {
+                // `report`'s notices name the commands; a section remade since names the stale ones itself.
+                entry.changedSinceMade = manifest.staleSections == nil
+            } else if let path = inputs[folder], !RemoteInput.isRemote(path), !isCurrent(manifest, path: path) {
                 entry.changedSinceMade = true
-                problems.append(ContactSheetWriter.Problem(path: manifest.input.path,
-                                                           text: "the input changed or is gone since its outputs were made",
-                                                           folder: folder))
-            } else if inputs[folder] != nil, let stale = manifest.staleSections {  // `report`'s notices name them
-                problems.append(ContactSheetWriter.Problem(path: manifest.input.path, text: ContactSheetWriter.staleText(stale),
-                                                           folder: folder))
+                problems.append(Problem(path: manifest.input.path, text: "the input changed or is gone since its outputs were made",
+                                        folder: folder, flag: .changed))
+            } else if inputs[folder] != nil, let stale = manifest.staleSections {
+                problems.append(Problem(path: manifest.input.path, text: ContactSheetWriter.staleText(stale), folder: folder,
+                                        flag: .changed))
             }
             for warning in manifest.warnings {
-                problems.append(ContactSheetWriter.Problem(path: manifest.input.path, text: warning, folder: folder))
+                problems.append(Problem(path: manifest.input.path, text: warning, folder: folder, flag: .warnings))
             }
             return entry
         }
-        let pages = ContactSheetWriter.pages(for: entries, problems: problems)
+        let pages = ContactSheetWriter.pages(for: entries, problems: problems + notices)
         for (file, html) in pages { try AtomicFile.write(Data(html.utf8), to: layout.root + "/" + file) }
         // Pages a larger batch wrote before.
         let written = Set(pages.map(\.file))

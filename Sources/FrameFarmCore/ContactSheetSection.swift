@@ -12,6 +12,10 @@ extension ContactSheetWriter {
         if let failure = entry.lastRunFailure {
             html += "<p class=\"warning\">The last run failed (\(escape(failure))): what follows is an earlier run's.</p>\n"
         }
+        if entry.unlisted {
+            html += "<p class=\"warning\">Not in the list given to <code>report</code>: these outputs stay until "
+            html += "<code>report --prune</code>.</p>\n"
+        }
         if entry.changedSinceMade {
             html += "<p class=\"warning\">The input changed or is gone since these outputs were made.</p>\n"
         } else if let stale = manifest.staleSections {

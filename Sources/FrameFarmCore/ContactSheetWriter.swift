@@ -19,6 +19,8 @@ public enum ContactSheetWriter {
         public var lastRunFailure: String?
         /// The input changed or is gone since these outputs were made.
         public var changedSinceMade = false
+        /// `report` was given a list that no longer names this input: its outputs stay until `report --prune`.
+        public var unlisted = false
 
         public init(folder: String, manifest: VideoManifest, thumbnailCues: [ThumbnailCue] = [], source: Source? = nil) {
             self.folder = folder
@@ -37,21 +39,27 @@ public enum ContactSheetWriter {
     }
 
     /// Something to look at first: an input that failed (no entry), or a warning about one that has outputs, or
-    /// something not done that did not fail (an input missing or stale).
+    /// something not done that did not fail (an input missing, stale or no longer listed; a shard not run).
     public struct Problem: Sendable {
         public var path: String
         public var text: String
         /// The entry's folder, when it has one, to link to.
         public var folder: String?
-        /// Whether the summary bar counts it as failed: an input that failed, not a warning or a notice.
-        public var failed: Bool
+        /// The summary bar's filter that shows the line with the videos (nil: only the unfiltered page does);
+        /// `.failed` ones are counted there as failed inputs.
+        public var flag: Flag?
 
-        public init(path: String, text: String, folder: String? = nil, failed: Bool? = nil) {
+        public init(path: String, text: String, folder: String? = nil, flag: Flag? = nil) {
             self.path = path
             self.text = text
             self.folder = folder
-            self.failed = failed ?? (folder == nil)
+            self.flag = flag
         }
+
+        /// An input's failure: no entry to link to, or one of an earlier run's outputs.
+        public static func failure(path: String, text: String) -> Problem { Problem(path: path, text: text, flag: .failed) }
+
+        var failed: Bool { flag == .failed }
     }
 
     /// What the summary bar counts and filters by. A video's flags are its `data-flags`; the script filters on them.
@@ -64,6 +72,8 @@ public enum ContactSheetWriter {
         case lint
         /// The input changed or is gone since its outputs were made (`report`'s stale).
         case changed
+        /// Outputs of an input the list given to `report` no longer names.
+        case unlisted
         case padding
         case ultraWide = "ultra-wide"
         case damaged
@@ -74,6 +84,7 @@ public enum ContactSheetWriter {
             case .warnings: "with warnings"
             case .lint: "with lint findings"
             case .changed: "changed or gone"
+            case .unlisted: "not in the list"
             case .padding: "padding found"
             case .ultraWide: "ultra-wide"
             case .damaged: "damaged data"
@@ -187,6 +198,7 @@ public enum ContactSheetWriter {
         // Shown by the failed filter with its problem line; counted there once, as a failed input.
         if entry.lastRunFailure != nil { flags.append(.failed) }
         if entry.changedSinceMade || manifest.staleSections != nil { flags.append(.changed) }
+        if entry.unlisted { flags.append(.unlisted) }
         if !manifest.warnings.isEmpty { flags.append(.warnings) }
         if (manifest.lint ?? []).contains(where: { $0.severity >= .warning }) { flags.append(.lint) }
         if probe.paddingDetected || probe.partialPadding != nil { flags.append(.padding) }
@@ -195,21 +207,19 @@ public enum ContactSheetWriter {
         return flags
     }
 
-    /// The problems as a list, failures first, each linked to its entry on `page(folder)` when it has one. A
-    /// failure is an item the filters show and hide like a video.
+    /// The problems as a list, failures first, each linked to its entry on `page(folder)` when it has one. Each
+    /// line is an item the filters, the name filter and `j`/`k` take as they take a video.
     private static func problemList(_ problems: [Problem], page: (String) -> String?) -> String {
         guard !problems.isEmpty else { return "" }
         var html = "<section class=\"problems\">\n<h2>\(problems.count) problem\(problems.count == 1 ? "" : "s")</h2>\n<ul>\n"
         for problem in problems.filter(\.failed) + problems.filter({ !$0.failed }) {
-            if problem.failed {
-                html += "<li class=\"item\" tabindex=\"-1\" data-flags=\"failed\" data-name=\"\(escape(problem.path.lowercased()))\">"
-                html += "<bdi class=\"failed\">\(escape(problem.path))</bdi>: \(escape(problem.text))</li>\n"
-                continue
-            }
-            let name = problem.folder.flatMap { folder in
-                page(folder).map { "<a href=\"\($0)#\(anchor(folder))\"><bdi>\(escape(problem.path))</bdi></a>" }
-            } ?? "<bdi>\(escape(problem.path))</bdi>"
-            html += "<li>\(name): \(escape(problem.text))</li>\n"
+            html += "<li class=\"item\" tabindex=\"-1\" data-flags=\"\(problem.flag?.rawValue ?? "")\" "
+            html += "data-name=\"\(escape(((problem.folder.map { $0 + " " } ?? "") + problem.path).lowercased()))\">"
+            let name = problem.failed ? "<bdi class=\"failed\">\(escape(problem.path))</bdi>"
+                : problem.folder.flatMap { folder in
+                    page(folder).map { "<a href=\"\($0)#\(anchor(folder))\"><bdi>\(escape(problem.path))</bdi></a>" }
+                } ?? "<bdi>\(escape(problem.path))</bdi>"
+            html += "\(name): \(escape(problem.text))</li>\n"
         }
         return html + "</ul>\n</section>\n"
     }

@@ -72,8 +72,10 @@ struct ReportCommand: ParsableCommand {
         let outExists = FileManager.default.fileExists(atPath: out)
         if outExists {
             try report.write()
+            // The inputs as the runs recorded them, absolute: what the notices' paths are matched with.
+            let recorded = RunRecord.inputPaths(in: RunRecord.latestInputs(RunRecord.all(outputRoot: out)))
             try ManifestStore.writeContactSheet(layout: OutputLayout(root: out), failures: report.failures,
-                                                  notices: report.notices)
+                                                  notices: report.notices, inputs: recorded)
         }
         if json { try Terminal.printJSON(report) }
         printSummary(report, written: outExists)

@@ -637,7 +637,7 @@ func peakResidentBytes(_ arguments: [String]) throws -> Int {
         let manifest = try #require(ManifestStore.read(directory.file("out/sample/manifest.json")))
         let entries = (0..<250).map { ContactSheetWriter.Entry(folder: String(format: "v%03d", $0), manifest: manifest) }
         let problems = [ContactSheetWriter.Problem(path: "/lib/v120.mp4", text: "cut short", folder: "v120"),
-                        ContactSheetWriter.Problem(path: "/lib/gone.mp4", text: "no such file")]
+                        ContactSheetWriter.Problem.failure(path: "/lib/gone.mp4", text: "no such file")]
         let pages = ContactSheetWriter.pages(for: entries, problems: problems)
         #expect(pages.map(\.file) == ["index.html", "page-0001.html", "page-0002.html", "page-0003.html"])
         let front = pages[0].html

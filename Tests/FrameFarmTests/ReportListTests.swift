@@ -42,7 +42,17 @@ import Testing
         #expect(((seen.summary["unlisted"] as? [[String: String]]) ?? []).compactMap { $0["path"] }.sorted()
                 == [videos[1], videos[2]].sorted())
         #expect(seen.stderr.contains("b/dropped-too/") && seen.stderr.contains("--prune removes them"))
-        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8).contains("not in the list"))
+        // On the page, each dropped video is marked and filtered as such, its notice line with it.
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(page.contains(">2 not in the list</button>"))
+        for folder in ["a/dropped", "b/dropped-too"] {
+            let card = try #require(page.firstMatch(of: try Regex("<section id=\"\(folder)\"[^>]*data-flags=\"([^\"]*)\"[\\s\\S]*?</section>")),
+                                    "\(folder)")
+            #expect((card.output[1].substring ?? "").split(separator: " ").contains("unlisted"), "\(folder)")
+            #expect(String(card.output[0].substring ?? "").contains("Not in the list given to <code>report</code>"))
+            #expect(page.contains("data-flags=\"unlisted\" data-name=\"\(folder) "), "\(folder)'s line")
+        }
+        #expect(try #require(page.firstMatch(of: /<section id="a\/kept"[^>]*data-flags="([^"]*)"/)).output.1.isEmpty)
         #expect(FileManager.default.fileExists(atPath: out + "/b/dropped-too/poster.jpg"))
 
         // A list mapped with another layout names no folder here: pruning would empty OUT, so it is refused.

@@ -231,7 +231,7 @@ import Testing
         try FileManager.default.removeItem(atPath: gone)
         #expect(try CommandLineTests.run(["poster", good, "--out", out, "--force"]).status == 0)
         page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
-        let flagged = page.matches(of: /<li><a href="index.html#([^"]*)"><bdi>([^<]*)<\/bdi><\/a>: ([^<]*)<\/li>/)
+        let flagged = page.matches(of: /<li class="item"[^>]*data-flags="changed"[^>]*><a href="index.html#([^"]*)"><bdi>([^<]*)<\/bdi><\/a>: ([^<]*)<\/li>/)
             .map { "\($0.1) \($0.2): \($0.3)" }
         #expect(flagged == ["gone \(gone): the input changed or is gone since its outputs were made"], "\(flagged)")
         #expect(ids.contains("gone"))
@@ -257,7 +257,16 @@ import Testing
         #expect(stale.status == 1 && stale.stderr.contains("1 stale"), "\(stale.stderr)")
         let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         #expect(page.contains(">0 failed</button>") && !page.contains("data-flags=\"failed\""))
-        #expect(page.contains("<li><bdi>\(inputs[0])</bdi>: poster: the input changed or is gone since its outputs were made</li>"))
+        // The line is under the "changed or gone" filter and the name filter (which took only failures), linked
+        // to the video it marks; the video is under that filter too (it was not, its input deleted).
+        let line = try #require(page.firstMatch(of: /<li class="item" tabindex="-1" data-flags="([^"]*)" data-name="([^"]*)"><a href="index.html#a">([^\n]*)<\/li>/))
+        #expect(line.output.1 == "changed" && line.output.2.contains("a.mp4")
+                && line.output.3 == "<bdi>\(inputs[0])</bdi></a>: poster: the input changed or is gone since its outputs were made",
+                "\(line.output.0)")
+        let card = try #require(page.firstMatch(of: /<section id="a"[^>]*data-flags="([^"]*)"[\s\S]*?<\/section>/))
+        #expect(card.output.1.split(separator: " ").contains("changed") && card.output.0.contains("The input changed or is gone"),
+                "\(card.output.1)")
+        #expect(page.contains(">1 changed or gone</button>"))
     }
 
     /// The summary bar's "with warnings" counts the videos whose outputs a run warned of, and "with lint findings"
