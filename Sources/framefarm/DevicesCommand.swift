@@ -7,8 +7,14 @@ struct DeviceCatalogOptions: ParsableArguments {
     @Option(help: "JSON file of devices to add or override (same schema as 'framefarm devices --json').")
     var devicesFile: String?
 
+    /// The built-in catalog with the file's devices. A mistake in the file is one line naming it, as a policy
+    /// file's is (the command's usage would not help), exit 2.
     func catalog() throws -> DeviceCatalog {
         guard let devicesFile else { return .builtIn }
+        return try exitingOnUsageError { try Self.catalog(reading: devicesFile) }
+    }
+
+    private static func catalog(reading devicesFile: String) throws -> DeviceCatalog {
         guard let data = FileManager.default.contents(atPath: devicesFile) else {
             // What the system says of it: missing, not permitted, or a folder.
             let descriptor = open(devicesFile, O_RDONLY)

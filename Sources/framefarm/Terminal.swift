@@ -59,6 +59,8 @@ func usageChecked<Value>(_ parse: () throws -> Value) throws -> Value {
         return try parse()
     } catch let error as ValidationError {
         throw error
+    } catch let exit as ExitCode {  // said already, in one line
+        throw exit
     } catch {
         throw ValidationError("\(error)")
     }

@@ -255,6 +255,21 @@ import Testing
         #expect(devices.hasPrefix("lobby@") && devices.hasSuffix(",pip-iphone"), "\(devices)")
     }
 
+    /// A devices file's mistake is one line naming the file and the place, exit 2, for `devices` and for a
+    /// command that renders (it was ArgumentParser's "Error:" with the top-level usage after it).
+    @Test func aDevicesFilesMistakeIsOneLine() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory) { $0.durationSeconds = 1 }
+        let file = directory.write("devices.json", Data("{\"devices\": [\n".utf8))
+        let expected = "framefarm: \(file): devices file: not valid JSON: line 2, column 1: the file ends where a value belongs\n"
+        for arguments in [["devices", "--devices-file", file],
+                          ["preview", good, "--out", directory.file("out"), "--devices-file", file]] {
+            let run = try Self.run(arguments)
+            #expect(run.status == 2 && run.stderr == expected, "\(arguments[0]): \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out")))
+    }
+
     /// A failure is one line even for a file whose name holds a newline: control characters are written escaped.
     @Test func aFailureIsOneLineWhateverTheFileName() throws {
         let directory = TemporaryDirectory()
