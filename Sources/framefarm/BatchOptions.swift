@@ -145,7 +145,7 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "No progress bar, no warnings and no summary line: only the failures' lines (--json keeps the warnings).")
     var quiet = false
 
-    @Option(help: "Refuse inputs whose frames have more pixels than this (8192x8192 by default).")
+    @Option(help: "Refuse inputs whose frames have more pixels than this (8192x8192 by default).", transform: parsePixelLimit)
     var maxPixels = BatchSettings.defaultMaxPixels
 
     @Option(help: "Which viewing mode is each video's default: hig (as system players) or max-crop:P (fill unless it crops more than P%). Default: the policy the video's manifest records, else hig.",

@@ -27,7 +27,7 @@ struct LintCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file (a testsuite per input, a testcase per rule).", valueName: "file"))
     var junit: String?
 
-    @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).")
+    @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).", transform: parsePixelLimit)
     var maxPixels = BatchSettings.defaultMaxPixels
 
     @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to lint: highest, lowest, WIDTHxHEIGHT, or its index from 0.", valueName: "rendition"),

@@ -21,7 +21,7 @@ struct ProbeCommand: ParsableCommand {
             transform: { try ModePolicy(parsing: $0) })
     var policy: ModePolicy = .hig
 
-    @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).")
+    @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).", transform: parsePixelLimit)
     var maxPixels = BatchSettings.defaultMaxPixels
 
     @Option(help: ArgumentHelp("Inputs read at once (default: one per core). More helps http(s) inputs, which wait on the server.", valueName: "count"))

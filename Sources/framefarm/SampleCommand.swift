@@ -118,7 +118,13 @@ struct SampleCommand: ParsableCommand {
     func validate() throws {
         guard !unflagged || interlaced else { throw ValidationError("--unflagged needs --interlaced") }
         if let codecTag, codecTag.utf8.count != 4 { throw ValidationError("--codec-tag has four characters, e.g. hvc1") }
-        guard duration >= 0, duration <= 24 * 3600 else { throw ValidationError("--duration must be 0 to 86400 seconds") }
+        guard duration > 0, duration <= 24 * 3600 else { throw ValidationError("--duration must be above 0 and at most 86400 seconds") }
+        for (name, seconds) in [("--black-lead", blackLead), ("--fade-in", fadeIn), ("--start-time", startTime),
+                                ("--padding-until", paddingUntil ?? 0)] where seconds < 0 {
+            throw ValidationError("\(name) must be 0 seconds or more")
+        }
+        guard (keyframeInterval ?? 1) > 0 else { throw ValidationError("--keyframe-interval must be above 0 seconds") }
+        guard (bframes ?? 0) >= 0 else { throw ValidationError("--bframes must be 0 or more") }
         guard [0, 90, 180, 270].contains(rotation) else { throw ValidationError("--rotation must be 0, 90, 180 or 270") }
         // A display matrix lives in an MP4 or MOV header: MPEG-TS and MPEG-PS have none, FFmpeg 5.1 writes none
         // into Matroska, and its HLS muxer does not pass it to fragmented-MP4 segments.
@@ -162,7 +168,7 @@ struct SampleCommand: ParsableCommand {
                                          startFrames.rounded(.down) * frameSeconds, startFrames.rounded(.up) * frameSeconds, fps))
         }
         let aspect = sar.split(separator: ":").compactMap { Int($0) }
-        guard aspect.count == 2 else { throw ValidationError("--sar must be N:D, e.g. 4:3") }
+        guard aspect.count == 2, aspect.allSatisfy({ $0 > 0 }) else { throw ValidationError("--sar must be N:D above 0, e.g. 4:3") }
         options.sampleAspectRatio = SampleAspectRatio(aspect[0], aspect[1])
         options.letterbox = letterbox
         options.pillarbox = pillarbox

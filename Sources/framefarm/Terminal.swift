@@ -13,6 +13,21 @@ enum Terminal {
         FileHandle.standardError.write(Data("framefarm: \(oneLine(line))\n".utf8))
     }
 
+    /// `--fps -5` as `--fps=-5`: ArgumentParser takes a value that starts with `-` for an option and says
+    /// "Missing value for '--fps'"; attached, it is the value, and the option's own check says what is wrong.
+    static func attachingNegativeNumbers(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        for argument in arguments {
+            let isNegativeNumber = argument.count > 1 && argument.first == "-" && argument.dropFirst().first!.isNumber
+            if isNegativeNumber, let option = result.last, option.hasPrefix("--"), option.count > 2, !option.contains("=") {
+                result[result.count - 1] = option + "=" + argument
+            } else {
+                result.append(argument)
+            }
+        }
+        return result
+    }
+
     static func oneLine(_ text: String) -> String {
         func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
             scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
@@ -64,6 +79,12 @@ func usageChecked<Value>(_ parse: () throws -> Value) throws -> Value {
     } catch {
         throw ValidationError("\(error)")
     }
+}
+
+/// `--max-pixels`: a whole number of pixels, 1 or more (0 made every input fail, one by one).
+func parsePixelLimit(_ text: String) throws -> Int {
+    guard let limit = Int(text), limit >= 1 else { throw ValidationError("a whole number of pixels, 1 or more") }
+    return limit
 }
 
 /// Exit statuses shared by every subcommand.

@@ -16,7 +16,7 @@ do {
         ForeignNames.decode(UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!))
             .map { UInt8(bitPattern: $0) })
     }
-    var command = try FrameFarmCommand.parseAsRoot(arguments)
+    var command = try FrameFarmCommand.parseAsRoot(Terminal.attachingNegativeNumbers(arguments))
     try command.run()
 } catch {
     let code = FrameFarmCommand.exitCode(for: error)

@@ -255,6 +255,31 @@ import Testing
         #expect(devices.hasPrefix("lobby@") && devices.hasSuffix(",pip-iphone"), "\(devices)")
     }
 
+    /// Values out of range are usage errors that say so, nothing written: a negative number was "Missing value"
+    /// (taken for an option), and a negative lead, a zero duration or SAR, a pixel limit of 0 were taken.
+    @Test func valuesOutOfRangeAreRefusedByName() throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory) { $0.durationSeconds = 1 }
+        let made = directory.file("made.mp4"), out = directory.file("out")
+        let cases: [([String], String)] = [
+            (["sample", "--out", made, "--fps", "-5"], "--fps must be N or N/D"),
+            (["sample", "--out", made, "--black-lead", "-1"], "--black-lead must be 0 seconds or more"),
+            (["sample", "--out", made, "--fade-in", "-0.5"], "--fade-in must be 0 seconds or more"),
+            (["sample", "--out", made, "--duration", "0"], "--duration must be above 0"),
+            (["sample", "--out", made, "--sar", "0:1"], "--sar must be N:D above 0"),
+            (["sample", "--out", made, "--bframes", "-1"], "--bframes must be 0 or more"),
+            (["poster", video, "--out", out, "--widths", "-5"], "widths must be at least 16 px"),
+            (["preview", video, "--out", out, "--max-pixels", "0"], "a whole number of pixels, 1 or more"),
+            (["probe", video, "--max-pixels", "-1"], "a whole number of pixels, 1 or more"),
+        ]
+        for (arguments, reason) in cases {
+            let run = try Self.run(arguments)
+            #expect(run.status == 2 && run.stderr.contains(reason) && !run.stderr.contains("Missing value"),
+                    "\(arguments): \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: made) && !FileManager.default.fileExists(atPath: out))
+    }
+
     /// A devices file's mistake is one line naming the file and the place, exit 2, for `devices` and for a
     /// command that renders (it was ArgumentParser's "Error:" with the top-level usage after it).
     @Test func aDevicesFilesMistakeIsOneLine() throws {
