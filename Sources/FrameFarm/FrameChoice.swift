@@ -137,13 +137,14 @@ extension PosterPicker {
                                           maxPixels: Int) throws -> (choice: Choice, padding: Padding) {
         let start = facts.info.startSeconds, duration = facts.availableSeconds
         let spread = candidateTimes(durationSeconds: duration, startSeconds: start, count: exactCandidates)
+        let keyframes = try keyframes(path: path, stream: facts, near: spread, maxPixels: maxPixels)
         let windowed = windowedCandidateTimes(durationSeconds: duration, startSeconds: start, count: exactCandidates,
-                                              keyframes: try keyframes(path: path, stream: facts, near: spread,
-                                                                                   maxPixels: maxPixels))
+                                              keyframes: keyframes)
         var tally = Tally()
         var bars: [Double: FrameBars?] = [:]
         try decodeCandidates(windowed, path: path, stream: facts, maxPixels: maxPixels, into: &tally, bars: &bars)
-        if windowed != spread, tally.choice.map({ $0.score.value < PosterScore.weak || isImproving(tally) }) ?? true {
+        if windowed != spread,
+           tally.choice.map({ $0.score.value < PosterScore.weak || isImproving(tally, keyframes: keyframes) }) ?? true {
             try decodeCandidates(spread, path: path, stream: facts, maxPixels: maxPixels, into: &tally, bars: &bars)
         }
         let choice = try tally.choice ?? firstFrame(path: path, startSeconds: start, analysis: facts.analysis,
@@ -151,11 +152,17 @@ extension PosterPicker {
         return (choice, Padding.decide(codedSize: facts.info.geometry.codedSize, frames: Array(bars.values)))
     }
 
-    /// Whether `tally`'s best lies in the last quarter of its candidates' time and scores a quarter more than the
-    /// earliest: the picture was still getting better where the candidates end.
-    private static func isImproving(_ tally: Tally) -> Bool {
-        guard let best = tally.choice, let first = tally.values.min(by: { $0.key < $1.key }),
-              let last = tally.values.keys.max() else { return false }
+    /// Whether `tally`'s best lies in the last quarter of its window's candidates (those after the same keyframe)
+    /// and scores a quarter more than the window's earliest: the picture was still getting better where the window
+    /// ends (a fade after the second keyframe of three lifting past it).
+    private static func isImproving(_ tally: Tally, keyframes: [Double]) -> Bool {
+        guard let best = tally.choice else { return false }
+        // Frame and keyframe times of one frame may differ in their last bits (15.04 and 15.040000000000001).
+        let slack = 0.0005
+        let opening = keyframes.last { $0 <= best.timeSeconds + slack } ?? -.infinity
+        let closing = keyframes.first { $0 > best.timeSeconds + slack } ?? .infinity
+        let window = tally.values.filter { $0.key >= opening - slack && $0.key < closing - slack }
+        guard let first = window.min(by: { $0.key < $1.key }), let last = window.keys.max() else { return false }
         return best.timeSeconds >= first.key + 0.75 * (last - first.key) && best.score.value > 1.25 * first.value
     }
 

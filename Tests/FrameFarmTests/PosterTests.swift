@@ -223,6 +223,26 @@ import FrameFarmSamples
         #expect(poster.timeSeconds >= clearFrom, "picked \(poster.timeSeconds) s")
     }
 
+    /// Keyframes at 0, 5 and 15 s of a 20-s clip (as x264's scene cuts put them in the poster-test sample): black
+    /// to 5 s, a fade to 7 s, blurred from 10 s. The window after 5 s ends in the fade; its best, at its end, is
+    /// still lifting, so the spread candidates find the clear part (it picked 6.3 s, mid-fade: the check looked at
+    /// the candidates of every window together, the 15-s window's after it).
+    @Test func aFadeLiftingPastTheEndOfAMiddleWindowIsLookedPast() throws {
+        let directory = TemporaryDirectory()
+        let made = try makeSample(in: directory, name: "made.mp4") {
+            $0.durationSeconds = 20
+            $0.frameRate = (10, 1)
+            $0.size = PixelSize(width: 640, height: 360)
+            $0.blackLeadSeconds = 5
+            $0.fadeInSeconds = 2
+            $0.blurredRange = 10...20
+        }
+        try KeyframeSeekTests.ffmpeg(["-i", made, "-c:v", "libx264", "-force_key_frames", "0,5,15", "-g", "1000",
+                                      "-sc_threshold", "0", "-pix_fmt", "yuv420p", directory.file("sample.mp4")])
+        let poster = try Self.autoPosterShowingItsFrame(of: directory.file("sample.mp4"), widths: [], in: directory)
+        #expect(poster.timeSeconds >= 7 && poster.timeSeconds < 10, "picked \(poster.timeSeconds) s")
+    }
+
     /// Five seconds of picture, then five of static (random grey, edges everywhere): the poster shows the picture.
     /// Static's detail, which is noise, outscored it.
     @Test func staticDoesNotBecomeThePoster() throws {
