@@ -6,8 +6,8 @@
 #   - every good input done exactly once, by exactly one array task (from the run records);
 #   - the outputs are byte for byte those of one process over the same list;
 #   - `report` finds the bad input failed (exit 1), and exits 0 once the list leaves it out;
-#   - an array task cancelled mid-run (scancel) leaves inputs missing, and running that index again completes
-#     the library.
+#   - an array task cancelled mid-run (scancel) leaves inputs missing, and running that index again (alone, with
+#     FRAMEFARM_SHARDS) completes the library as that shard.
 # The daemons are stopped by their process ids and the folder removed, whatever happens. Where the packages
 # cannot be installed it says so in one line and skips, except under CI (CI set), where that fails.
 set -euo pipefail
@@ -110,9 +110,9 @@ sinfo -h -o %t | grep -q idle || { tail -5 "$work/logs/slurmctld.log" "$work/log
 say "slurm $(sinfo -V | cut -d' ' -f2) up on $host (ports $port, $((port + 1)))"
 
 command=(thumbnails --layout mirror --inputs-root "$library" --interval 1)
-submit() { # out array: submits the sbatch file and prints the job id
+submit() { # out array [exports]: submits the sbatch file and prints the job id
     sbatch --parsable --array="$2" --cpus-per-task=1 --mem-per-cpu=64M --output="$work/logs/task-%A_%a.log" \
-        --export=ALL,FRAMEFARM="$framefarm" deploy/slurm/framefarm.sbatch "$work/list.txt" "$1" "${command[@]}"
+        --export=ALL,FRAMEFARM="$framefarm"${3:+,$3} deploy/slurm/framefarm.sbatch "$work/list.txt" "$1" "${command[@]}"
 }
 wait_for() { # job: waits until none of its tasks is queued or running (5 minutes at most)
     for _ in $(seq 1500); do
@@ -159,8 +159,11 @@ wait_for "$job"
 after_cancel=$(report "$work/retried" "$work/good.txt")
 grep -q "missing" "$work/report.txt" || say "note: task 2 ended before the cancel reached it"
 [[ $after_cancel -eq 1 ]] || say "note: report found the library complete after the cancel"
-wait_for "$(submit "$work/retried" 2)"
+# As the sbatch header says: the one index, with the run's shard count (alone, the task would take the whole list).
+wait_for "$(submit "$work/retried" 2 FRAMEFARM_SHARDS=4)"
 [[ $(report "$work/retried" "$work/good.txt") -eq 0 ]] || fail "after re-running task 2: $(cat "$work/report.txt")"
+runs=$(ls "$work/retried/.framefarm/runs")
+grep -q -- '-2-of-4' <<< "$runs" && ! grep -q -- '-of-1' <<< "$runs" || fail "the re-run was not shard 2/4: $runs"
 diff -r -q -x .framefarm -x index.html -x 'page-*.html' -x summary.json "$work/single" "$work/retried" \
     || fail "the retried library differs from one process's"
 [[ -z "$(find "$work/retried" -name '*.tmp')" ]] || fail "temporary files left: $(find "$work/retried" -name '*.tmp')"

@@ -55,8 +55,7 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
             return (try Shard(index: index, count: count), "Kubernetes Indexed Job")
         }
         if let id = try int("SLURM_ARRAY_TASK_ID") {
-            let shard = try slurmShard(id: id, environment: environment)
-            return (try Shard(index: shard.index, count: checked(shard.count, "the Slurm array's count")), "Slurm job array")
+            return (try slurmShard(id: id, environment: environment, given: count.map { ($0, countSource) }), "Slurm job array")
         }
         let engines = [("AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE", "AWS Batch array job"),
                        ("BATCH_TASK_INDEX", "BATCH_TASK_COUNT", "Google Cloud Batch"),
@@ -72,18 +71,34 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
                          + "give --shard K/N")
     }
 
-    /// A Slurm array may start at 1 or step by 2 (`--array=1-15:2`): the shard is (ID - MIN) / STEP. A list of
-    /// ids (`--array=1,4,9`) maps to no such range and is refused.
-    private static func slurmShard(id: Int, environment: [String: String]) throws(ShardError) -> Shard {
+    /// A Slurm array may start at 1 or step by 2 (`--array=1-15:2`): the shard is (ID - MIN) / STEP. Given a
+    /// shard count (`given`, FRAMEFARM_SHARDS or --shards, with where it came from) other than the array's, the
+    /// array runs some of that many shards (failed ones again: `--array=3,7`), and each ID is its shard. Without
+    /// one, a list of ids (`--array=1,4,9`) maps to no shards, and a one-task array other than `--array=0` is a
+    /// re-run that would take the whole list: both are refused.
+    private static func slurmShard(id: Int, environment: [String: String],
+                                   given: (count: Int, source: String)?) throws(ShardError) -> Shard {
         func int(_ name: String) -> Int? { environment[name].flatMap { Int($0) } }
         guard let min = int("SLURM_ARRAY_TASK_MIN"), let max = int("SLURM_ARRAY_TASK_MAX") else {
             throw ShardError("SLURM_ARRAY_TASK_ID=\(id) without SLURM_ARRAY_TASK_MIN and _MAX")
         }
         let step = int("SLURM_ARRAY_TASK_STEP") ?? 1
         let count = int("SLURM_ARRAY_TASK_COUNT") ?? ((max - min) / Swift.max(1, step) + 1)
+        if let given, given.count != count {
+            guard (0..<given.count).contains(id) else {
+                throw ShardError("SLURM_ARRAY_TASK_ID=\(id) with \(given.source): with a shard count other than the "
+                                 + "array's, each task id is its shard, 0 to \(given.count - 1)")
+            }
+            return try Shard(index: id, count: given.count)
+        }
+        guard count > 1 || id == 0 else {
+            throw ShardError("a Slurm array of one task, id \(id): to run shard \(id) of an earlier run again, set "
+                             + "FRAMEFARM_SHARDS to that run's shard count; to run the whole list in one task, --array=0")
+        }
         guard step >= 1, (id - min) % step == 0, min + (count - 1) * step == max else {
             throw ShardError("the Slurm array (ids \(min) to \(max), step \(step), \(count) tasks) is not an evenly "
-                             + "stepped range: submit --array=0-\(count - 1) (a range, optionally :STEP), not a list")
+                             + "stepped range: submit --array=0-\(count - 1) (a range, optionally :STEP), or set "
+                             + "FRAMEFARM_SHARDS to the shard count to run only the shards listed")
         }
         return try Shard(index: (id - min) / step, count: count)
     }

@@ -124,7 +124,16 @@ import Testing
         #expect(throws: ShardError.self) { try shard([:]) }
         // A count that contradicts the engine's: the worker would take another count's part of the list.
         #expect(throws: ShardError.self) { try shard(["AWS_BATCH_JOB_ARRAY_INDEX": "1", "AWS_BATCH_JOB_ARRAY_SIZE": "2"], shards: 5) }
+        // Another count given with a Slurm array: its ids are shards (failed ones run again), which 5 of 5 is not.
         #expect(throws: ShardError.self) { try shard(slurm.merging(["SLURM_ARRAY_TASK_ID": "5", "FRAMEFARM_SHARDS": "5"]) { $1 }) }
+        #expect(try shard(sparse.merging(["FRAMEFARM_SHARDS": "10"]) { $1 }) == Shard(index: 4, count: 10))
+        // `sbatch --array=1` to run shard 1 again: without the count it would take the whole list (0/1).
+        let rerun = ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "1", "SLURM_ARRAY_TASK_COUNT": "1"]
+        #expect(throws: ShardError.self) { try shard(rerun) }
+        #expect(try shard(rerun.merging(["FRAMEFARM_SHARDS": "3"]) { $1 }) == Shard(index: 1, count: 3))
+        #expect(try shard(rerun, shards: 3) == Shard(index: 1, count: 3))
+        let whole = ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "0", "SLURM_ARRAY_TASK_COUNT": "1"]
+        #expect(try shard(whole) == Shard(index: 0, count: 1))
         #expect(try shard(["BATCH_TASK_INDEX": "0", "BATCH_TASK_COUNT": "2"], shards: 2) == Shard(index: 0, count: 2))
     }
 
