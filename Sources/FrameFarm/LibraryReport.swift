@@ -80,7 +80,9 @@ public struct LibraryReport: Encodable, Sendable {
         unmapped = listed?.filter { $0.folder == nil && !Self.failedBeforeAFolder($0.path, lastRun) }.map(\.path) ?? []
         let judged = Self.judgeOutputs(out: out, listed: listed, lastRun: lastRun)
         inputs = judged.count
+        // A command whose only runs were of shards given no inputs has none in `lastRun`, but shards to report.
         let commandNames = Set(lastRun.keys).union(judged.values.flatMap(\.keys))
+            .union(records.map(\.command).filter { $0 != RunRecord.pruneCommand })
         var commands = Dictionary(uniqueKeysWithValues: commandNames.map { ($0, CommandReport()) })
         for (path, outputs) in judged.sorted(by: { $0.key < $1.key }) {
             for command in commandNames {

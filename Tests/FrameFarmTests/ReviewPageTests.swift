@@ -251,6 +251,13 @@ import Testing
         #expect(((summary?["commands"] as? [String: Any])?["poster"] as? [String: Any])?["shardsNotRun"] as? [String] == ["1/2"])
         #expect(try CommandLineTests.run(["poster"] + inputs + ["--out", out, "--shard", "1/2"]).status == 0)
         #expect(try CommandLineTests.run(["report", out]).status == 0, "every shard ran")
+        // Only a shard given no inputs ran (more shards than inputs): the others are still to run (it said "no
+        // outputs and no runs", exit 0).
+        let emptyShardOnly = directory.file("empty-shard-only")
+        let empty = try CommandLineTests.run(["poster", inputs[0], "--out", emptyShardOnly, "--shard", "2/3"])
+        #expect(empty.status == 0 && empty.stderr.contains("has no inputs"), "\(empty.stderr)")
+        let notYet = try CommandLineTests.run(["report", emptyShardOnly])
+        #expect(notYet.status == 1 && notYet.stderr.contains("shards never run: 0/3, 1/3"), "\(notYet.stderr)")
 
         try FileManager.default.removeItem(atPath: inputs[0])
         let stale = try CommandLineTests.run(["report", out])
