@@ -244,8 +244,9 @@ public struct BatchPipeline: Sendable {
         do {
             claim = try FolderClaim.take(folder: folder, for: OutputLayout.absolutePath(path), outputRoot: layout.root)
         } catch let held as FolderClaim.Held {
-            return failedBeforeAnyJob("its folder \(folder) is being written for another input, \(held.input), by a batch "
-                + "running now (process \(held.pid)\(held.onThisHost ? "" : " on another host")): give --layout hashed, or "
+            // Said so that it still reads true in `report` once that batch has ended.
+            return failedBeforeAnyJob("its folder \(folder) was being written for another input, \(held.input), by a batch "
+                + "running then (process \(held.pid)\(held.onThisHost ? "" : " on another host")): give --layout hashed, or "
                 + "--layout mirror --inputs-root DIR, to keep both")
         } catch let error as FileWriteError {
             return failedBeforeAnyJob(error.description)
