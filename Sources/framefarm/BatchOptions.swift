@@ -158,7 +158,7 @@ struct BatchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Inputs processed at once (default \(BatchSettings.defaultInFlight): each already decodes and encodes on every core). More keeps a many-core host busy on a library of short clips, whose decoding takes one or two threads each; each input in flight holds its own decoders and GPU canvases.", valueName: "count"))
     var jobs = BatchSettings.defaultInFlight
 
-    @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to read. auto (the smallest picture wide enough for the outputs: twice the thumbnail width; the largest screen for previews; full size for posters), highest, lowest, WIDTHxHEIGHT, or its index from 0.", valueName: "rendition"),
+    @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to read. auto (the smallest picture wide enough for the outputs: twice the thumbnail width; the largest screen for previews; full size for posters), highest, lowest, WIDTHxHEIGHT, or its index from 0 (default: auto).", valueName: "rendition"),
             transform: { try RenditionChoice(parsing: $0) })
     var rendition = RenditionChoice.auto
 

@@ -30,7 +30,7 @@ struct LintCommand: ParsableCommand {
     @Option(help: "Refuse inputs whose frames have more pixels than this (default 8192x8192).", transform: parsePixelLimit)
     var maxPixels = BatchSettings.defaultMaxPixels
 
-    @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to lint: highest, lowest, WIDTHxHEIGHT, or its index from 0.", valueName: "rendition"),
+    @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to lint: highest, lowest, WIDTHxHEIGHT, or its index from 0 (default: highest).", valueName: "rendition"),
             transform: { try RenditionChoice(parsing: $0) })
     var rendition = RenditionChoice.highest
 

@@ -19,10 +19,10 @@ struct PosterCommand: BatchCommand {
     @OptionGroup var gpuOptions: GPUOptions
 
     // Unconditional: `--at -1` is a value to refuse as a time, not a missing one.
-    @Option(parsing: .unconditional, help: "auto, seconds (12.5) or a percentage (25%).", transform: { try FrameChoice(parsing: $0) })
+    @Option(parsing: .unconditional, help: "auto, seconds (12.5) or a percentage (25%) (default: auto).", transform: { try FrameChoice(parsing: $0) })
     var at = FrameChoice.poster
 
-    @Option(help: "Extra widths, comma-separated.", transform: parseWidths)
+    @Option(help: "Extra widths, comma-separated (default: 1920,640,160).", transform: parseWidths)
     var widths = [1920, 640, 160]
 
     @Option(help: "Image format.")

@@ -27,12 +27,12 @@ struct PreviewCommand: BatchCommand {
             transform: { try Orientation.parseList($0) })
     var orientations: [Orientation]?
 
-    @Option(help: "Viewing modes, comma-separated: fit, fill, stretch, auto (the policy's pick).",
+    @Option(help: "Viewing modes, comma-separated: fit, fill, stretch, auto (the policy's pick) (default: fit,fill).",
             transform: { try ModeSelection(parsing: $0) })
     var modes = ModeSelection.standard
 
     @Option(parsing: .unconditional,
-            help: "Frame to show: seconds (12.5), a percentage of the duration (25%), or poster (the auto poster frame).",
+            help: "Frame to show: seconds (12.5), a percentage of the duration (25%), or poster (the auto poster frame) (default: poster).",
             transform: { try FrameChoice(parsing: $0) })
     var at = FrameChoice.poster
 

@@ -27,7 +27,7 @@ struct ProbeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Inputs read at once (default: one per core). More helps http(s) inputs, which wait on the server.", valueName: "count"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to probe: highest, lowest, WIDTHxHEIGHT, or its index from 0.", valueName: "rendition"),
+    @Option(help: ArgumentHelp("For multivariant HLS playlists and DASH manifests: the rendition to probe: highest, lowest, WIDTHxHEIGHT, or its index from 0 (default: highest).", valueName: "rendition"),
             transform: { try RenditionChoice(parsing: $0) })
     var rendition = RenditionChoice.highest
 

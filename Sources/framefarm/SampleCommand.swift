@@ -18,7 +18,7 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "Seconds.")
     var duration: Double = 10
 
-    @Option(help: "Coded size WxH.", transform: parseSize)
+    @Option(help: "Coded size WxH (default: 1280x720).", transform: parseSize)
     var size = PixelSize(width: 1280, height: 720)
 
     @Option(help: "Frames per second: 25, 24, 30000/1001 ...")

@@ -35,7 +35,7 @@ struct ThumbnailsCommand: BatchCommand {
     @Option(parsing: .unconditional, help: "Number of thumbnails spread evenly over the video (instead of --interval).")
     var count: Int?
 
-    @Option(parsing: .unconditional, help: "Tiles per sprite sheet, CxR with C and R from 1 to 100 (1x1 gives one file per thumbnail).",
+    @Option(parsing: .unconditional, help: "Tiles per sprite sheet, CxR with C and R from 1 to 100 (1x1 gives one file per thumbnail) (default: 10x10).",
             transform: parseGrid)
     var grid = Grid(columns: 10, rows: 10)
 

@@ -280,6 +280,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: made) && !FileManager.default.fileExists(atPath: out))
     }
 
+    /// Every option with a default says it in `--help`, as docs/commands.md does (those parsed by a transform
+    /// showed none).
+    @Test func helpGivesTheDefaultsTheDocsGive() throws {
+        let cases: [(String, [String])] = [
+            ("poster", ["(default: auto)", "(default: 1920,640,160)"]),
+            ("preview", ["(default: fit,fill)", "(default: poster)", "(default: auto)"]),
+            ("thumbnails", ["(default: 10x10)", "(default: auto)"]),
+            ("sample", ["(default: 1280x720)"]),
+            ("probe", ["(default: highest)"]),
+            ("lint", ["(default: highest)"]),
+        ]
+        for (command, defaults) in cases {
+            // ArgumentParser wraps help at the terminal's width: joined, a default split over two lines reads whole.
+            let help = try Self.run([command, "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            for text in defaults { #expect(help.contains(text), "\(command) --help lacks \(text)") }
+        }
+    }
+
     /// A devices file's mistake is one line naming the file and the place, exit 2, for `devices` and for a
     /// command that renders (it was ArgumentParser's "Error:" with the top-level usage after it).
     @Test func aDevicesFilesMistakeIsOneLine() throws {
