@@ -55,7 +55,26 @@ public struct PosterScore: Codable, Sendable, Comparable {
         let shown = Double(luma.reduce(0) { $0 + ($1 >= Self.nearBlack ? 1 : 0) }) / count
         // Detail counts up to half the frame's contrast: a picture's mean Laplacian stays below that (the samples'
         // zone plate reaches it), noise's is several times its contrast (a frame of static beat every real one).
+        // And only in rows that are not a test pattern's (colour bars: every row the one above), which beat a
+        // soft scene on contrast and edges alone.
         value = exposure * shown * min(1, contrast / 0.2) * min(sharpness, contrast / 2)
+            * (1 - Self.repeatedRowShare(luma, width: width, height: height))
+    }
+
+    /// The share of rows that repeat the row above (within a 256th) while varying along themselves: vertical
+    /// bars, as test patterns and slates draw them. A camera's rows never repeat that closely, and flat rows (a
+    /// letterbox bar, a white sky) do not vary along themselves.
+    static func repeatedRowShare(_ luma: [Double], width: Int, height: Int) -> Double {
+        guard width >= 2, height >= 2 else { return 0 }
+        var repeated = 0
+        for y in 1..<height {
+            let row = luma[(y * width)..<(y * width + width)]
+            let mean = row.reduce(0, +) / Double(width)
+            let spread = (row.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(width)).squareRoot()
+            let change = zip(row, luma[((y - 1) * width)..<(y * width)]).reduce(0) { $0 + abs($1.0 - $1.1) } / Double(width)
+            if spread > 0.05, change < 1.0 / 256 { repeated += 1 }
+        }
+        return Double(repeated) / Double(height - 1)
     }
 
     /// Box-averages the luma plane to about `targetWidth` columns, normalised so black = 0 and white = 1. An RGB

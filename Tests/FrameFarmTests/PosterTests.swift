@@ -243,6 +243,23 @@ import FrameFarmSamples
         #expect(poster.timeSeconds >= 7 && poster.timeSeconds < 10, "picked \(poster.timeSeconds) s")
     }
 
+    /// Black, then colour bars (a slate), then a picture (FFmpeg's mandelbrot, soft and dark in places): the
+    /// poster is the picture. The bars' contrast and edges outscored it.
+    @Test func colourBarsDoNotBecomeThePoster() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("slate.mp4")
+        try KeyframeSeekTests.ffmpeg([
+            "-f", "lavfi", "-i", "color=black:s=640x360:r=25:d=3", "-f", "lavfi", "-i", "smptehdbars=s=640x360:r=25:d=3",
+            "-f", "lavfi", "-i", "mandelbrot=s=640x360:r=25,trim=duration=4", "-filter_complex",
+            "[0][1][2]concat=n=3:v=1:a=0,format=yuv420p[v]", "-map", "[v]", "-c:v", "libx264", "-g", "25", path])
+        var options = PosterOptions()
+        options.widths = []
+        let out = directory.file("out")
+        #expect(PosterJob.run(inputs: [path], outputRoot: out, options: options, gpu: SharedGPU.service).failed == 0)
+        let poster = try #require(ManifestStore.read(out + "/slate/manifest.json")?.poster)
+        #expect(poster.timeSeconds >= 6, "picked \(poster.timeSeconds) s, in the bars from 3 to 6 s")
+    }
+
     /// Five seconds of picture, then five of static (random grey, edges everywhere): the poster shows the picture.
     /// Static's detail, which is noise, outscored it.
     @Test func staticDoesNotBecomeThePoster() throws {
