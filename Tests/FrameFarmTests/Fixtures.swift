@@ -35,6 +35,20 @@ func makeSample(in directory: TemporaryDirectory, name: String = "sample.mp4",
     return path
 }
 
+/// `name` in `directory`: a sample of `videoSeconds` (one keyframe every `keyframeInterval` s) whose audio (a sine,
+/// `audio` codec) starts `leadSeconds` before it, as a file whose audio starts first has it.
+func makeSampleWithAudioLead(in directory: TemporaryDirectory, name: String, videoSeconds: Double,
+                             keyframeInterval: Double, leadSeconds: Double, audio: String) throws -> String {
+    let video = try makeSample(in: directory, name: "video-\(name).mp4") {
+        $0.durationSeconds = videoSeconds
+        $0.keyframeIntervalSeconds = keyframeInterval
+    }
+    let path = directory.file(name)
+    try KeyframeSeekTests.ffmpeg(["-f", "lavfi", "-i", "sine=d=\(videoSeconds + leadSeconds)", "-itsoffset", "\(leadSeconds)",
+                                  "-i", video, "-map", "0:a", "-map", "1:v", "-c:v", "copy", "-c:a", audio, path])
+    return path
+}
+
 /// One second of 8 kHz mono silence as a WAV file, with `coverArt` as a music file has it: a real media file with
 /// no video stream (FFmpeg shows the cover as a video stream marked an attached picture).
 func wavFile(coverArt jpeg: Data? = nil) -> Data {

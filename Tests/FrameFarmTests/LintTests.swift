@@ -55,13 +55,8 @@ import FrameFarmSamples
     /// lead, so it stays within the 2-s limit (it was judged a 2.8-s gap).
     @Test func aSingleKeyframeSpansTheVideoNotTheAudioLead() throws {
         let directory = TemporaryDirectory()
-        let video = try makeSample(in: directory, name: "video.mp4") {
-            $0.durationSeconds = 1.8
-            $0.keyframeIntervalSeconds = 10
-        }
-        let late = directory.file("late.mp4")
-        try KeyframeSeekTests.ffmpeg(["-f", "lavfi", "-i", "sine=d=2.8", "-itsoffset", "1", "-i", video,
-                                      "-map", "0:a", "-map", "1:v", "-c:v", "copy", "-c:a", "aac", late])
+        let late = try makeSampleWithAudioLead(in: directory, name: "late.mp4", videoSeconds: 1.8, keyframeInterval: 10,
+                                               leadSeconds: 1, audio: "aac")
         let result = try #require(try lint([late]).results.first)
         #expect(!rules(result).contains("keyframe-interval"), "\(result)")
         let probe = try CommandLineTests.run(["probe", "--json", late])

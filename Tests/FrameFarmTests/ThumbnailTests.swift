@@ -467,13 +467,8 @@ import FrameFarmSamples
     @Test(arguments: [("mp4", "aac"), ("mkv", "pcm_s16le")])
     func aVideoStartingAfterItsAudioIsTimedFromTheFileStart(container: String, audio: String) throws {
         let directory = TemporaryDirectory()
-        let video = try makeSample(in: directory, name: "video.mp4") {
-            $0.durationSeconds = 4
-            $0.keyframeIntervalSeconds = 1
-        }
-        let late = directory.file("late.\(container)")
-        try KeyframeSeekTests.ffmpeg(["-f", "lavfi", "-i", "sine=d=6", "-itsoffset", "2", "-i", video,
-                                      "-map", "0:a", "-map", "1:v", "-c:v", "copy", "-c:a", audio, late])
+        let late = try makeSampleWithAudioLead(in: directory, name: "late.\(container)", videoSeconds: 4, keyframeInterval: 1,
+                                               leadSeconds: 2, audio: audio)
         let out = directory.file("out")
         let (cues, folder, _) = try Self.track(late, out: out) { $0.spacing = .interval(0.5) }
         #expect(cues.count == 12 && abs((cues.last?.end ?? 0) - 6) < 0.05, "the track spans the file's 6 s: \(cues.count)")
