@@ -6,9 +6,13 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     public let index: Int
     public let count: Int
 
+    /// More shards than any batch engine runs tasks of one job (Kubernetes allows 100,000 completions): a count
+    /// beyond is a typo, and a worker would set aside room for every shard's load.
+    public static let mostShards = 100_000
+
     public init(index: Int, count: Int) throws(ShardError) {
-        guard count >= 1, (0..<count).contains(index) else {
-            throw ShardError("shard \(index)/\(count) does not exist: K/N needs N >= 1 and K from 0 to N-1")
+        guard (1...Self.mostShards).contains(count), (0..<count).contains(index) else {
+            throw ShardError("shard \(index)/\(count) does not exist: K/N needs N from 1 to \(Self.mostShards) and K from 0 to N-1")
         }
         self.index = index
         self.count = count
@@ -39,6 +43,9 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
         var count = shards
         if count == nil { count = try int("FRAMEFARM_SHARDS") }
         let countSource = shards != nil ? "--shards \(count ?? 0)" : "FRAMEFARM_SHARDS=\(count ?? 0)"
+        if let count, !(1...mostShards).contains(count) {
+            throw ShardError("\(countSource): a shard count is from 1 to \(mostShards)")
+        }
         /// The engine's own count, which a different --shards or FRAMEFARM_SHARDS contradicts: a worker would take
         /// another shard count's part, and inputs would be done twice or never.
         func checked(_ engineCount: Int, _ name: String) throws(ShardError) -> Int {
@@ -84,7 +91,11 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
         }
         let step = int("SLURM_ARRAY_TASK_STEP") ?? 1
         let count = int("SLURM_ARRAY_TASK_COUNT") ?? ((max - min) / Swift.max(1, step) + 1)
-        if let given, given.count != count {
+        guard count >= 1, min <= max, step >= 1 else {
+            throw ShardError("the Slurm array's variables describe no tasks (ids \(min) to \(max), step \(step), \(count) tasks)")
+        }
+        // A lone task given a count of 1 names its shard too: only shard 0 exists.
+        if let given, given.count != count || count == 1 {
             guard (0..<given.count).contains(id) else {
                 throw ShardError("SLURM_ARRAY_TASK_ID=\(id) with \(given.source): with a shard count other than the "
                                  + "array's, each task id is its shard, 0 to \(given.count - 1)")
@@ -95,7 +106,7 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
             throw ShardError("a Slurm array of one task, id \(id): to run shard \(id) of an earlier run again, set "
                              + "FRAMEFARM_SHARDS to that run's shard count; to run the whole list in one task, --array=0")
         }
-        guard step >= 1, (id - min) % step == 0, min + (count - 1) * step == max else {
+        guard (id - min) % step == 0, min + (count - 1) * step == max else {
             throw ShardError("the Slurm array (ids \(min) to \(max), step \(step), \(count) tasks) is not an evenly "
                              + "stepped range: submit --array=0-\(count - 1) (a range, optionally :STEP), or set "
                              + "FRAMEFARM_SHARDS to the shard count to run only the shards listed")

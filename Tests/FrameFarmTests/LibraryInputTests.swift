@@ -134,6 +134,16 @@ import Testing
         #expect(try shard(rerun, shards: 3) == Shard(index: 1, count: 3))
         let whole = ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "0", "SLURM_ARRAY_TASK_COUNT": "1"]
         #expect(try shard(whole) == Shard(index: 0, count: 1))
+        #expect(throws: ShardError.self) { try shard(rerun.merging(["FRAMEFARM_SHARDS": "1"]) { $1 }) }
+        // Counts no engine runs, and variables that describe no array, are refused, not a crash or an allocation
+        // of every shard's load (a negative count trapped; 2^63-1 aborted).
+        for count in ["-1", "0", "100001", "9223372036854775807"] {
+            #expect(throws: ShardError.self) { try shard(slurm.merging(["SLURM_ARRAY_TASK_ID": "5", "FRAMEFARM_SHARDS": count]) { $1 }) }
+            #expect(throws: ShardError.self) { try shard(["JOB_COMPLETION_INDEX": "0", "FRAMEFARM_SHARDS": count]) }
+            #expect(throws: ShardError.self) { try Shard(parsing: "0/" + count) }
+        }
+        #expect(throws: ShardError.self) { try shard(rerun.merging(["SLURM_ARRAY_TASK_COUNT": "-8"]) { $1 }) }
+        #expect(throws: ShardError.self) { try shard(rerun.merging(["SLURM_ARRAY_TASK_MIN": "4"]) { $1 }) }
         #expect(try shard(["BATCH_TASK_INDEX": "0", "BATCH_TASK_COUNT": "2"], shards: 2) == Shard(index: 0, count: 2))
     }
 
