@@ -162,8 +162,13 @@ public enum StrictJSON {
                 guard digits() > 0 else { throw fault("a number needs digits in its exponent") }
             }
             // RFC 8259 6 lets a reader limit range; ours is a double's, which decoders refuse to pass silently.
-            guard Double(String(decoding: bytes[start..<index], as: UTF8.self))?.isFinite == true else {
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            guard let value = Double(text), value.isFinite else {
                 throw fault("a number beyond the range of a double (about 1.8e308)")
+            }
+            let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+            if value == 0, mantissa.contains(where: { $0.isNumber && $0 != "0" }) {
+                throw fault("a number too small for a double (below about 4.9e-324): write 0")
             }
         }
     }

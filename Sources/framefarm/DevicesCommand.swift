@@ -23,7 +23,7 @@ struct DeviceCatalogOptions: ParsableArguments {
                 : FileManager.default.fileExists(atPath: devicesFile, isDirectory: &isFolder) && isFolder.boolValue
                 ? "a folder, not a file" : "unreadable"
             if descriptor >= 0 { close(descriptor) }
-            throw ValidationError("cannot read devices file \(devicesFile) (\(reason))")
+            throw ValidationError("\(devicesFile): cannot read the devices file (\(reason))")
         }
         do {
             return try DeviceCatalog.builtIn.merging(devicesFile: data)

@@ -210,8 +210,11 @@ struct SampleCommand: ParsableCommand {
             options.timestampJump = (parts[0], parts[1])
         }
         if let blur {
-            let bounds = blur.split(separator: "-").compactMap { Double($0) }
-            guard bounds.count == 2, bounds[0] <= bounds[1] else { throw ValidationError("--blur must be FROM-TO seconds") }
+            let parts = blur.split(separator: "-", omittingEmptySubsequences: false)
+            let bounds = parts.compactMap { Double($0) }
+            guard parts.count == 2, bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1] else {
+                throw ValidationError("--blur must be FROM-TO seconds, 0 or more, e.g. 4-6")
+            }
             options.blurredRange = bounds[0]...bounds[1]
         }
         return options

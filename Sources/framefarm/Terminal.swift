@@ -18,7 +18,9 @@ enum Terminal {
     static func attachingNegativeNumbers(_ arguments: [String]) -> [String] {
         var result: [String] = []
         for argument in arguments {
-            let isNegativeNumber = argument.count > 1 && argument.first == "-" && argument.dropFirst().first!.isNumber
+            // -5, -0.5, -.5
+            let magnitude = argument.dropFirst(argument.hasPrefix("-.") ? 2 : 1)
+            let isNegativeNumber = argument.first == "-" && magnitude.first?.isNumber == true
             if isNegativeNumber, let option = result.last, option.hasPrefix("--"), option.count > 2, !option.contains("=") {
                 result[result.count - 1] = option + "=" + argument
             } else {

@@ -36,6 +36,7 @@ import Testing
             ("", 1, 1, "the file ends where a value belongs"),
             ("{\"warningSeconds\":\n  1e400}", 2, 3, "a number beyond the range of a double (about 1.8e308)"),
             ("[-2E+309]", 1, 2, "a number beyond the range of a double (about 1.8e308)"),
+            ("[0.0, 1e-400]", 1, 7, "a number too small for a double (below about 4.9e-324): write 0"),
         ]
         for (text, line, column, reason) in cases {
             #expect(fault(text) == StrictJSON.SyntaxError(line: line, column: column, reason: reason), "\(text)")

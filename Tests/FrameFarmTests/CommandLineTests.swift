@@ -265,6 +265,8 @@ import Testing
             (["sample", "--out", made, "--fps", "-5"], "--fps must be N or N/D"),
             (["sample", "--out", made, "--black-lead", "-1"], "--black-lead must be 0 seconds or more"),
             (["sample", "--out", made, "--fade-in", "-0.5"], "--fade-in must be 0 seconds or more"),
+            (["sample", "--out", made, "--black-lead", "-.5"], "--black-lead must be 0 seconds or more"),
+            (["sample", "--out", made, "--blur", "-1-2"], "--blur must be FROM-TO seconds, 0 or more"),
             (["sample", "--out", made, "--duration", "0"], "--duration must be above 0"),
             (["sample", "--out", made, "--sar", "0:1"], "--sar must be N:D above 0"),
             (["sample", "--out", made, "--bframes", "-1"], "--bframes must be 0 or more"),
