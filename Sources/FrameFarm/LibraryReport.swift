@@ -221,12 +221,14 @@ public struct LibraryReport: Encodable, Sendable {
     public var notices: [ContactSheetWriter.Problem] {
         typealias Problem = ContactSheetWriter.Problem
         return commands.sorted { $0.key < $1.key }.flatMap { command, report in
-            report.missing.map { Problem(path: $0, text: "\(command): no outputs (never run, or its run stopped)") }
+            report.missing.map { Problem(path: $0, text: "\(command): no outputs (never run, or its run stopped)", flag: .notDone) }
                 + report.stale.map {
                     Problem(path: $0, text: "\(command): the input changed or is gone since its outputs were made", flag: .changed)
                 }
-                + report.shardsNotRun.map { Problem(path: "shard \($0)", text: "\(command): no run of this shard is recorded") }
-        } + notRun.map { Problem(path: $0, text: "no outputs and no runs of any command under \(outputRoot)") }
+                + report.shardsNotRun.map {
+                    Problem(path: "shard \($0)", text: "\(command): no run of this shard is recorded", flag: .notDone)
+                }
+        } + notRun.map { Problem(path: $0, text: "no outputs and no runs of any command under \(outputRoot)", flag: .notDone) }
             + unlisted.map {
                 Problem(path: $0.path, text: ($0.listedFolder.map { "listed, but mapped to \($0)/ now (another layout or "
                                                    + "inputs root)" } ?? "not in the list")

@@ -65,6 +65,9 @@ public enum ContactSheetWriter {
     /// What the summary bar counts and filters by. A video's flags are its `data-flags`; the script filters on them.
     public enum Flag: String, CaseIterable, Sendable {
         case failed
+        /// Inputs with no outputs that did not fail (never run, or their run stopped) and shards never run: lines
+        /// of the problem list only.
+        case notDone = "not-done"
         /// What the runs warned of the outputs (a lowered grid, a cut-short file, a poster that shows little).
         case warnings
         /// Lint's warnings and errors on the video itself: kept apart, since a whole library may share one (clips
@@ -81,6 +84,7 @@ public enum ContactSheetWriter {
         var label: String {
             switch self {
             case .failed: "failed"
+            case .notDone: "not done"
             case .warnings: "with warnings"
             case .lint: "with lint findings"
             case .changed: "changed or gone"
@@ -132,8 +136,9 @@ public enum ContactSheetWriter {
     public static func html(for entries: [Entry], problems: [Problem] = [], pageFile: String = "index.html",
                             title: String = "FrameFarm contact sheet") -> String {
         var page = head(title: title) + "<p>\(entries.count) video\(entries.count == 1 ? "" : "s")</p>\n"
-        // Inputs that failed, not failures: one failing in three commands is one failed video.
-        page += summaryBar(entries, failures: Set(problems.filter(\.failed).map(\.path)).count)
+        // Inputs that failed, not failures: one failing in three commands is one failed video (and so for not done).
+        func inputs(_ flag: Flag) -> Int { Set(problems.filter { $0.flag == flag }.map(\.path)).count }
+        page += summaryBar(entries, failures: inputs(.failed), notDone: inputs(.notDone))
         page += problemList(problems) { _ in pageFile }
         for entry in entries { page += section(entry) }
         return page + tail
@@ -164,8 +169,8 @@ public enum ContactSheetWriter {
 
     /// The counts of the page's videos (and failed inputs) by flag, each a button that shows only those; the name
     /// filter; the keys.
-    private static func summaryBar(_ entries: [Entry], failures: Int) -> String {
-        var counts: [Flag: Int] = [.failed: failures]
+    private static func summaryBar(_ entries: [Entry], failures: Int, notDone: Int = 0) -> String {
+        var counts: [Flag: Int] = [.failed: failures, .notDone: notDone]
         // A failed input with a section of earlier outputs is among `failures` already (pages of many videos,
         // which list no failures, count their failed sections).
         for entry in entries {

@@ -246,6 +246,9 @@ import Testing
         let out = directory.file("out")
         #expect(try CommandLineTests.run(["poster"] + inputs + ["--out", out, "--shard", "0/2"]).status == 0)
         let halfDone = try CommandLineTests.run(["report", out, "--json"])
+        // The shard never run is a line of its own filter, "not done", as an input without outputs is.
+        let halfPage = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(halfPage.contains("data-flags=\"not-done\" data-name=\"shard 1/2\"") && halfPage.contains(">1 not done</button>"))
         #expect(halfDone.status == 1 && halfDone.stderr.contains("shards never run: 1/2"), "\(halfDone.stderr)")
         let summary = try JSONSerialization.jsonObject(with: Data(halfDone.stdout.utf8)) as? [String: Any]
         #expect(((summary?["commands"] as? [String: Any])?["poster"] as? [String: Any])?["shardsNotRun"] as? [String] == ["1/2"])
