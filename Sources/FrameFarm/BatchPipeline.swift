@@ -152,13 +152,16 @@ public struct BatchPipeline: Sendable {
         let outcomes = ParallelBatch.map(Array(zip(inputs, folders)), width: settings.inFlight,
                                          startOrder: Self.largestFirst(inputs),
                                          notStarted: BatchSummary.Outcome.notStarted) { path, placed in
-            defer { counter.add(inputs: 1) }
-            switch placed {
+            let start = Date()
+            var outcome = switch placed {
             case .success(let folder):
-                return process(path, folder: folder, jobs: jobs, layout: layout, counter: counter, encoders: encoders)
+                process(path, folder: folder, jobs: jobs, layout: layout, counter: counter, encoders: encoders)
             case .failure(let failure):
-                return BatchSummary.Outcome(path: path, folder: nil, status: .failed, error: failure.reason)
+                BatchSummary.Outcome(path: path, folder: nil, status: .failed, error: failure.reason)
             }
+            outcome.seconds = Date().timeIntervalSince(start)
+            counter.finish(outcome)
+            return outcome
         }
         var summary = Self.summary(settings, commands, outcomes, elapsed: counter.elapsedSeconds, gpu: gpu)
         let recorded = Self.writeRecords(summary, settings: settings, commands: commands, started: started, final: true)

@@ -24,10 +24,12 @@ public struct BatchSummary: Encodable, Sendable {
         /// Its outputs, relative to its folder: the files written, and those found up to date.
         public var outputs: [String]
         public var warnings: [InputWarning]
+        /// Seconds the input took, from its start to its outputs written; absent for one not started.
+        public var seconds: Double?
         /// Each job's own status where a batch runs several; absent, every job's is `status`.
         var statusByCommand: [String: Status] = [:]
 
-        private enum CodingKeys: String, CodingKey { case path, folder, status, ok, error, outputs, warnings }
+        private enum CodingKeys: String, CodingKey { case path, folder, status, ok, error, outputs, warnings, seconds }
 
         /// The input's status for one of the batch's jobs.
         func status(of command: String) -> Status { statusByCommand[command] ?? status }
@@ -74,6 +76,9 @@ public struct BatchProgress: Sendable {
     /// Renders, thumbnails or posters finished so far.
     public var itemsDone: Int
     public var elapsedSeconds: Double
+    /// The input whose end this reports, so that its failure or warnings are said as they happen; nil for a
+    /// unit of work.
+    public var finished: BatchSummary.Outcome?
 }
 
 /// Thread-safe progress accounting shared by a batch's workers.
@@ -93,12 +98,17 @@ final class ProgressCounter: Sendable {
         self.report = report
     }
 
-    func add(items: Int = 0, inputs: Int = 0) {
+    func add(items: Int) { add(items: items, finished: nil) }
+
+    /// Counts `outcome`'s input done.
+    func finish(_ outcome: BatchSummary.Outcome) { add(items: 0, finished: outcome) }
+
+    private func add(items: Int, finished: BatchSummary.Outcome?) {
         let snapshot = counts.withLock { counts in
             counts.itemsDone += items
-            counts.inputsDone += inputs
+            counts.inputsDone += finished == nil ? 0 : 1
             return BatchProgress(inputsDone: counts.inputsDone, inputsTotal: total, itemsDone: counts.itemsDone,
-                                 elapsedSeconds: Date().timeIntervalSince(started))
+                                 elapsedSeconds: Date().timeIntervalSince(started), finished: finished)
         }
         report?(snapshot)
     }

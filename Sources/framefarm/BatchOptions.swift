@@ -234,7 +234,9 @@ extension BatchCommand {
         let signals = SignalHandler()
         signals.install()
         let bar = !batch.quiet && Terminal.standardErrorIsTerminal ? ProgressLine(label: "framefarm") : nil
+        let (quiet, verbose) = (batch.quiet, gpuOptions.verbose)
         let summary = BatchPipeline(settings: settings, gpu: gpu).run(jobs, inputs: inputs) { progress in
+            if let outcome = progress.finished { Self.say(outcome, quiet: quiet, verbose: verbose, gpu: gpu) }
             guard let bar else { return }
             let rate = progress.elapsedSeconds > 0 ? Double(progress.itemsDone) / progress.elapsedSeconds : 0
             let fraction = Double(progress.inputsDone) / Double(max(1, progress.inputsTotal))
@@ -275,15 +277,23 @@ extension BatchCommand {
         return access(out, W_OK | X_OK) == 0 ? nil : "cannot be written to (\(String(cString: strerror(errno))))"
     }
 
-    /// One line per failed input, then (unless `--quiet`) warnings, and the summary: as JSON on stdout with
-    /// `--json`, else one line on stderr. Inputs found up to date are counted there, not named one a line: a
-    /// re-run of a library wrote a line per video, in the form of a failure's.
-    private func report(_ summary: BatchSummary) throws {
-        summary.inputs.filter { $0.status == .failed }
-            .forEach { Terminal.printError("\($0.path): \($0.error ?? "failed")") }
-        if !batch.quiet {
-            for input in summary.inputs { input.warnings.forEach { Terminal.printError("\(input.path): warning: \($0)") } }
+    /// What an input that just ended says, as it ends (a long batch's failures are not kept to its end, nor lost
+    /// when it is killed): its failure, its warnings unless `--quiet`, its time with `--verbose`. Inputs failed
+    /// for want of a GPU say nothing: the batch says that once. Inputs found up to date are counted in the
+    /// summary, not named one a line.
+    private static func say(_ outcome: BatchSummary.Outcome, quiet: Bool, verbose: Bool, gpu: GPUService) {
+        if outcome.status == .failed {
+            guard gpu.startFailure == nil else { return }
+            Terminal.printError("\(outcome.path): \(outcome.error ?? "failed")")
         }
+        if !quiet { outcome.warnings.forEach { Terminal.printError("\(outcome.path): warning: \($0)") } }
+        if verbose, let seconds = outcome.seconds {
+            Terminal.printError(String(format: "%@: %@ in %.2f s", outcome.path, outcome.status.rawValue, seconds))
+        }
+    }
+
+    /// The summary: as JSON on stdout with `--json`, else one line on stderr.
+    private func report(_ summary: BatchSummary) throws {
         if batch.json {
             try Terminal.printJSON(summary)
         } else if !batch.quiet {

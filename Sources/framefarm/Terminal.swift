@@ -9,8 +9,16 @@ enum Terminal {
     /// One line on stderr, whatever it quotes: control characters (a newline in a file name) are written escaped,
     /// so that scripts reading a line per failure read this one whole, and so are bidirectional controls (a
     /// right-to-left override in a file name), which would show the rest of the line reversed.
+    /// On a terminal the line first clears the progress bar's (which redraws below it), so the two never share one.
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data("framefarm: \(oneLine(line))\n".utf8))
+        FileHandle.standardError.write(Data("\(standardErrorIsTerminal ? "\r\u{1B}[K" : "")framefarm: \(oneLine(line))\n".utf8))
+    }
+
+    /// The terminal's width in columns (stderr's), when it says.
+    static var columns: Int? {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// `--fps -5` as `--fps=-5`: ArgumentParser takes a value that starts with `-` for an option and says

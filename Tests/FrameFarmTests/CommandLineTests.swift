@@ -300,6 +300,41 @@ import Testing
         }
     }
 
+    /// `--verbose` says each input's time, as its help says (it said only the device); `--json` gives it too.
+    @Test func verboseSaysEachInputsTime() throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory) { $0.durationSeconds = 1 }
+        let run = try Self.run(["poster", video, "--out", directory.file("out"), "--widths", "160", "--verbose", "--json"])
+        let timing = try Regex("framefarm: \(video): done in [0-9]+\\.[0-9]{2} s\n")
+        #expect(run.status == 0 && run.stderr.contains(timing), "\(run.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let seconds = ((summary?["inputs"] as? [[String: Any]])?.first?["seconds"] as? Double) ?? -1
+        #expect(seconds > 0 && seconds < 600, "\(seconds)")
+    }
+
+    /// On a terminal 40 columns wide the progress bar fits in 39 (it was 70 to 80 wide, wrapping at every
+    /// redraw), and a failure line clears it first rather than continuing its line.
+    @Test func theProgressBarFitsTheTerminal() throws {
+        let directory = TemporaryDirectory()
+        let inputs = try (0..<3).map { try makeSample(in: directory, name: "v\($0).mp4") { $0.durationSeconds = 4 } }
+        let bad = directory.write("bad.mp4", Data("not a video".utf8))
+        let command = ([Self.executable, "thumbnails"] + inputs + [bad, "--out", directory.file("out"), "--interval", "0.5"])
+            .map { "'\($0)'" }.joined(separator: " ")
+        // script(1) runs it on a terminal of its own.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        shell.arguments = ["-qfec", "stty cols 40; " + command, "/dev/null"]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        let seen = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        let bars = seen.replacingOccurrences(of: "\u{1B}[K", with: "").split(whereSeparator: { $0 == "\r" || $0 == "\n" })
+            .filter { $0.hasPrefix("framefarm [") }
+        #expect(!bars.isEmpty && bars.allSatisfy { $0.count <= 39 }, "\(bars.map(\.count))")
+        #expect(seen.contains("\r\u{1B}[Kframefarm: \(bad): not a video file"), "the failure line starts clean")
+    }
+
     /// A devices file's mistake is one line naming the file and the place, exit 2, for `devices` and for a
     /// command that renders (it was ArgumentParser's "Error:" with the top-level usage after it).
     @Test func aDevicesFilesMistakeIsOneLine() throws {

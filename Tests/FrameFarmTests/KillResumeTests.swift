@@ -148,6 +148,36 @@ import Testing
         return finished.processIdentifier
     }
 
+    /// A failure is said when it happens, not kept to the batch's end: a worker killed later (a node lost) has
+    /// said it. It came with the summary, and SIGKILL lost it.
+    @Test func aFailureIsSaidWhileTheBatchRuns() throws {
+        let directory = TemporaryDirectory()
+        let long = try makeSample(in: directory, name: "long.mp4") {
+            $0.size = PixelSize(width: 1280, height: 720)
+            $0.durationSeconds = 10
+        }
+        let bad = directory.write("bad.mp4", Data("not a video".utf8))
+        let batch = CommandLineTests.process(["thumbnails", long, bad, "--out", directory.file("out"), "--interval", "0.1",
+                                              "--jobs", "2"])
+        let errors = Pipe()
+        batch.standardError = errors
+        batch.standardOutput = FileHandle.nullDevice
+        try batch.run()
+        defer {
+            if batch.isRunning { kill(batch.processIdentifier, SIGKILL) }
+            batch.waitUntilExit()
+        }
+        var said = ""
+        while !said.contains("\n") {
+            let data = errors.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            said += String(decoding: data, as: UTF8.self)
+        }
+        #expect(said.hasPrefix("framefarm: \(bad): not a video file"), "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out/long/manifest.json")),
+                "the failure was said while the other input was still being made")
+    }
+
     @Test func onlyTemporariesOfDeadProcessesAreRemoved() throws {
         let directory = TemporaryDirectory()
         let deadPID = try Self.finishedProcessID()
