@@ -9,6 +9,19 @@
 #include <libavformat/avformat.h>
 #include <libavutil/frame.h>
 
+// A custom get_buffer2 that may be called from any thread (FrameFarm's pool locks). Before FFmpeg 6.0 a decoder
+// must be told, or its frame threads hand every call to the thread that feeds it, and each decoder warns.
+static inline void framefarm_mark_callbacks_thread_safe(AVCodecContext *_Nonnull context) {
+#if FF_API_THREAD_SAFE_CALLBACKS
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+    context->thread_safe_callbacks = 1;
+#pragma clang diagnostic pop
+#else
+    (void)context;
+#endif
+}
+
 // Key and interlacing flags: AVFrame fields until 6.1, bits of AVFrame.flags since.
 static inline int framefarm_frame_is_key(const AVFrame *_Nonnull frame) {
 #ifdef AV_FRAME_FLAG_KEY

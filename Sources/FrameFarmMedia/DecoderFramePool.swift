@@ -24,6 +24,7 @@ enum DecoderFramePool {
             return owner
         })
         context.pointee.get_buffer2 = getBuffer
+        framefarm_mark_callbacks_thread_safe(context)
     }
 
     /// Counts (and names) the decoders the pool has served; never 0, so it can stand in a pointer.

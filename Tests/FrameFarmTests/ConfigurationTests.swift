@@ -47,6 +47,16 @@ import Testing
         #expect(run.stderr == "framefarm: FRAMEFARM_FFMPEG_LOG=loud is not valid (expected quiet, error, warning, info, debug)\n")
     }
 
+    /// FFmpeg's warnings, asked for, are the file's, not one of FrameFarm's own making per decoder: the frame
+    /// pool's get_buffer2 is thread-safe and says so (FFmpeg before 6.0 warned, and handed each call to one thread).
+    @Test func ffmpegsWarningsAreNotAboutFrameFarm() throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory) { $0.durationSeconds = 2 }
+        let run = try CommandLineTests.run(["thumbnails", video, "--out", directory.file("out"), "--interval", "0.5"],
+                                           environment: ["FRAMEFARM_FFMPEG_LOG": "warning"])
+        #expect(run.status == 0 && !run.stderr.contains("get_buffer2"), "\(run.stderr)")
+    }
+
     /// Only the executables (and the tests) may read the process environment.
     @Test func theLibraryReadsNoEnvironment() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources")
