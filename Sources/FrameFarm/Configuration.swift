@@ -45,7 +45,10 @@ public struct Configuration: Sendable, Hashable {
             return text == "1"
         }
         self.init()
-        gpu.selection = value("FRAMEFARM_GPU").map(GPUSelection.init(argument:)) ?? .automatic
+        if let named = value("FRAMEFARM_GPU") {
+            gpu.selection = GPUSelection(argument: named)
+            gpu.selectionNamedBy = "FRAMEFARM_GPU=\(named)"
+        }
         gpu.validation = try flag("FRAMEFARM_VALIDATION")
         gpu.prefilter = try choice("FRAMEFARM_PREFILTER", PrefilterPlacement.self) ?? .automatic
         gpu.canvasesOnDevice = try choice("FRAMEFARM_CANVASES", CanvasPlacement.self) == .device

@@ -3,6 +3,8 @@
 public struct GPUConfiguration: Sendable, Hashable {
     /// Which device (`--gpu`, `FRAMEFARM_GPU`).
     public var selection = GPUSelection.automatic
+    /// What named `selection`, for the message when no device matches it: `--gpu` or `FRAMEFARM_GPU`.
+    public var selectionNamedBy: String?
     /// The Khronos validation layer, every message recorded (`FRAMEFARM_VALIDATION=1`; tests turn it on).
     public var validation = false
     /// Where the prefilter of large reductions runs (`FRAMEFARM_PREFILTER`).

@@ -21,7 +21,10 @@ struct GPUOptions: ParsableArguments {
     /// The process's GPU configuration with `--gpu` applied.
     var configuration: GPUConfiguration {
         var configuration = ProcessConfiguration.current.gpu
-        if let gpu { configuration.selection = GPUSelection(argument: gpu) }
+        if let gpu {
+            configuration.selection = GPUSelection(argument: gpu)
+            configuration.selectionNamedBy = "--gpu \(gpu)"
+        }
         return configuration
     }
 
@@ -246,6 +249,8 @@ extension BatchCommand {
         bar?.finish()
         if let failure = gpu.startFailure {
             Terminal.printError(failure.description)
+            // A JSON consumer still gets the summary: every input failed, each saying why.
+            if batch.json { try Terminal.printJSON(summary) }
             throw ExitCode(ExitStatus.someInputsFailed)
         }
         try report(summary)

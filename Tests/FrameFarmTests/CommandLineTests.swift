@@ -216,6 +216,24 @@ import Testing
         #expect(probe.status == 0)
     }
 
+    /// A device asked for and not there is said once, naming what asked for it (`FRAMEFARM_GPU`, set in a job's
+    /// environment, is easily forgotten), and `--json` still gets the summary, each input failed.
+    @Test func aGPUThatIsNotThereNamesWhatAskedForIt() throws {
+        let directory = TemporaryDirectory()
+        let good = try makeSample(in: directory)
+        let fromEnvironment = try Self.run(["poster", good, "--out", directory.file("a")],
+                                           environment: ["FRAMEFARM_GPU": "no-such-gpu"])
+        #expect(fromEnvironment.status == 1)
+        #expect(fromEnvironment.stderr.hasPrefix("framefarm: FRAMEFARM_GPU=no-such-gpu: no Vulkan device matches"))
+        #expect(fromEnvironment.stderr.split(separator: "\n").count == 1, "one line: \(fromEnvironment.stderr)")
+        let fromFlag = try Self.run(["poster", good, "--out", directory.file("b"), "--gpu", "7", "--json"],
+                                    environment: ["FRAMEFARM_GPU": "no-such-gpu"])
+        #expect(fromFlag.status == 1 && fromFlag.stderr.hasPrefix("framefarm: --gpu 7: no Vulkan device matches"))
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(fromFlag.stdout.utf8)) as? [String: Any])
+        let inputs = try #require(summary["inputs"] as? [[String: Any]])
+        #expect(summary["failed"] as? Int == 1 && inputs.first?["status"] as? String == "failed", "\(summary)")
+    }
+
     /// An `--out` that cannot take outputs is said once, naming it and why, as a usage error, before any input.
     @Test func anOutputFolderThatCannotBeWrittenIsSaidOnce() throws {
         let directory = TemporaryDirectory()

@@ -13,6 +13,7 @@ import Testing
         ])
         var expected = Configuration()
         expected.gpu.selection = .nameContains("llvmpipe")
+        expected.gpu.selectionNamedBy = "FRAMEFARM_GPU=llvmpipe"
         expected.gpu.validation = true
         expected.gpu.prefilter = .device
         expected.gpu.canvasesOnDevice = true
