@@ -32,7 +32,8 @@ extension ProbeReport {
         self.policy = policy
         durationSeconds = ProbeReport.rounded(facts.timelineSeconds, places: 3)
         skippedRenditions = info.skippedRenditions.isEmpty ? nil : info.skippedRenditions
-        videoStartSeconds = info.leadSeconds > 0 ? ProbeReport.rounded(info.leadSeconds, places: 3) : nil
+        // A lead under half a millisecond (MPEG-TS rounds its streams' starts to its 90-kHz clock) is none.
+        videoStartSeconds = Optional(ProbeReport.rounded(info.leadSeconds, places: 3)).flatMap { $0 > 0 ? $0 : nil }
         frameRate = info.frameRate.map { ProbeReport.rounded($0) }
         keyframeIntervalSeconds = facts.keyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }
         keyframeIntervalMaxSeconds = facts.longestKeyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }

@@ -149,7 +149,9 @@ public enum Lint {
                                         + "(most take BT.709 from 720 lines and BT.601 below, some always BT.709), so colours "
                                         + "shift from one player to another"))
         }
-        if report.isHDR, report.peakLuminance == nil {
+        // HLG is scene-referred: a display maps it by its own peak, and neither HLG's specification (ITU-R BT.2100)
+        // nor players ask for mastering metadata.
+        if report.isHDR, report.colorTransfer != .hlg, report.peakLuminance == nil {
             findings.append(LintFinding(.hdrMetadataMissing, "\(report.colorTransfer.rawValue.uppercased()) video without "
                                         + "mastering-display or content-light metadata: players assume a 1000 cd/m² peak"))
         }
@@ -205,7 +207,7 @@ public enum Lint {
                                         + "reading over http fetches the end of the file before it starts (FFmpeg: -movflags +faststart)"))
         }
         if let highest = settings.maxFrameRate, let rate = report.frameRate, rate > highest + 0.01 {
-            findings.append(LintFinding(.frameRate, String(format: "%.3f fps, above the %.0f fps the target plays", rate, highest)))
+            findings.append(LintFinding(.frameRate, String(format: "%.3f fps, above the %g fps the target plays", rate, highest)))
         }
         return findings
     }
@@ -235,7 +237,7 @@ public enum Lint {
         if let worst = settings.fillScreens.map({ screen in
             (screen.name, Placement.fillCroppedFraction(content: content, screen: screen.size.oriented(content.orientation)).area * 100)
         }).max(by: { $0.1 < $1.1 }), worst.1 > settings.fillCropPercent {
-            findings.append(LintFinding(.fillCropsTooMuch, String(format: "fill crops %.1f%% of the picture on %@ (limit %.0f%%): "
+            findings.append(LintFinding(.fillCropsTooMuch, String(format: "fill crops %.1f%% of the picture on %@ (limit %g%%): "
                                                                   + "fit is the better default", worst.1, worst.0, settings.fillCropPercent)))
         }
         findings.append(LintFinding(.aspectClass, String(format: "%@ content, %.3f:1", report.aspectClass.rawValue,
@@ -272,13 +274,16 @@ public enum Lint {
         // Judged by the longest gap (the worst seek); a single keyframe makes the whole video one gap (not the
         // audio before it).
         let longest = report.keyframeIntervalMaxSeconds ?? report.keyframeIntervalSeconds ?? report.videoDurationSeconds
-        if longest > settings.keyframeWarningSeconds {
-            let severity: LintSeverity = longest > settings.keyframeErrorSeconds ? .error : .warning
+        // "A keyframe every 2 s" at 29.97 fps is 60 frames, 2.002 s: NTSC rates stretch a limit by 1.001, and a
+        // millisecond time base (Matroska, FLV) rounds each keyframe's time by up to half of one.
+        func over(_ limit: Double) -> Bool { longest > limit * 1.001 + 0.001 }
+        if over(settings.keyframeWarningSeconds) {
+            let severity: LintSeverity = over(settings.keyframeErrorSeconds) ? .error : .warning
             let limit = severity == .error ? settings.keyframeErrorSeconds : settings.keyframeWarningSeconds
             let measured = report.keyframeIntervalSeconds.map { median in
                 String(format: "a keyframe every %.2f s (median), %.2f s at the longest", median, longest)
             } ?? String(format: "a single keyframe in %.2f s", longest)
-            findings.append(LintFinding(.keyframeInterval, severity, measured + String(format: ", over the %.0f-s limit: "
+            findings.append(LintFinding(.keyframeInterval, severity, measured + String(format: ", over the %g-s limit: "
                                         + "seeking and trick play decode up to that much", limit)))
         }
         if let timing = report.frameTiming {

@@ -39,6 +39,15 @@ public enum LintProfile: String, Sendable, CaseIterable {
 
     /// H.264's profiles up to High, as FFmpeg names them (Extended, High 10, 4:2:2 and 4:4:4 are left out).
     private static let h264Profiles = ["Constrained Baseline", "Baseline", "Main", "High"]
+
+    /// The levels each codec's specification defines, as `probe` writes them (H.264 Annex A, HEVC Annex A, VP9's
+    /// and AV1's level tables); FrameFarm reads no other codec's level.
+    static let levels: [String: [Double]] = [
+        "h264": [1, 1.1, 1.2, 1.3, 2, 2.1, 2.2, 3, 3.1, 3.2, 4, 4.1, 4.2, 5, 5.1, 5.2, 6, 6.1, 6.2],
+        "hevc": [1, 2, 2.1, 3, 3.1, 4, 4.1, 5, 5.1, 5.2, 6, 6.1, 6.2],
+        "vp9": [1, 1.1, 2, 2.1, 3, 3.1, 4, 4.1, 5, 5.1, 5.2, 6, 6.1, 6.2],
+        "av1": (2...7).flatMap { major in (0...3).map { Double(major) + Double($0) / 10 } },
+    ]
 }
 
 /// A policy file that cannot be used: the message names the file, the line and the rule.
@@ -274,8 +283,14 @@ public enum LintPolicy {
                 }
                 if let profiles = keys["profiles"] { codecLimits.profiles = try strings(profiles, named: "allowed \"\(codec)\" profiles") }
                 if let level = keys["maxLevel"] {
-                    guard case .number(let number) = level, number > 0 else {
-                        throw LintPolicyError(description: "allowed \"\(codec)\" maxLevel must be a number above 0")
+                    guard let known = LintProfile.levels[codec] else {
+                        throw LintPolicyError(description: "allowed \"\(codec)\" maxLevel: levels are read for "
+                                              + LintProfile.levels.keys.sorted().joined(separator: ", ") + " only")
+                    }
+                    // 4.7 would be taken as "up to 4.2" without a word.
+                    guard case .number(let number) = level, known.contains(where: { abs($0 - number) < 1e-9 }) else {
+                        throw LintPolicyError(description: "allowed \"\(codec)\" maxLevel must be one of \(codec)'s "
+                                              + "levels: " + known.map { String(format: "%g", $0) }.joined(separator: ", "))
                     }
                     codecLimits.maxLevel = number
                 }

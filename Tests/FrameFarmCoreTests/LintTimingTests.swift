@@ -25,6 +25,22 @@ import Testing
         #expect(finding(.keyframeInterval, in: report(median: 1.5, longest: 4))?.severity == .warning)
     }
 
+    /// "Every 2 s" at NTSC rates is 60 frames at 29.97 fps (2.002 s) or 120 at 59.94: met. One frame more is
+    /// not. Limits are said as set (a policy's 2.5 s is not "3 s").
+    @Test func keyframeLimitsTakeNTSCRatesAndAreSaidAsSet() throws {
+        let ntsc = 1001.0 / 30000
+        #expect(finding(.keyframeInterval, in: report(median: 60 * ntsc, longest: 60 * ntsc)) == nil)
+        #expect(finding(.keyframeInterval, in: report(median: 120 * ntsc / 2, longest: 120 * ntsc / 2)) == nil)
+        #expect(finding(.keyframeInterval, in: report(median: 60 * ntsc, longest: 61 * ntsc)) != nil)
+        #expect(finding(.keyframeInterval, in: report(median: 2, longest: 121 * ntsc / 2)) != nil)
+        var settings = LintSettings()
+        settings.keyframeWarningSeconds = 1.5
+        settings.keyframeErrorSeconds = 2.5
+        let over = try #require(Lint.findings(for: report(median: 2.6, longest: 2.6), settings: settings)
+            .first { $0.rule == .keyframeInterval })
+        #expect(over.severity == .error && over.message.contains("over the 2.5-s limit"), "\(over.message)")
+    }
+
     /// Irregular frames above the 5% threshold, and a jump: one finding each, naming the measured values.
     @Test func frameTimingGivesVariableRateAndJumps() throws {
         let steady = FrameTiming(medianFrameSeconds: 0.04, shortestFrameSeconds: 0.04, longestFrameSeconds: 0.04,

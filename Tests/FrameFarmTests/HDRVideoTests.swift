@@ -61,6 +61,18 @@ import FrameFarmSamples
         #expect(report.colorTransfer == .pq && report.peakLuminance == 4000)
         let lint = try CommandLineTests.run(["lint", path])
         #expect(!lint.stdout.contains("hdr-metadata-missing"), "\(lint.stdout)")
+        // HLG without any: none is needed (a display maps HLG by its own peak), so none is asked for.
+        let hlg = try makeSample(in: directory, name: "hlg.mp4") {
+            $0.durationSeconds = 1
+            $0.pixelFormat = "yuv420p10le"
+            $0.hdrTransfer = .hlg
+        }
+        let hlgLint = try CommandLineTests.run(["lint", "--json", hlg])
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(hlgLint.stdout.utf8)) as? [[String: Any]])
+        let rules = (results.first?["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        #expect((results.first?["rulesRun"] as? [String])?.contains("hdr-metadata-missing") == true)
+        #expect(!rules.contains("hdr-metadata-missing"), "\(rules)")
+        #expect(try Prober.probe(paths: [hlg])[0].get().colorTransfer == .hlg)
     }
 
     /// `sample --hdr` grades the SDR picture as BT.2408 places SDR in HDR (white at 203 cd/m², BT.2020), in PQ and

@@ -367,7 +367,12 @@ import FrameFarmSamples
             ("{\"rules\": {\"mirrored\": {\"threshold\": 3}}}", ":1: rule \"mirrored\": unknown key \"threshold\""),
             ("{\"profile\": \"web-2\"}", ":1: unknown profile"),
             ("{\"rules\": {\"codec\": {\"allowed\": {\"h264\": {\"maxLevel\": \"4.2\"}}}}}",
-             ":1: rule \"codec\": allowed \"h264\" maxLevel must be a number"),
+             ":1: rule \"codec\": allowed \"h264\" maxLevel must be one of h264's levels: 1, 1.1, 1.2"),
+            // No such level, and a codec whose level is never read: both would pass anything without a word.
+            ("{\"rules\": {\"codec\": {\"enabled\": true, \"allowed\": {\"h264\": {\"maxLevel\": 4.7}}}}}",
+             ":1: rule \"codec\": allowed \"h264\" maxLevel must be one of h264's levels: 1, 1.1, 1.2, 1.3, 2, 2.1"),
+            ("{\"rules\": {\"codec\": {\"enabled\": true, \"allowed\": {\"mpeg2video\": {\"maxLevel\": 4}}}}}",
+             ":1: rule \"codec\": allowed \"mpeg2video\" maxLevel: levels are read for av1, h264, hevc, vp9 only"),
             ("[1, 2]", ": not a JSON object"),
             // Names FFmpeg does not use, which would fail every input as what the target plays.
             ("{\"rules\": {\"codec\": {\"enabled\": true, \"allowed\": {\"h265\": {}}}}}",
