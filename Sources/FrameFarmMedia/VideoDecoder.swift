@@ -37,6 +37,10 @@ final class VideoDecoder {
         context.pointee.max_pixels = Int64(maxPixels)
         context.pointee.skip_frame = standingDiscard
         if skipsDeblocking { context.pointee.skip_loop_filter = AVDISCARD_ALL }
+        // A left crop in the bitstream (H.264's and HEVC's cropping window) is applied only where the planes stay
+        // 32-byte aligned: 32 columns of 4:2:0 leave the chroma 16 bytes in, so FFmpeg kept 640 columns of a
+        // 608-wide picture. Frames are read row by row, so unaligned planes cost nothing.
+        context.pointee.flags |= AV_CODEC_FLAG_UNALIGNED
         DecoderFramePool.install(on: context, codec: codec)
         try check("avcodec_open2", avcodec_open2(context, codec, nil))
     }

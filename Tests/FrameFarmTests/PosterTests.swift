@@ -378,4 +378,31 @@ import FrameFarmSamples
         #expect(combing(interlaced) < combing(progressive),
                 "interlaced \(combing(interlaced)) vs progressive \(combing(progressive))")
     }
+
+    /// An H.264 stream whose cropping window starts 32 columns in (`h264_metadata=crop_left=32`, as editors crop):
+    /// FFmpeg applied it only where the planes stay 32-byte aligned, so the poster squeezed all 640 coded columns
+    /// into 608 between black bars. The red box fills coded columns 0-159 and rows 0-89.
+    @Test func aLeftCropInTheStreamIsHonoured() throws {
+        let directory = TemporaryDirectory()
+        let base = directory.file("base.mp4"), cropped = directory.file("cropped.mp4")
+        try KeyframeSeekTests.ffmpeg(["-f", "lavfi", "-i", "color=c=0x808080:s=640x360:d=1:r=25,format=rgb24,"
+                                      + "drawbox=x=0:y=0:w=160:h=90:c=0xC02020:t=fill", "-vf", "format=yuv420p",
+                                      "-c:v", "libx264", "-crf", "12", base])
+        try KeyframeSeekTests.ffmpeg(["-i", base, "-c", "copy", "-bsf:v", "h264_metadata=crop_left=32", cropped])
+        let run = try CommandLineTests.run(["poster", cropped, "--out", directory.file("out"), "--at", "0.5", "--format", "png"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let poster = try ImageDecoder.decode(Data(contentsOf: URL(fileURLWithPath: directory.file("out/cropped/poster.png"))))
+        #expect(poster.width == 608 && poster.height == 360)
+        func isRed(_ x: Int, _ y: Int) -> Bool {
+            let pixel = poster.pixel(x: x, y: y)
+            return pixel.red > 150 && pixel.green < 80
+        }
+        // 32 columns cropped: red to column 127, grey from 132; rows 0-89 red, grey below; no bars.
+        #expect(isRed(2, 2) && isRed(124, 45) && isRed(60, 86), "red box where coded columns 32-159 show")
+        #expect(!isRed(132, 45) && !isRed(60, 94), "grey beyond it")
+        for (x, y) in [(300, 1), (300, 358)] {
+            let pixel = poster.pixel(x: x, y: y)
+            #expect(abs(Int(pixel.green) - 128) < 8, "grey, not a bar, at \(x),\(y): \(pixel)")
+        }
+    }
 }
