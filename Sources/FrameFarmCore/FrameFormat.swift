@@ -5,6 +5,9 @@
 /// themselves, stored G, B, R (FFmpeg's planar `gbrp` order) where Y', Cb, Cr would be, with no matrix at all.
 public enum ColorMatrix: String, Codable, Sendable, CaseIterable {
     case bt601, bt709, bt2020, rgb
+    /// SMPTE 240M, early HDTV's (1035i) and still tagged by some archives and encoders: read as BT.601 it is a
+    /// green 20 levels too bright.
+    case smpte240m
 
     /// Luma coefficients (Kr, Kb); Kg = 1 - Kr - Kb. For `rgb`, which converts nothing, those of its sRGB pixels
     /// (BT.709's).
@@ -13,6 +16,7 @@ public enum ColorMatrix: String, Codable, Sendable, CaseIterable {
         case .bt601: (0.299, 0.114)
         case .bt709, .rgb: (0.2126, 0.0722)
         case .bt2020: (0.2627, 0.0593)
+        case .smpte240m: (0.212, 0.087)
         }
     }
 }

@@ -13,7 +13,8 @@ enum FrameColor {
         let matrix: ColorMatrix = switch space {
         case _ where isRGBFormat, AVCOL_SPC_RGB: .rgb
         case AVCOL_SPC_BT709: .bt709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_FCC, AVCOL_SPC_SMPTE240M: .bt601
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_FCC: .bt601
+        case AVCOL_SPC_SMPTE240M: .smpte240m
         case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: .bt2020
         default: assumed.matrix
         }

@@ -405,4 +405,31 @@ import FrameFarmSamples
             #expect(abs(Int(pixel.green) - 128) < 8, "grey, not a bar, at \(x),\(y): \(pixel)")
         }
     }
+
+    /// A patch tagged SMPTE 240M and coded with its matrix: read as BT.601 its green was 20 levels too bright.
+    /// The reference is the stored codes (decoded by the ffmpeg CLI) turned to R'G'B' by 240M's equations.
+    @Test func smpte240mIsReadWithItsOwnMatrix() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("m240.mp4"), raw = directory.file("m240.yuv")
+        try KeyframeSeekTests.ffmpeg(["-f", "lavfi", "-i", "color=c=0x20C040:s=320x180:d=1:r=25", "-vf",
+                                      "scale=out_color_matrix=smpte240m:out_range=tv,format=yuv420p", "-c:v", "libx264",
+                                      "-crf", "10", "-colorspace", "smpte240m", "-color_primaries", "smpte240m",
+                                      "-color_trc", "smpte240m", path])
+        try KeyframeSeekTests.ffmpeg(["-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
+        let codes = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let (width, height) = (320, 180)
+        let chroma = width * height + 45 * (width / 2) + 80
+        let y = (Double(codes[90 * width + 160]) - 16) / 219, pb = (Double(codes[chroma]) - 128) / 224
+        let pr = (Double(codes[chroma + width * height / 4]) - 128) / 224
+        let (kr, kb) = (0.212, 0.087)
+        let red = y + 2 * (1 - kr) * pr, blue = y + 2 * (1 - kb) * pb
+        let expected = [red, (y - kr * red - kb * blue) / (1 - kr - kb), blue].map { Int(($0 * 255).rounded()) }
+        #expect(try Prober.probe(paths: [path])[0].get().colorMatrix == .smpte240m)
+        let run = try CommandLineTests.run(["poster", path, "--out", directory.file("out"), "--at", "0.5", "--format", "png"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let poster = try ImageDecoder.decode(Data(contentsOf: URL(fileURLWithPath: directory.file("out/m240/poster.png"))))
+        let pixel = poster.pixel(x: 160, y: 90)
+        let error = zip([Int(pixel.red), Int(pixel.green), Int(pixel.blue)], expected).map { abs($0 - $1) }.max()!
+        #expect(error <= 2, "\(pixel), expected \(expected)")
+    }
 }
