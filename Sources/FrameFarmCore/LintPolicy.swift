@@ -42,7 +42,7 @@ public enum LintProfile: String, Sendable, CaseIterable {
 
     /// The levels each codec's specification defines, as `probe` writes them (H.264 Annex A, HEVC Annex A, VP9's
     /// and AV1's level tables); FrameFarm reads no other codec's level.
-    static let levels: [String: [Double]] = [
+    public static let levels: [String: [Double]] = [
         "h264": [1, 1.1, 1.2, 1.3, 2, 2.1, 2.2, 3, 3.1, 3.2, 4, 4.1, 4.2, 5, 5.1, 5.2, 6, 6.1, 6.2],
         "hevc": [1, 2, 2.1, 3, 3.1, 4, 4.1, 5, 5.1, 5.2, 6, 6.1, 6.2],
         "vp9": [1, 1.1, 2, 2.1, 3, 3.1, 4, 4.1, 5, 5.1, 5.2, 6, 6.1, 6.2],

@@ -47,7 +47,7 @@ public final class VideoFileWriter {
         // first) reopen `url`.
         av_free(output.pointee.url)
         output.pointee.url = av_strdup(path)
-        let encoder = try Self.findEncoder(encoding.encoder)
+        let encoder = try Self.findEncoder(encoding.encoder, container: output.pointee.oformat)
         guard let codecContext = avcodec_alloc_context3(encoder), let newStream = avformat_new_stream(output, nil),
               let newFrame = av_frame_alloc() else {
             throw MediaError.outOfMemory("avcodec_alloc_context3")
@@ -92,17 +92,24 @@ public final class VideoFileWriter {
         try check("av_write_trailer", av_write_trailer(output))
     }
 
-    private static func findEncoder(_ name: String?) throws -> UnsafePointer<AVCodec> {
+    /// The encoder named, else x264 where the container takes H.264 (MPEG-4 Part 2 without x264), else the
+    /// container's own (VP9 for WebM, raw pictures for Y4M).
+    static func findEncoder(_ name: String?, container: UnsafePointer<AVOutputFormat>) throws -> UnsafePointer<AVCodec> {
         if let name {
             guard let encoder = avcodec_find_encoder_by_name(name) else {
                 throw MediaError(call: "avcodec_find_encoder_by_name", code: .invalidArgument, message: "no encoder named \(name)")
             }
             return encoder
         }
+        let uncompressed = [AV_CODEC_ID_RAWVIDEO, AV_CODEC_ID_WRAPPED_AVFRAME].contains(container.pointee.video_codec)
+        if uncompressed || avformat_query_codec(container, AV_CODEC_ID_H264, FF_COMPLIANCE_NORMAL) == 0,
+           let own = avcodec_find_encoder(container.pointee.video_codec) {
+            return own
+        }
         return avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)!
     }
 
-    private static func choosePixelFormat(_ name: String?, encoder: UnsafePointer<AVCodec>) throws -> AVPixelFormat {
+    static func choosePixelFormat(_ name: String?, encoder: UnsafePointer<AVCodec>) throws -> AVPixelFormat {
         var supported: [AVPixelFormat] = []
         if var list = framefarm_encoder_pixel_formats(encoder) {
             while list.pointee != AV_PIX_FMT_NONE {

@@ -57,6 +57,22 @@ public struct SampleOptions: Sendable {
 
 /// Encodes a synthetic sample video (no ffmpeg CLI needed): every frame carries its number as a FrameCode.
 public enum SampleVideoWriter {
+    /// Why `options` cannot be written to `path` (an encoder the container does not take, an odd size x264
+    /// refuses, a preset or level that does not exist); nil when they can.
+    public static func refusal(of options: SampleOptions, path: String) -> String? {
+        VideoFileWriter.refusal(of: encoding(of: options), finalPath: path)
+    }
+
+    /// How `options` are encoded: HDR is 10-bit unless they say otherwise.
+    private static func encoding(of options: SampleOptions) -> VideoEncoding {
+        var encoding = options.encoding
+        if let hdr = options.hdr {
+            encoding.hdrTransfer = hdr
+            encoding.pixelFormat = encoding.pixelFormat ?? "yuv420p10le"
+        }
+        return encoding
+    }
+
     /// Writes the sample to `path` atomically (a temporary name in the same folder, then a rename).
     /// `progress` gets the fraction done.
     public static func write(to path: String, options: SampleOptions,
@@ -64,12 +80,11 @@ public enum SampleVideoWriter {
         guard options.durationSeconds >= 0 else {
             throw MediaError(call: "sample", code: .invalidArgument, message: "duration must not be negative")
         }
-        let temporary = AtomicFile.temporaryPath(for: path)
-        var encoding = options.encoding
-        if let hdr = options.hdr {
-            encoding.hdrTransfer = hdr
-            encoding.pixelFormat = encoding.pixelFormat ?? "yuv420p10le"
+        let encoding = encoding(of: options)
+        if let refusal = VideoFileWriter.refusal(of: encoding, finalPath: path) {
+            throw MediaError(call: "sample", code: .invalidArgument, message: refusal)
         }
+        let temporary = AtomicFile.temporaryPath(for: path)
         do {
             let writer = try VideoFileWriter(path: temporary, finalPath: path, encoding: encoding)
             let subsampling = writer.chromaSubsampling

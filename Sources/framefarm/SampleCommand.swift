@@ -45,7 +45,7 @@ struct SampleCommand: ParsableCommand {
     @Flag(help: "Mirror the picture left-right in the display matrix (before the rotation).")
     var mirrored = false
 
-    @Option(help: "Encoder (libx264, libx265, mpeg4, mjpeg ...). Default: libx264, else mpeg4.")
+    @Option(help: "Encoder (libx264, libx265, mpeg4, mjpeg, ffv1 ...). Default: libx264, else mpeg4; the container's own where it takes no H.264 (VP9 for .webm).")
     var encoder: String?
 
     @Option(help: "Pixel format (yuv420p, yuv444p, yuv420p10le ...). Default: the encoder's first.")
@@ -149,7 +149,7 @@ struct SampleCommand: ParsableCommand {
             throw ValidationError("--hdr-peak needs --encoder libx265 (its stream carries it) or an .mkv output")
         }
         guard (hdrPeak ?? 1) > 0 else { throw ValidationError("--hdr-peak must be above 0 cd/m²") }
-        _ = try options()
+        if let refusal = SampleVideoWriter.refusal(of: try options(), path: out) { throw ValidationError(refusal) }
     }
 
     func options() throws -> SampleOptions {

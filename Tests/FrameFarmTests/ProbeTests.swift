@@ -62,10 +62,25 @@ import FrameFarmMedia
         for (name, arguments, message) in [("v.ts", ["--rotation", "90"], "need an .mp4 or .mov output"),
                                            ("v.mkv", ["--rotation", "90"], "need an .mp4 or .mov output"),
                                            ("v.m3u8", ["--mirrored"], "need an .mp4 or .mov output"),
-                                           ("v.mpg", ["--start-time", "3.3"], "whole number of frames: 3.28 or 3.32 at 25 fps")] {
+                                           ("v.mpg", ["--start-time", "3.3"], "whole number of frames: 3.28 or 3.32 at 25 fps"),
+                                           // Refused by FFmpeg half-way with "Generic error in an external library".
+                                           ("v.mp4", ["--size", "641x361"], "libx264 needs the size in whole chroma samples of yuv420p: 641x361 is odd"),
+                                           ("v.webm", ["--encoder", "libx264"], "libx264 writes h264, which webm files do not take"),
+                                           ("v.mp4", ["--preset", "fastest"], "libx264 has no preset fastest (ultrafast,"),
+                                           ("v.mp4", ["--level", "4.7"], "h264 has no level 4.7 (1, 1.1,"),
+                                           ("v.xyz", [], "no container FFmpeg writes is named by the extension of")] {
             let run = try CommandLineTests.run(["sample", "--out", directory.file(name), "--duration", "1"] + arguments)
             #expect(run.status == 2 && run.stderr.contains(message), "\(name): \(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: directory.file(name)))
+        }
+        // What a container takes, unasked: VP9 in WebM, raw pictures in Y4M, odd sizes where the encoder takes them.
+        for (name, arguments, codec) in [("v.webm", [], "vp9"), ("v.y4m", [], "rawvideo"),
+                                         ("odd.mkv", ["--size", "7x3", "--encoder", "ffv1", "--pixel-format", "yuv420p"], "ffv1")] {
+            let run = try CommandLineTests.run(["sample", "--out", directory.file(name), "--duration", "0.2",
+                                                "--size", "160x90"] + arguments)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            let report = try Prober.probe(paths: [directory.file(name)])[0].get()
+            #expect(report.codec == codec, "\(name): \(report.codec)")
         }
     }
 
