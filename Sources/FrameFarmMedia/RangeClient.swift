@@ -299,7 +299,8 @@ final class RangeClient {
     }
 
     /// libcurl's body callback: keeps at most `limit` bytes, then stops the transfer (a server that ignored the
-    /// range would otherwise send the whole file).
+    /// range would otherwise send the whole file); the whole of a 200 small enough to be read whole, which would
+    /// otherwise be asked for again at once (`RemoteReader.keepWhole`).
     private static let bodyBytes: framefarm_curl_data_callback = { data, size, count, context in
         guard let data, let context else { return 0 }
         let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
@@ -307,7 +308,12 @@ final class RangeClient {
         let length = size * count
         // A redirect's body (nginx's little page) is not the file's, and must not count against the range.
         if (300...399).contains(collector.status) { return length }
-        let kept = min(length, collector.limit - collector.body.count)
+        var limit = collector.limit
+        if collector.status == 200, let whole = collector.headers["content-length"].flatMap({ Int($0) }),
+           whole <= RemoteReader.wholeObjectLimit {
+            limit = max(limit, whole)
+        }
+        let kept = min(length, limit - collector.body.count)
         collector.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: kept).bindMemory(to: UInt8.self))
         guard kept == length else {
             collector.cutOff = true
@@ -343,6 +349,7 @@ public struct RemoteIdentity: Sendable, Equatable {
         guard let size = response.objectSize else {
             throw .connectionFailed("the server did not say the file's size (no Content-Range total)")
         }
+        if response.status == 200, response.body.count == size { RangeCache.shared.keepWhole(name: name, response: response) }
         let modified = response.headers["last-modified"].map { curl_getdate($0, nil) }.flatMap { $0 >= 0 ? Double($0) : nil }
         return RemoteIdentity(sizeBytes: size, etag: response.headers["etag"], lastModifiedSeconds: modified)
     }

@@ -35,6 +35,10 @@ final class RemoteReader {
     private var chunk: [UInt8] = []
     private var chunkStart = 0
     private var requestSize = RemoteReader.smallestRequest
+    /// Answers cut off under `tinyAnswer` bytes, in a row; `mostTinyAnswersInARow` fails the input.
+    private var tinyAnswersInARow = 0
+    static let tinyAnswer = 4 * 1024
+    static let mostTinyAnswersInARow = 8
     /// The AVIOContext FFmpeg reads through; freed with the reader.
     private(set) var context: UnsafeMutablePointer<AVIOContext>!
 
@@ -115,7 +119,12 @@ final class RemoteReader {
             let fetched = Result { () throws(InputError) in try client.getRetrying(start, through: last) }
             RangeCache.shared.finish(name: name, first: start, last: last, response: try? fetched.get())
             switch fetched {
-            case .success(let success): (first, response) = (start, success)
+            case .success(let success):
+                (first, response) = (start, success)
+                if let lost = cutShort(success, asked: last - start + 1, at: start) {
+                    failure = lost
+                    return false
+                }
             case .failure(let error):
                 failure = error
                 return false
@@ -150,6 +159,22 @@ final class RemoteReader {
         return !chunk.isEmpty
     }
 
+    /// Counts answers cut off after a few bytes, in a row (a connection dropped mid-body resumes from where it
+    /// stopped): a server or proxy that closes every answer after some bytes would otherwise be asked again without
+    /// end, 70000 requests for a 1-MB file at 10 bytes each. The error once there have been too many.
+    private func cutShort(_ response: RangeClient.Response, asked: Int, at start: Int) -> InputError? {
+        let reachesEnd = response.objectSize.map { start + response.body.count >= $0 } ?? false
+        guard response.status == 206, response.body.count < asked, !reachesEnd,
+              response.body.count < Self.tinyAnswer else {
+            tinyAnswersInARow = 0
+            return nil
+        }
+        tinyAnswersInARow += 1
+        guard tinyAnswersInARow >= Self.mostTinyAnswersInARow else { return nil }
+        return .connectionFailed("connection lost: the server closed \(tinyAnswersInARow) answers in a row after "
+                                 + "less than \(Self.tinyAnswer >> 10) KiB each (at byte \(start + response.body.count))")
+    }
+
     /// A 200 to a range request: the server ignores ranges, and its body starts at byte 0. An object small enough
     /// is read whole (the body, cut off at the range asked, asked for again to its end) and every read served from
     /// it; a larger one fails the input.
@@ -165,6 +190,7 @@ final class RemoteReader {
                 return false
             }
         }
+        RangeCache.shared.keepWhole(name: name, response: whole)
         size = total
         chunk = whole.body
         chunkStart = 0
@@ -273,6 +299,18 @@ final class RangeCache: @unchecked Sendable {
             }
             condition.wait()
         }
+    }
+
+    /// Keeps an object read whole from a server that ignores ranges, for every reader of it (each worker, each
+    /// segment of a byte-range playlist) that would otherwise ask for all of it again.
+    func keepWhole(name: String, response: RangeClient.Response) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard response.body.count <= budgetBytes / 2,
+              !entries.contains(where: { $0.name == name && $0.first == 0 && $0.response.status == 200 }) else { return }
+        entries.append(Entry(name: name, first: 0, response: response))
+        bytes += response.body.count
+        while bytes > budgetBytes, !entries.isEmpty { bytes -= entries.removeFirst().response.body.count }
     }
 
     /// Ends a `.fetch` claim: keeps the response when it is whole, and wakes the readers waiting for it.

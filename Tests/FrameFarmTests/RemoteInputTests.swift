@@ -137,7 +137,8 @@ struct RemoteInputTests {
     }
 
     /// A server that ignores ranges (answers 200 with the whole file, as plain static servers do): a file small
-    /// enough is read whole, once per reader, and its track made; a larger one fails in words before any reading.
+    /// enough is read whole and kept for every reader (it was read again by each, 8 times the file for a track),
+    /// and its track made; a larger one fails in words before any reading.
     @Test func aServerWithoutRangesIsReadWholeUpToALimit() throws {
         let server = try WebServer()
         _ = try serve(server)
@@ -154,6 +155,9 @@ struct RemoteInputTests {
         let folder = try #require(OutputLayout(root: out).videoFolders().first)
         let cues = try ThumbnailTests.expectTilesOnTheirFrames(in: out + "/" + folder + "/thumbnails/", fps: 10)
         #expect(cues.count == 4)
+        // One answer, the whole file, read as the input's identity is asked and kept for every reader.
+        let reads = server.requests(for: "/no-ranges/clip.mp4")
+        #expect(reads.count == 1, "\(reads)")
     }
 
     /// A URL given with a space in its path is sent escaped and read; an empty object is said to be empty, not

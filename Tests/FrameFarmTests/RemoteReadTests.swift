@@ -76,6 +76,21 @@ struct RemoteReadTests {
         #expect(server.accessLog.filter { $0.contains("/maintenance/") }.count == 1)
     }
 
+    /// A proxy that closes every answer after 600 bytes (its headers and a few hundred of body): each drop resumes
+    /// where it stopped, but eight in a row under 4 KiB fail the input in words. Before, the ~250-KB clip was read
+    /// a few hundred bytes a request, and a large file took hours of requests, exit 0.
+    @Test func aServerCuttingEveryAnswerShortFailsTheInput() throws {
+        let server = try WebServer()
+        try serve(server, name: "clip.mp4", options: ["--duration", "4"])
+        let cutting = server.url("videos/clip.mp4", port: try server.proxy("drop", bytes: 600))
+        let run = try CommandLineTests.run(["thumbnails", cutting, "--out", server.folder.file("out")])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("framefarm: \(cutting): connection lost: the server closed 8 answers in a row after "
+                                    + "less than 4 KiB each"), "\(run.stderr)")
+        let requests = server.requests(for: "/videos/clip.mp4").count
+        #expect(requests < 40, "\(requests) requests")
+    }
+
     /// Where an MP4's index lies is read over http too (box headers in range requests): `probe` says `indexFirst`,
     /// and `lint --profile web` finds the index-last file, which a browser must fetch the end of before it plays.
     /// Before, both were left to files on disk.
