@@ -301,6 +301,8 @@ public struct BatchPipeline: Sendable {
                                          probe: ProbeReport(path: path, facts: first.facts, policy: policy),
                                          remade: Set(statuses.filter { $0.value == .done }.keys)) { manifest in
                     for result in results { result.record(&manifest) }
+                    manifest.addInputWarnings(Self.inputWarnings(first.facts).map(\.description),
+                                              to: Set(statuses.filter { $0.value == .done }.keys))
                 }
             } catch {
                 failure = failure ?? InputFailure(path: path, error: error).reason

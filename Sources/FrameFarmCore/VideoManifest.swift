@@ -47,6 +47,25 @@ public struct VideoManifest: Codable, Sendable, Equatable {
         return manifest
     }
 
+    /// Adds what concerns the whole input (a rendition left out of its ladder, packets without timestamps) to the
+    /// sections of `commands`, where they do not say it already: the review page and `report` read the sections.
+    public mutating func addInputWarnings(_ warnings: [String], to commands: Set<String>) {
+        guard !warnings.isEmpty else { return }
+        func adding(_ existing: [String]) -> [String] { existing + warnings.filter { !existing.contains($0) } }
+        if commands.contains("preview"), var section = preview {
+            section.warnings = adding(section.warnings ?? [])
+            preview = section
+        }
+        if commands.contains("thumbnails"), var section = thumbnails {
+            section.warnings = adding(section.warnings)
+            thumbnails = section
+        }
+        if commands.contains("poster"), var section = poster {
+            section.warnings = adding(section.warnings ?? [])
+            poster = section
+        }
+    }
+
     /// What the runs warned of this video's outputs, each once (a cut the track and the poster both met).
     public var warnings: [String] {
         var seen = Set<String>()

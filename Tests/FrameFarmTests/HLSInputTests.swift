@@ -188,6 +188,11 @@ import Testing
         #expect(track.status == 0 && track.stderr.contains("warning: a rendition is left out of the ladder, as players leave it: "
                                                            + skipped), "\(track.stderr)")
         #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: directory.file("out-ladder/ladder/thumbnails/"), fps: 10).count == 6)
+        // Kept with the track, so the review page and `report` say it (it was said on stderr only).
+        let manifest = try #require(ManifestStore.read(directory.file("out-ladder/ladder/manifest.json")))
+        #expect(manifest.thumbnails?.warnings.contains { $0.hasSuffix(skipped) } == true, "\(manifest.warnings)")
+        let page = try String(contentsOfFile: directory.file("out-ladder/index.html"), encoding: .utf8)
+        #expect(page.contains("a rendition is left out of the ladder"))
         let none = directory.write("none.m3u8", Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000\ngone.m3u8\n".utf8))
         let gone = try CommandLineTests.run(["probe", none])
         #expect(gone.status == 1)
