@@ -150,6 +150,9 @@ final class RangeClient {
             if response.redirectedTo != nil {
                 let withoutHeaders = headers == nil && headerList != nil ? ", where --header values are not sent" : ""
                 reason += " (after a redirect to \(RemoteInput.name(of: address))\(withoutHeaders))"
+            } else if [401, 403].contains(response.status), headerList == nil, !settings.headers.isEmpty {
+                // A segment a playlist names on a CDN, refused for want of the credentials kept to the input's origin.
+                reason += " (\(RemoteInput.origin(of: location)) is not the input's origin: --header values are not sent there)"
             }
             var failure = Failure(error: .http(status: response.status, reason: reason),
                                   retryable: (500...599).contains(response.status) || response.status == 429)

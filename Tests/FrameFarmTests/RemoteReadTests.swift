@@ -153,6 +153,15 @@ struct RemoteReadTests {
         let refused = server.accessLog.filter { $0.contains("/keyed/") && $0.contains(" 418 ") }
         #expect(refused.isEmpty, "credentials reached the other host: \(refused)")
         #expect(server.accessLog.contains { $0.contains("/keyed/elsewhere/show") && $0.contains(" 206 ") }, "the other host was read")
+        // One that refuses segments without them: the line says the headers were kept from it, and why.
+        let privateCDN = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasSuffix(".ts") ? "http://localhost:\(server.port)/private/\(line)" : String(line)
+        }.joined(separator: "\n")
+        try privateCDN.write(toFile: server.root + "/videos/private-cdn.m3u8", atomically: true, encoding: .utf8)
+        let refusedThere = try CommandLineTests.run(["probe", server.url("videos/private-cdn.m3u8")] + headers)
+        #expect(refusedThere.status == 1)
+        #expect(refusedThere.stderr.contains("HTTP 401 Unauthorized (http://localhost:\(server.port) is not the input's origin: "
+                                             + "--header values are not sent there)"), "\(refusedThere.stderr)")
     }
 }
 
