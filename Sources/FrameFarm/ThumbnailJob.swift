@@ -123,12 +123,20 @@ public struct ThumbnailJob: BatchJob {
         return (feeder, sources)
     }
 
-    /// The targets whose frame costs a keyframe's decoding, or little more: every one in keyframe mode; in exact
-    /// mode those at most `framesPastKeyframe` frames after a keyframe (known when the probe's scan reached the
-    /// end), such as every target of a 10-s track over 2-s GOPs. The scan's keyframe times are decode times moved
-    /// by the first keyframe's reordering delay, so a later keyframe may show a frame or two after its time.
+    /// The targets whose frame costs a keyframe's decoding, or little more: in keyframe mode one per keyframe
+    /// shown (targets that fall back to the same keyframe show the same frame, one sample: a letterboxed clip of
+    /// one keyframe kept its bars, decided from one frame); in exact mode those at most `framesPastKeyframe`
+    /// frames after a keyframe (known when the probe's scan reached the end), such as every target of a 10-s track
+    /// over 2-s GOPs. The scan's keyframe times are decode times moved by the first keyframe's reordering delay,
+    /// so a later keyframe may show a frame or two after its time.
     static func keyframeTargets(_ targets: [Double], mode: SeekMode, stream: StreamFacts) -> [Int] {
-        if mode == .keyframe { return Array(targets.indices) }
+        if mode == .keyframe {
+            guard let keyframes = stream.keyframeTimes else { return Array(targets.indices) }
+            var shown = Set<Double>()
+            return targets.indices.filter { index in
+                shown.insert(keyframes.last { $0 <= targets[index] + 5e-7 } ?? targets[index]).inserted
+            }
+        }
         guard let keyframes = stream.keyframeTimes, let frame = stream.frameTiming?.medianFrameSeconds else { return [] }
         let reach = Double(framesPastKeyframe) * frame + 1e-6
         return targets.indices.filter { index in
