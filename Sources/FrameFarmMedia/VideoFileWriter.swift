@@ -47,7 +47,8 @@ public final class VideoFileWriter {
         // first) reopen `url`.
         av_free(output.pointee.url)
         output.pointee.url = av_strdup(path)
-        let encoder = try Self.findEncoder(encoding.encoder, container: output.pointee.oformat)
+        let encoder = try Self.findEncoder(encoding.encoder, container: output.pointee.oformat,
+                                           fragmented: encoding.fragmentedMP4Segments)
         guard let codecContext = avcodec_alloc_context3(encoder), let newStream = avformat_new_stream(output, nil),
               let newFrame = av_frame_alloc() else {
             throw MediaError.outOfMemory("avcodec_alloc_context3")
@@ -93,22 +94,23 @@ public final class VideoFileWriter {
     }
 
     /// The encoder named, else x264 where the container takes H.264 (MPEG-4 Part 2 without x264), else the
-    /// container's own (VP9 for WebM, raw pictures for Y4M).
-    static func findEncoder(_ name: String?, container: UnsafePointer<AVOutputFormat>) throws -> UnsafePointer<AVCodec> {
+    /// container's own (VP9 for WebM, raw pictures for Y4M, GIF's).
+    static func findEncoder(_ name: String?, container: UnsafePointer<AVOutputFormat>,
+                            fragmented: Bool) throws -> UnsafePointer<AVCodec> {
         if let name {
             guard let encoder = avcodec_find_encoder_by_name(name) else {
                 throw MediaError(call: "avcodec_find_encoder_by_name", code: .invalidArgument, message: "no encoder named \(name)")
             }
             return encoder
         }
-        let uncompressed = [AV_CODEC_ID_RAWVIDEO, AV_CODEC_ID_WRAPPED_AVFRAME].contains(container.pointee.video_codec)
-        if uncompressed || avformat_query_codec(container, AV_CODEC_ID_H264, FF_COMPLIANCE_NORMAL) == 0,
+        if carries(container, AV_CODEC_ID_H264, fragmented: fragmented) != true,
            let own = avcodec_find_encoder(container.pointee.video_codec) {
             return own
         }
         return avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)!
     }
 
+    /// The pixel format named, else the encoder's first that `fill` draws.
     static func choosePixelFormat(_ name: String?, encoder: UnsafePointer<AVCodec>) throws -> AVPixelFormat {
         var supported: [AVPixelFormat] = []
         if var list = framefarm_encoder_pixel_formats(encoder) {
@@ -117,14 +119,42 @@ public final class VideoFileWriter {
                 list += 1
             }
         }
-        guard let name else { return supported.first ?? AV_PIX_FMT_YUV420P }
+        let drawn = supported.filter(isDrawn), encoderName = String(cString: encoder.pointee.name)
+        func names(_ formats: [AVPixelFormat]) -> String {
+            formats.compactMap { av_get_pix_fmt_name($0).map { String(cString: $0) } }.joined(separator: ", ")
+        }
+        func refused(_ message: String) -> MediaError { MediaError(call: "VideoFileWriter", code: .invalidArgument, message: message) }
+        guard let name else {
+            guard let first = supported.isEmpty ? AV_PIX_FMT_YUV420P : drawn.first else {
+                throw refused("\(encoderName) takes only pictures FrameFarm does not draw (\(names(supported))): "
+                              + "it draws planar Y'CbCr and grey")
+            }
+            return first
+        }
         let format = av_get_pix_fmt(name)
         guard format != AV_PIX_FMT_NONE, supported.isEmpty || supported.contains(format) else {
-            let names = supported.compactMap { av_get_pix_fmt_name($0).map { String(cString: $0) } }
-            throw MediaError(call: "VideoFileWriter", code: .invalidArgument,
-                             message: "encoder \(String(cString: encoder.pointee.name)) can't write \(name) (it takes \(names.joined(separator: ", ")))")
+            throw refused("encoder \(encoderName) can't write \(name) (it takes \(names(drawn.isEmpty ? supported : drawn)))")
+        }
+        guard isDrawn(format) else {
+            throw refused("\(name) is not drawn: FrameFarm draws planar Y'CbCr and grey, 8 to 16 bits, without alpha "
+                          + "(yuv420p, yuv422p10le, yuv444p, gray ...)")
         }
         return format
+    }
+
+    /// Whether `fill` writes `format`: one plane per component (Y'CbCr or grey), little-endian samples of 8 to 16
+    /// bits in the low bits, no alpha. Semi-planar (nv12), packed, RGB and paletted formats are not drawn.
+    private static func isDrawn(_ format: AVPixelFormat) -> Bool {
+        guard let descriptor = av_pix_fmt_desc_get(format)?.pointee else { return false }
+        let excluded = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL
+            | AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_ALPHA | AV_PIX_FMT_FLAG_FLOAT
+        guard descriptor.flags & UInt64(excluded) == 0, [1, 3].contains(descriptor.nb_components) else { return false }
+        return withUnsafeBytes(of: descriptor.comp) { raw in
+            raw.bindMemory(to: AVComponentDescriptor.self).prefix(Int(descriptor.nb_components)).enumerated().allSatisfy { index, component in
+                component.plane == index && component.offset == 0 && component.shift == 0
+                    && component.step == (component.depth > 8 ? 2 : 1)
+            }
+        }
     }
 
     private var rate: AVRational {
@@ -217,6 +247,8 @@ public final class VideoFileWriter {
         // x265 prints its banner and statistics on stderr whatever FFmpeg's log level; a fixed keyframe
         // interval means no extra keyframes at scene cuts. Each encoder takes its own parameter option.
         var parameters = encoderName == "libx265" ? ["log-level=error"] : []
+        // x265 takes no `level` from FFmpeg: its own parameter (it wrote level 2 whatever was asked).
+        if encoderName == "libx265", let level = encoding.level { parameters.append(String(format: "level-idc=%g", level)) }
         if encoding.keyframeIntervalSeconds != nil { parameters.append("scenecut=0") }
         if !encoding.adaptiveBFrames { parameters.append("b-adapt=0") }
         if encoding.hdrPeakInStream, encoderName == "libx265", let peak = encoding.hdrPeakLuminance {

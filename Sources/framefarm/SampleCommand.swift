@@ -51,7 +51,7 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "Pixel format (yuv420p, yuv444p, yuv420p10le ...). Default: the encoder's first.")
     var pixelFormat: String?
 
-    @Option(help: "H.264 level to write, e.g. 5.1 (default: the encoder's choice for the size and rate).")
+    @Option(help: "H.264 or HEVC level to write (libx264, libx265), e.g. 5.1 (default: the encoder's choice for the size and rate).")
     var level: Double?
 
     @Option(help: "MP4 sample entry of the codec, e.g. hvc1 (FFmpeg writes HEVC as hev1 otherwise).")
@@ -148,7 +148,8 @@ struct SampleCommand: ParsableCommand {
         guard hdrPeak == nil || hdrPeakInStream || ["mkv", "webm"].contains(container) else {
             throw ValidationError("--hdr-peak needs --encoder libx265 (its stream carries it) or an .mkv output")
         }
-        guard (hdrPeak ?? 1) > 0 else { throw ValidationError("--hdr-peak must be above 0 cd/m²") }
+        // MaxCLL is a 16-bit field in every container and SEI: 70000 wrapped to 4464.
+        guard (1...65535).contains(hdrPeak ?? 1) else { throw ValidationError("--hdr-peak must be 1 to 65535 cd/m²") }
         if let refusal = SampleVideoWriter.refusal(of: try options(), path: out) { throw ValidationError(refusal) }
     }
 
@@ -222,6 +223,9 @@ struct SampleCommand: ParsableCommand {
 
     func run() throws {
         let options = try options()
+        // Killed or interrupted, the half-written file (a hidden temporary beside --out) goes with it.
+        let signals = SignalHandler()
+        signals.install(quitsAtOnce: true)
         let progress = Terminal.standardErrorIsTerminal ? ProgressLine(label: "encoding \(out)") : nil
         do {
             // As the batch commands' --out: the folder is made when missing (FFmpeg failed with a bare ENOENT).

@@ -11,25 +11,26 @@ final class SignalHandler: Sendable {
     private let received = Locked<Int32?>(nil)
     private static let queue = DispatchQueue(label: "framefarm.signals")
 
-    /// Call once, before the batch starts.
-    func install() {
+    /// Call once, before the batch starts. `quitsAtOnce`: the first signal quits, its partial output removed (a
+    /// command that makes one file has nothing to finish).
+    func install(quitsAtOnce: Bool = false) {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             // A queue of its own: a serial queue gets a thread even while every worker of the global pool is
             // blocked (a read waiting on a stalled server), so the second signal still quits at once.
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: Self.queue)
-            source.setEventHandler { [self] in handle(signalNumber) }
+            source.setEventHandler { [self] in handle(signalNumber, quitsAtOnce: quitsAtOnce) }
             source.resume()
             sources.append(source)
         }
     }
 
-    private func handle(_ signalNumber: Int32) {
+    private func handle(_ signalNumber: Int32, quitsAtOnce: Bool) {
         let first = received.withLock { received in
             defer { received = received ?? signalNumber }
             return received == nil
         }
-        if first {
+        if first, !quitsAtOnce {
             BatchCancellation.requestStop()
             Terminal.printError("stopping after the inputs in progress (signal again to quit now)")
         } else {

@@ -68,13 +68,20 @@ import FrameFarmMedia
                                            ("v.webm", ["--encoder", "libx264"], "libx264 writes h264, which webm files do not take"),
                                            ("v.mp4", ["--preset", "fastest"], "libx264 has no preset fastest (ultrafast,"),
                                            ("v.mp4", ["--level", "4.7"], "h264 has no level 4.7 (1, 1.1,"),
-                                           ("v.xyz", [], "no container FFmpeg writes is named by the extension of")] {
+                                           ("v.xyz", [], "no container FFmpeg writes is named by the extension of"),
+                                           // These crashed (nil unwrapped) or wrote a data stream no player reads, exit 0.
+                                           ("v.mp4", ["--pixel-format", "nv12"], "nv12 is not drawn: FrameFarm draws planar Y'CbCr"),
+                                           ("v.ts", ["--encoder", "libvpx-vp9"], "libvpx-vp9 writes vp9, which mpegts files do not take"),
+                                           ("v.mpg", ["--encoder", "mjpeg"], "mjpeg writes mjpeg, which mpeg files do not take"),
+                                           ("v.mp4", ["--encoder", "mpeg4", "--level", "3"], "a level is set for libx264 and libx265 only"),
+                                           ("v.png", [], "names a still image"),
+                                           ("v.mkv", ["--hdr", "pq", "--hdr-peak", "70000"], "--hdr-peak must be 1 to 65535")] {
             let run = try CommandLineTests.run(["sample", "--out", directory.file(name), "--duration", "1"] + arguments)
             #expect(run.status == 2 && run.stderr.contains(message), "\(name): \(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: directory.file(name)))
         }
         // What a container takes, unasked: VP9 in WebM, raw pictures in Y4M, odd sizes where the encoder takes them.
-        for (name, arguments, codec) in [("v.webm", [], "vp9"), ("v.y4m", [], "rawvideo"),
+        for (name, arguments, codec) in [("v.webm", [], "vp9"), ("v.y4m", [], "rawvideo"), ("v.gif", [], "gif"),
                                          ("odd.mkv", ["--size", "7x3", "--encoder", "ffv1", "--pixel-format", "yuv420p"], "ffv1")] {
             let run = try CommandLineTests.run(["sample", "--out", directory.file(name), "--duration", "0.2",
                                                 "--size", "160x90"] + arguments)
@@ -82,6 +89,29 @@ import FrameFarmMedia
             let report = try Prober.probe(paths: [directory.file(name)])[0].get()
             #expect(report.codec == codec, "\(name): \(report.codec)")
         }
+        // x265 takes its level in its own parameters: level 2 was written whatever was asked.
+        let hevc = try CommandLineTests.run(["sample", "--out", directory.file("h.mkv"), "--duration", "0.2", "--size", "160x90",
+                                             "--encoder", "libx265", "--level", "5.1"])
+        #expect(hevc.status == 0, "\(hevc.stderr)")
+        #expect(try Prober.probe(paths: [directory.file("h.mkv")])[0].get().codecLevel == 5.1)
+    }
+
+    /// `sample` interrupted leaves nothing: its hidden temporary beside --out went on lying there.
+    @Test func anInterruptedSampleLeavesNothing() throws {
+        let directory = TemporaryDirectory()
+        let process = CommandLineTests.process(["sample", "--out", directory.file("long.mp4"), "--duration", "60",
+                                                "--size", "1280x720", "--preset", "medium"])
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, (try FileManager.default.contentsOfDirectory(atPath: directory.path)).isEmpty {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: directory.path)).isEmpty, "the temporary is written")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + SIGTERM)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
     }
 
     /// A stream that gives no sample aspect ratio (FFmpeg's 0:1, "unknown": a Matroska track without one, WebM DASH
