@@ -49,6 +49,10 @@ final class RangeClient {
     private let location: String
     private let settings: RemoteSettings
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Whether a 200 to a range request (a server that ignores ranges) is kept whole when it is small enough to be
+    /// read whole, rather than cut at the range asked: a reader's, which would ask for all of it next; not the
+    /// one-byte identity request, which `report` makes of every input.
+    var keepsWholeObjects = false
 
     /// A client of the whole URL behind `name` (`RemoteInput.location`), with the process's settings; the
     /// `--header` values go with its requests only on the input's origin (`RemoteInput.headerOrigin`).
@@ -78,11 +82,11 @@ final class RangeClient {
     /// redirect names (it drops only `Authorization` and cookies): past a redirect to another origin (a CDN, an
     /// object store), none of them goes.
     func get(_ first: Int, through last: Int) -> Result<Response, Failure> {
-        var address = location, headers = headerList, collector = Collector(limit: last - first + 1)
+        var address = location, headers = headerList, collector = Collector(limit: last - first + 1, keepsWhole: keepsWholeObjects)
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var code = CURLE_OK, elsewhere: String?
         for hop in 0...Self.redirectLimit {
-            collector = Collector(limit: last - first + 1)
+            collector = Collector(limit: last - first + 1, keepsWhole: keepsWholeObjects)
             code = perform(address, range: "\(first)-\(last)", headers: headers, collector: collector, errorText: &errorText)
             var next: UnsafeMutablePointer<CChar>?
             framefarm_curl_get_string(curl, CURLINFO_REDIRECT_URL, &next)
@@ -269,7 +273,12 @@ final class RangeClient {
         var lastActivity = Date()
         var idleLimit = 30.0
 
-        init(limit: Int) { self.limit = limit }
+        let keepsWhole: Bool
+
+        init(limit: Int, keepsWhole: Bool) {
+            self.limit = limit
+            self.keepsWhole = keepsWhole
+        }
     }
 
     /// libcurl's header callback: one line a call, a status line at the start of each response.
@@ -302,8 +311,8 @@ final class RangeClient {
     }
 
     /// libcurl's body callback: keeps at most `limit` bytes, then stops the transfer (a server that ignored the
-    /// range would otherwise send the whole file); the whole of a 200 small enough to be read whole, which would
-    /// otherwise be asked for again at once (`RemoteReader.keepWhole`).
+    /// range would otherwise send the whole file); with `keepsWhole`, the whole of a 200 small enough to be read
+    /// whole, which would otherwise be asked for again at once (`RemoteReader.keepWhole`).
     private static let bodyBytes: framefarm_curl_data_callback = { data, size, count, context in
         guard let data, let context else { return 0 }
         let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
@@ -312,7 +321,7 @@ final class RangeClient {
         // A redirect's body (nginx's little page) is not the file's, and must not count against the range.
         if (300...399).contains(collector.status) { return length }
         var limit = collector.limit
-        if collector.status == 200, let whole = collector.headers["content-length"].flatMap({ Int($0) }),
+        if collector.keepsWhole, collector.status == 200, let whole = collector.headers["content-length"].flatMap({ Int($0) }),
            whole <= RemoteReader.wholeObjectLimit {
             limit = max(limit, whole)
         }
@@ -352,7 +361,6 @@ public struct RemoteIdentity: Sendable, Equatable {
         guard let size = response.objectSize else {
             throw .connectionFailed("the server did not say the file's size (no Content-Range total)")
         }
-        if response.status == 200, response.body.count == size { RangeCache.shared.keepWhole(name: name, response: response) }
         let modified = response.headers["last-modified"].map { curl_getdate($0, nil) }.flatMap { $0 >= 0 ? Double($0) : nil }
         return RemoteIdentity(sizeBytes: size, etag: response.headers["etag"], lastModifiedSeconds: modified)
     }

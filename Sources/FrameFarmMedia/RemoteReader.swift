@@ -45,6 +45,7 @@ final class RemoteReader {
     init(name: String) throws(InputError) {
         self.name = name
         client = try RangeClient(name: name)
+        client.keepsWholeObjects = true
         guard let buffer = av_malloc(Self.ioBufferSize)?.assumingMemoryBound(to: UInt8.self),
               let context = avio_alloc_context(buffer, Int32(Self.ioBufferSize), 0,
                                                Unmanaged.passUnretained(self).toOpaque(), Self.readPacket, nil,
@@ -176,8 +177,8 @@ final class RemoteReader {
     }
 
     /// A 200 to a range request: the server ignores ranges, and its body starts at byte 0. An object small enough
-    /// is read whole (the body, cut off at the range asked, asked for again to its end) and every read served from
-    /// it; a larger one fails the input.
+    /// is read whole (the client keeps the whole body; cut off, it is asked for again to its end), kept for every
+    /// reader of it, and every read served from it; a larger one fails the input.
     private func keepWhole(_ response: RangeClient.Response) -> Bool {
         guard let total = response.objectSize, total <= Self.wholeObjectLimit else {
             failure = .connectionFailed(Self.noRangesMessage)
