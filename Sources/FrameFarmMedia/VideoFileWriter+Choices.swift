@@ -1,6 +1,8 @@
 import CFFmpeg
 import FrameFarmCore
 
+/// What the writer chooses where it is not told (the encoder, the pixel format), and what it refuses before
+/// anything is written.
 extension VideoFileWriter {
     /// Why `encoding` cannot be written to `finalPath`, in words that name the setting to change; nil when
     /// FFmpeg takes it. FFmpeg's own refusals come later, half-way into writing, and name nothing ("Generic error
@@ -23,6 +25,18 @@ extension VideoFileWriter {
         if carries(container, encoder.pointee.id, fragmented: encoding.fragmentedMP4Segments) == false {
             return "\(name) writes \(codec), which \(containerName) files do not take: choose another encoder or extension"
         }
+        // Y4M and other raw containers hold pictures, not a codec's packets.
+        let own = container.pointee.video_codec
+        if [AV_CODEC_ID_RAWVIDEO, AV_CODEC_ID_WRAPPED_AVFRAME].contains(own), encoder.pointee.id != own {
+            return "\(containerName) files hold raw pictures, not \(codec): leave the encoder out"
+        }
+        if let tag = encoding.codecTag, tag.utf8.count == 4, let tags = container.pointee.codec_tag {
+            let value = tag.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+            let named = av_codec_get_id(tags, value)
+            if named != AV_CODEC_ID_NONE, named != encoder.pointee.id {
+                return "the tag \(tag) names \(String(cString: avcodec_get_name(named))), not \(codec)"
+            }
+        }
         if encoding.level != nil, !["libx264", "libx265"].contains(name) {
             return "a level is set for libx264 and libx265 only, not \(name)"
         }
@@ -32,6 +46,13 @@ extension VideoFileWriter {
         } catch {
             return (error as? MediaError)?.message ?? "\(error)"
         }
+        return x26xRefusal(of: encoding, encoder: name, codec: codec, pixelFormat: pixelFormat)
+    }
+
+    /// What x264 and x265 refuse: presets they do not have, sizes in part chroma samples, levels that do not
+    /// exist.
+    private static func x26xRefusal(of encoding: VideoEncoding, encoder name: String, codec: String,
+                                    pixelFormat: AVPixelFormat) -> String? {
         guard ["libx264", "libx265"].contains(name) else { return nil }
         let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
         if !presets.contains(encoding.preset) {
@@ -43,6 +64,11 @@ extension VideoFileWriter {
         if size.width % across != 0 || size.height % down != 0 {
             return "\(name) needs the size in whole chroma samples of \(String(cString: descriptor.name)): "
                 + "\(size.width)x\(size.height) is odd (ffv1 takes any size)"
+        }
+        // Each field of an interlaced frame is a picture of its own, of half the rows.
+        if encoding.interlaced, size.height % (2 * down) != 0 {
+            return "interlaced \(String(cString: descriptor.name)) needs a height in whole chroma rows of each field, "
+                + "a multiple of \(2 * down): not \(size.height)"
         }
         if let level = encoding.level, let known = LintProfile.levels[codec], !known.contains(where: { abs($0 - level) < 1e-9 }) {
             return "\(codec) has no level \(String(format: "%g", level)) (" + known.map { String(format: "%g", $0) }.joined(separator: ", ") + ")"
@@ -72,5 +98,69 @@ extension VideoFileWriter {
         if let codecs = streamTypedCodecs[typed] { return codecs.contains(codec) }
         let answer = avformat_query_codec(muxer, codec, FF_COMPLIANCE_NORMAL)
         return answer < 0 ? nil : answer == 1
+    }
+
+    /// The encoder named, else x264 where the container takes H.264 (MPEG-4 Part 2 without x264), else the
+    /// container's own (VP9 for WebM, raw pictures for Y4M, GIF's).
+    static func findEncoder(_ name: String?, container: UnsafePointer<AVOutputFormat>,
+                            fragmented: Bool) throws -> UnsafePointer<AVCodec> {
+        if let name {
+            guard let encoder = avcodec_find_encoder_by_name(name) else {
+                throw MediaError(call: "avcodec_find_encoder_by_name", code: .invalidArgument, message: "no encoder named \(name)")
+            }
+            return encoder
+        }
+        if carries(container, AV_CODEC_ID_H264, fragmented: fragmented) != true,
+           let own = avcodec_find_encoder(container.pointee.video_codec) {
+            return own
+        }
+        return avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4)!
+    }
+
+    /// The pixel format named, else the encoder's first that `fill` draws.
+    static func choosePixelFormat(_ name: String?, encoder: UnsafePointer<AVCodec>) throws -> AVPixelFormat {
+        var supported: [AVPixelFormat] = []
+        if var list = framefarm_encoder_pixel_formats(encoder) {
+            while list.pointee != AV_PIX_FMT_NONE {
+                supported.append(list.pointee)
+                list += 1
+            }
+        }
+        let drawn = supported.filter(isDrawn), encoderName = String(cString: encoder.pointee.name)
+        func names(_ formats: [AVPixelFormat]) -> String {
+            formats.compactMap { av_get_pix_fmt_name($0).map { String(cString: $0) } }.joined(separator: ", ")
+        }
+        func refused(_ message: String) -> MediaError { MediaError(call: "VideoFileWriter", code: .invalidArgument, message: message) }
+        guard let name else {
+            guard let first = supported.isEmpty ? AV_PIX_FMT_YUV420P : drawn.first else {
+                throw refused("\(encoderName) takes only pictures FrameFarm does not draw (\(names(supported))): "
+                              + "it draws planar Y'CbCr and grey")
+            }
+            return first
+        }
+        let format = av_get_pix_fmt(name)
+        guard format != AV_PIX_FMT_NONE, supported.isEmpty || supported.contains(format) else {
+            throw refused("encoder \(encoderName) can't write \(name) (it takes \(names(drawn.isEmpty ? supported : drawn)))")
+        }
+        guard isDrawn(format) else {
+            throw refused("\(name) is not drawn: FrameFarm draws planar Y'CbCr and grey, 8 to 16 bits, without alpha "
+                          + "(yuv420p, yuv422p10le, yuv444p, gray ...)")
+        }
+        return format
+    }
+
+    /// Whether `fill` writes `format`: one plane per component (Y'CbCr or grey), little-endian samples of 8 to 16
+    /// bits in the low bits, no alpha. Semi-planar (nv12), packed, RGB and paletted formats are not drawn.
+    private static func isDrawn(_ format: AVPixelFormat) -> Bool {
+        guard let descriptor = av_pix_fmt_desc_get(format)?.pointee else { return false }
+        let excluded = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL
+            | AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_ALPHA | AV_PIX_FMT_FLAG_FLOAT
+        guard descriptor.flags & UInt64(excluded) == 0, [1, 3].contains(descriptor.nb_components) else { return false }
+        return withUnsafeBytes(of: descriptor.comp) { raw in
+            raw.bindMemory(to: AVComponentDescriptor.self).prefix(Int(descriptor.nb_components)).enumerated().allSatisfy { index, component in
+                component.plane == index && component.offset == 0 && component.shift == 0
+                    && component.step == (component.depth > 8 ? 2 : 1)
+            }
+        }
     }
 }

@@ -75,6 +75,9 @@ import FrameFarmMedia
                                            ("v.mpg", ["--encoder", "mjpeg"], "mjpeg writes mjpeg, which mpeg files do not take"),
                                            ("v.mp4", ["--encoder", "mpeg4", "--level", "3"], "a level is set for libx264 and libx265 only"),
                                            ("v.png", [], "names a still image"),
+                                           ("v.y4m", ["--encoder", "libx264"], "yuv4mpegpipe files hold raw pictures, not h264"),
+                                           ("v.mp4", ["--codec-tag", "hvc1"], "the tag hvc1 names hevc, not h264"),
+                                           ("v.mp4", ["--size", "640x362", "--interlaced"], "needs a height in whole chroma rows of each field"),
                                            ("v.mkv", ["--hdr", "pq", "--hdr-peak", "70000"], "--hdr-peak must be 1 to 65535")] {
             let run = try CommandLineTests.run(["sample", "--out", directory.file(name), "--duration", "1"] + arguments)
             #expect(run.status == 2 && run.stderr.contains(message), "\(name): \(run.stderr)")
