@@ -150,7 +150,23 @@ struct SampleCommand: ParsableCommand {
         }
         // MaxCLL is a 16-bit field in every container and SEI: 70000 wrapped to 4464.
         guard (1...65535).contains(hdrPeak ?? 1) else { throw ValidationError("--hdr-peak must be 1 to 65535 cd/m²") }
-        if let refusal = SampleVideoWriter.refusal(of: try options(), path: out) { throw ValidationError(refusal) }
+        let options = try options()
+        try validateAsked(options, container: container)
+        if let refusal = SampleVideoWriter.refusal(of: options, path: out) { throw ValidationError(refusal) }
+    }
+
+    /// Options that would otherwise do nothing, without a word: bars on a frame already as wide or as narrow,
+    /// a jump after the end, HLS's options on another container, varying frame times where none are stored.
+    private func validateAsked(_ options: SampleOptions, container: String) throws {
+        if letterbox || pillarbox, options.contentRect == PixelRect(size: options.size) {
+            throw ValidationError(letterbox ? "--letterbox draws 2.39:1 bars: \(size.width)x\(size.height) is as wide already"
+                                            : "--pillarbox draws 4:3 bars: \(size.width)x\(size.height) is as narrow already")
+        }
+        if let jump = options.timestampJump, jump.at >= duration {
+            throw ValidationError("--timestamp-jump at \(jump.at) s is past the \(duration)-s sample")
+        }
+        if fmp4 || encrypt, container != "m3u8" { throw ValidationError("--fmp4 and --encrypt are for an HLS (.m3u8) output") }
+        if vfr, container == "y4m" { throw ValidationError("--vfr needs a container with timestamps: .y4m stores none") }
     }
 
     func options() throws -> SampleOptions {

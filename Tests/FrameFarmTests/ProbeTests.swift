@@ -75,6 +75,10 @@ import FrameFarmMedia
                                            ("v.mpg", ["--encoder", "mjpeg"], "mjpeg writes mjpeg, which mpeg files do not take"),
                                            ("v.mp4", ["--encoder", "mpeg4", "--level", "3"], "a level is set for libx264 and libx265 only"),
                                            ("v.png", [], "names a still image"),
+                                           // Options that did nothing without a word.
+                                           ("v.mp4", ["--fmp4"], "--fmp4 and --encrypt are for an HLS (.m3u8) output"),
+                                           ("v.mp4", ["--size", "2048x720", "--letterbox"], "2048x720 is as wide already"),
+                                           ("v.mp4", ["--timestamp-jump", "5:1"], "--timestamp-jump at 5.0 s is past the 1.0-s sample"),
                                            ("v.y4m", ["--encoder", "libx264"], "yuv4mpegpipe files hold raw pictures, not h264"),
                                            ("v.mp4", ["--codec-tag", "hvc1"], "the tag hvc1 names hevc, not h264"),
                                            ("v.mp4", ["--size", "640x362", "--interlaced"], "needs a height in whole chroma rows of each field"),
