@@ -171,7 +171,9 @@ public enum Lint {
         if !settings.codecs.isEmpty {
             if let limits = settings.codecs[codec] {
                 if !limits.profiles.isEmpty, let profile = report.codecProfile, !limits.profiles.contains(profile) {
-                    findings.append(LintFinding(.codec, "\(codec) \(profile) profile: the target plays \(codec) in "
+                    // VP9's and AV1's names say "Profile 1" themselves.
+                    let named = profile.lowercased().contains("profile") ? profile : profile + " profile"
+                    findings.append(LintFinding(.codec, "\(codec) \(named): the target plays \(codec) in "
                                                 + limits.profiles.joined(separator: ", ")))
                 }
                 if let highest = limits.maxLevel, let level = report.codecLevel, level > highest + 1e-6 {

@@ -205,6 +205,10 @@ import FrameFarmSamples
             }, [], ["codec"]),
             (try sample("hevc.ts") { $0.encoder = "libx265" }, ["container"], ["codec"]),
             (try sample("vp9.webm") { $0.encoder = "libvpx-vp9" }, ["codec"], []),
+            (try sample("vp9-444.webm") {
+                $0.encoder = "libvpx-vp9"
+                $0.pixelFormat = "yuv444p"
+            }, ["codec"], ["codec"]),
             // HDR: Apple's players take it in HEVC alone (spec 1.7), browsers not in H.264; and in 8 bits it bands.
             (try sample("pq8.mp4") {
                 $0.hdrTransfer = .pq
@@ -235,6 +239,12 @@ import FrameFarmSamples
         #expect(Set(pq8.filter { $0["rule"] as? String == "codec" }.compactMap { $0["message"] as? String })
                 == ["PQ video in h264: the target plays HDR in hevc", "PQ video in 8 bits: HDR is played in 10 bits or more, and bands in fewer"],
                 "\(pq8)")
+        // A profile named as its codec names it ("Profile 1 profile" before).
+        for (file, profile, message) in [("vp9-444.webm", "web", "vp9 Profile 1: the target plays vp9 in Profile 0, Profile 2"),
+                                         ("high444.mp4", "apple-hls", "h264 High 4:4:4 Predictive profile: the target plays h264 in")] {
+            let found = try lint([directory.file(file)], ["--profile", profile]).results.first?["findings"] as? [[String: Any]] ?? []
+            #expect(found.contains { ($0["message"] as? String)?.hasPrefix(message) == true }, "\(found)")
+        }
     }
 
     /// Each suite of a JUnit file as junitparser reads it: name, tests, failures, the failed cases, and per failed
