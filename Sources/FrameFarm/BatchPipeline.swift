@@ -296,13 +296,13 @@ public struct BatchPipeline: Sendable {
             }
         }
         if let first = results.first {
+            let remade = Set(statuses.filter { $0.value == .done }.keys)
             do {
                 try ManifestStore.update(at: layout.manifestPath(folder), input: input,
                                          probe: ProbeReport(path: path, facts: first.facts, policy: policy),
-                                         remade: Set(statuses.filter { $0.value == .done }.keys)) { manifest in
+                                         remade: remade) { manifest in
                     for result in results { result.record(&manifest) }
-                    manifest.addInputWarnings(Self.inputWarnings(first.facts).map(\.description),
-                                              to: Set(statuses.filter { $0.value == .done }.keys))
+                    manifest.addInputWarnings(Self.inputWarnings(first.facts).map(\.description), to: remade)
                 }
             } catch {
                 failure = failure ?? InputFailure(path: path, error: error).reason

@@ -53,13 +53,11 @@ public final class GPUService: @unchecked Sendable {
                 firstRecord = GPURecord(name: context.deviceName, type: context.deviceType.rawValue)
                 idle.append((renderer, generation))
             }
-        } catch let error as GPUError {
+        } catch {
             // `FRAMEFARM_GPU` set long ago in a job's environment is easily forgotten: the message names it.
-            if case .deviceNotFound = error, let setting = configuration.selectionNamedBy {
+            if case .deviceNotFound = error as? GPUError, let setting = configuration.selectionNamedBy {
                 throw GPUUnavailable(description: "\(setting): \(error)")
             }
-            throw GPUUnavailable(description: "\(error)")
-        } catch {
             throw GPUUnavailable(description: "\(error)")
         }
     }

@@ -33,7 +33,8 @@ extension ProbeReport {
         durationSeconds = ProbeReport.rounded(facts.timelineSeconds, places: 3)
         skippedRenditions = info.skippedRenditions.isEmpty ? nil : info.skippedRenditions
         // A lead under half a millisecond (MPEG-TS rounds its streams' starts to its 90-kHz clock) is none.
-        videoStartSeconds = Optional(ProbeReport.rounded(info.leadSeconds, places: 3)).flatMap { $0 > 0 ? $0 : nil }
+        let lead = ProbeReport.rounded(info.leadSeconds, places: 3)
+        videoStartSeconds = lead > 0 ? lead : nil
         frameRate = info.frameRate.map { ProbeReport.rounded($0) }
         keyframeIntervalSeconds = facts.keyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }
         keyframeIntervalMaxSeconds = facts.longestKeyframeIntervalSeconds.map { ProbeReport.rounded($0, places: 3) }
