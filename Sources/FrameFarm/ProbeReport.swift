@@ -32,6 +32,7 @@ extension ProbeReport {
         self.policy = policy
         durationSeconds = ProbeReport.rounded(facts.timelineSeconds, places: 3)
         skippedRenditions = info.skippedRenditions.isEmpty ? nil : info.skippedRenditions
+        audio = info.audioTracks.isEmpty ? nil : info.audioTracks
         // A lead under half a millisecond (MPEG-TS rounds its streams' starts to its 90-kHz clock) is none.
         let lead = ProbeReport.rounded(info.leadSeconds, places: 3)
         videoStartSeconds = lead > 0 ? lead : nil

@@ -28,6 +28,7 @@ public enum LintRule: String, Codable, Sendable, CaseIterable {
     case hdrMetadataMissing = "hdr-metadata-missing"
     case codec
     case container
+    case audioCodec = "audio-codec"
     case tooShortForTrack = "too-short-for-track"
     case damagedData = "damaged-data"
     case cutShort = "cut-short"
@@ -38,7 +39,7 @@ public enum LintRule: String, Codable, Sendable, CaseIterable {
     public var defaultSeverity: LintSeverity {
         switch self {
         case .aspectClass, .rotationMetadata: .info
-        case .oddDimensions, .frameRate, .codec, .container, .damagedData, .cutShort, .noVideoStream, .notAVideo, .unreadable: .error
+        case .oddDimensions, .frameRate, .codec, .container, .audioCodec, .damagedData, .cutShort, .noVideoStream, .notAVideo, .unreadable: .error
         default: .warning
         }
     }
@@ -88,9 +89,9 @@ public struct CodecLimits: Sendable, Equatable {
 
 /// Which rules run, at what severity, and the thresholds they measure against (`LintProfile`, `LintPolicy`).
 public struct LintSettings: Sendable, Equatable {
-    /// Rules that do not run. The delivery rules (`codec`, `container`, `frame-rate`) have nothing to check
-    /// until a profile or policy names what its target plays.
-    public var disabled: Set<LintRule> = [.codec, .container, .frameRate]
+    /// Rules that do not run. The delivery rules (`codec`, `container`, `audio-codec`, `frame-rate`) have nothing
+    /// to check until a profile or policy names what its target plays.
+    public var disabled: Set<LintRule> = [.codec, .container, .audioCodec, .frameRate]
     /// Severities that replace a rule's own.
     public var severities: [LintRule: LintSeverity] = [:]
     /// `keyframe-interval`: a warning above the first, an error above the second (seek and trick-play cost).
@@ -112,6 +113,9 @@ public struct LintSettings: Sendable, Equatable {
     public var containers: [String: [String]] = [:]
     public var sampleEntries: [String: [String]] = [:]
     public var indexFirst = false
+    /// `audio-codec`: the audio codecs the target plays, by FFmpeg's name, each with the profiles it plays of it
+    /// (empty: any).
+    public var audioCodecs: [String: [String]] = [:]
     /// `frame-rate`: the highest average frame rate; nil takes any.
     public var maxFrameRate: Double?
 
@@ -208,10 +212,27 @@ public enum Lint {
             findings.append(LintFinding(.container, .warning, "the index ('moov') comes after the media data: a player "
                                         + "reading over http fetches the end of the file before it starts (FFmpeg: -movflags +faststart)"))
         }
+        findings += audio(report, settings: settings)
         if let highest = settings.maxFrameRate, let rate = report.frameRate, rate > highest + 0.01 {
             findings.append(LintFinding(.frameRate, String(format: "%.3f fps, above the %g fps the target plays", rate, highest)))
         }
         return findings
+    }
+
+    /// Each audio stream whose codec or profile the target does not play (it would play silent or not at all).
+    private static func audio(_ report: ProbeReport, settings: LintSettings) -> [LintFinding] {
+        guard !settings.audioCodecs.isEmpty else { return [] }
+        let counted = (report.audio?.count ?? 0) > 1
+        return (report.audio ?? []).enumerated().compactMap { index, track in
+            let named = counted ? "audio stream \(index + 1) (\(track.codec))" : "audio \(track.codec)"
+            guard let profiles = settings.audioCodecs[track.codec] else {
+                let played = settings.audioCodecs.keys.sorted().joined(separator: ", ")
+                return LintFinding(.audioCodec, "\(named): the target plays audio in \(played)")
+            }
+            guard let profile = track.profile, !profiles.isEmpty, !profiles.contains(profile) else { return nil }
+            return LintFinding(.audioCodec, "\(named) \(profile) profile: the target plays \(track.codec) in "
+                               + profiles.joined(separator: ", "))
+        }
     }
 
     private static func padding(_ report: ProbeReport) -> [LintFinding] {
@@ -345,46 +366,5 @@ public struct LintResult: Codable, Sendable, Equatable {
         self.path = path
         self.rulesRun = rulesRun
         self.findings = findings
-    }
-}
-
-/// JUnit XML for CI: one testsuite per input, one testcase per rule that ran, failed by the rule's findings at or
-/// above `failOn` (one `failure`, as Ant's schema allows and CI servers show: the first finding's message, every
-/// finding in its text), and findings below it written to the testcase's system-out.
-public enum LintJUnitWriter {
-    public static func document(_ results: [LintResult], failOn: LintSeverity) -> String {
-        let escape = MarkupEscaping.escaped
-        func failing(_ result: LintResult, _ rule: LintRule) -> [LintFinding] {
-            result.findings.filter { $0.rule == rule && $0.severity >= failOn }
-        }
-        let failures = results.map { result in result.rulesRun.filter { !failing(result, $0).isEmpty }.count }
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"framefarm lint\" tests=\"\(results.map(\.rulesRun.count).reduce(0, +))\" "
-            + "failures=\"\(failures.reduce(0, +))\">\n"
-        for (result, failed) in zip(results, failures) {
-            xml += "  <testsuite name=\"\(escape(result.path))\" tests=\"\(result.rulesRun.count)\" failures=\"\(failed)\" errors=\"0\">\n"
-            for rule in result.rulesRun {
-                let found = result.findings.filter { $0.rule == rule }
-                xml += "    <testcase classname=\"\(escape(result.path))\" name=\"\(rule.rawValue)\""
-                guard !found.isEmpty else {
-                    xml += "/>\n"
-                    continue
-                }
-                xml += ">\n"
-                let failed = failing(result, rule)
-                if let first = failed.first, let worst = failed.map(\.severity).max() {
-                    let more = failed.count > 1 ? " (and \(failed.count - 1) more)" : ""
-                    xml += "      <failure type=\"\(worst.rawValue)\" message=\"\(escape(first.message + more))\">"
-                        + escape(failed.map { "\($0.severity.rawValue): \($0.message)" }.joined(separator: "\n")) + "</failure>\n"
-                }
-                let notes = found.filter { $0.severity < failOn }
-                if !notes.isEmpty {
-                    xml += "      <system-out>\(escape(notes.map { "\($0.severity.rawValue): \($0.message)" }.joined(separator: "\n")))</system-out>\n"
-                }
-                xml += "    </testcase>\n"
-            }
-            xml += "  </testsuite>\n"
-        }
-        return xml + "</testsuites>\n"
     }
 }

@@ -18,27 +18,36 @@ public enum LintProfile: String, Sendable, CaseIterable {
         case .appleHLS:
             settings.keyframeWarningSeconds = 2
             settings.keyframeErrorSeconds = 6
-            settings.disabled.subtract([.codec, .container, .frameRate])
+            settings.disabled.subtract([.codec, .container, .audioCodec, .frameRate])
             // HDR as HDR10, HLG or Dolby Vision, all HEVC (1.7).
             settings.codecs = ["h264": CodecLimits(profiles: Self.h264Profiles, maxLevel: 4.2, hdr: false),
                                "hevc": CodecLimits(profiles: ["Main", "Main 10"], maxLevel: 5.0)]
             settings.containers = ["h264": ["mp4", "mpegts"], "hevc": ["mp4"]]
             settings.sampleEntries = ["hevc": ["hvc1"]]
             settings.maxFrameRate = 60
+            // Audio (2.2, 2.5): AAC-LC, HE-AAC v1 and v2, Apple Lossless, FLAC, AC-3 and E-AC-3. xHE-AAC, also
+            // listed, has a profile FFmpeg 5.1 does not name: its streams have none, and pass.
+            settings.audioCodecs = ["aac": Self.aacProfiles, "alac": [], "flac": [], "ac3": [], "eac3": []]
         case .web:
-            settings.disabled.subtract([.codec, .container])
+            settings.disabled.subtract([.codec, .container, .audioCodec])
             // HDR in VP9 profile 2 and AV1, as browsers play it (MDN's web video codec guide).
             settings.codecs = ["h264": CodecLimits(profiles: Self.h264Profiles, hdr: false),
                                "vp9": CodecLimits(profiles: ["Profile 0", "Profile 2"]),
                                "av1": CodecLimits(profiles: ["Main"])]
             settings.containers = ["h264": ["mp4"], "vp9": ["webm", "mp4"], "av1": ["mp4", "webm"]]
             settings.indexFirst = true
+            // Audio every major browser plays (MDN's web audio codec guide): Vorbis is not played by Safari, PCM
+            // only from WAV files, AC-3 and E-AC-3 only by Safari and Edge.
+            settings.audioCodecs = ["aac": Self.aacProfiles, "mp3": [], "opus": [], "flac": []]
         }
         return settings
     }
 
     /// H.264's profiles up to High, as FFmpeg names them (Extended, High 10, 4:2:2 and 4:4:4 are left out).
     private static let h264Profiles = ["Constrained Baseline", "Baseline", "Main", "High"]
+
+    /// AAC's profiles both targets play, as FFmpeg names them: LC and HE-AAC v1 and v2 (not Main, LTP, LD or ELD).
+    private static let aacProfiles = ["LC", "HE-AAC", "HE-AACv2"]
 
     /// The levels each codec's specification defines, as `probe` writes them (H.264 Annex A, HEVC Annex A, VP9's
     /// and AV1's level tables); FrameFarm reads no other codec's level.
@@ -78,7 +87,8 @@ public struct LintVocabulary: Sendable {
 /// takes no `severity`); `fill-crops-too-much` `percent`, `devices` (ids or groups of the device catalog);
 /// `too-short-for-track` `intervalSeconds`; `variable-frame-rate` `irregularPercent`; `codec` `allowed`
 /// (`{CODEC: {"profiles": [...], "maxLevel": N, "hdr": Bool}}`); `container` `containers` (`{CODEC: [FORMAT...]}`),
-/// `sampleEntries` (`{CODEC: [TAG...]}`) and `indexFirst`; `frame-rate` `max`. An unknown rule, key or value (a
+/// `sampleEntries` (`{CODEC: [TAG...]}`) and `indexFirst`; `audio-codec` `codecs` (`{CODEC: [PROFILE...]}`, an
+/// empty list for any profile); `frame-rate` `max`. An unknown rule, key or value (a
 /// codec, profile or container `vocabulary` does not know) is an error, never ignored; so are `codec`, `container`
 /// and `frame-rate` enabled with no limits (they would pass everything) or given limits without being enabled
 /// where they are off (they would not run).
@@ -140,10 +150,11 @@ public enum LintPolicy {
             return known
         }
         switch rule {
-        case .codec:
-            for (codec, limits) in settings.codecs.sorted(by: { $0.key < $1.key }) {
+        case .codec, .audioCodec:
+            let named = rule == .codec ? settings.codecs.mapValues(\.profiles) : settings.audioCodecs
+            for (codec, listed) in named.sorted(by: { $0.key < $1.key }) {
                 let known = try profiles(codec)
-                if !known.isEmpty, let unknown = limits.profiles.first(where: { !known.contains($0) }) {
+                if !known.isEmpty, let unknown = listed.first(where: { !known.contains($0) }) {
                     throw LintPolicyError(description: "unknown \(codec) profile \"\(unknown)\" (FFmpeg names \(codec)'s "
                                           + known.joined(separator: ", ") + ")")
                 }
@@ -161,7 +172,7 @@ public enum LintPolicy {
         }
     }
 
-    /// `codec`, `container` and `frame-rate` judge by the limits given them: enabled with none, they would pass
+    /// `codec`, `container`, `audio-codec` and `frame-rate` judge by the limits given them: enabled with none, they would pass
     /// every input; given some without being enabled where they are off, they would not run.
     private static func checkLimits(of rule: LintRule, in settings: LintSettings,
                                     given fields: [String: JSONValue]) throws(LintPolicyError) {
@@ -169,12 +180,18 @@ public enum LintPolicy {
         switch rule {
         case .codec: limited = !settings.codecs.isEmpty
         case .container: limited = !settings.containers.isEmpty || !settings.sampleEntries.isEmpty || settings.indexFirst
+        case .audioCodec: limited = !settings.audioCodecs.isEmpty
         case .frameRate: limited = settings.maxFrameRate != nil
         default: return
         }
         let enabled = !settings.disabled.contains(rule)
         if enabled, !limited {
-            let keys = rule == .codec ? "allowed" : rule == .container ? "containers, sampleEntries or indexFirst" : "max"
+            let keys = switch rule {
+            case .codec: "allowed"
+            case .container: "containers, sampleEntries or indexFirst"
+            case .audioCodec: "codecs"
+            default: "max"
+            }
             throw LintPolicyError(description: "enabled with no limits, it would pass every input: give \(keys)")
         }
         if !enabled, limited, fields["enabled"] == nil, fields.keys.contains(where: { $0 != "severity" }) {
@@ -208,6 +225,7 @@ public enum LintPolicy {
                 fields["containers"] = settings.containers
                 fields["sampleEntries"] = settings.sampleEntries
                 fields["indexFirst"] = settings.indexFirst
+            case .audioCodec: fields["codecs"] = settings.audioCodecs
             case .frameRate: if let rate = settings.maxFrameRate { fields["max"] = rate }
             default: break
             }
@@ -234,6 +252,7 @@ public enum LintPolicy {
         case .variableFrameRate: ["irregularPercent"]
         case .codec: ["allowed"]
         case .container: ["containers", "sampleEntries", "indexFirst"]
+        case .audioCodec: ["codecs"]
         case .frameRate: ["max"]
         default: []
         }
@@ -267,6 +286,7 @@ public enum LintPolicy {
         }
         if let value = fields["containers"] { settings.containers = try lists(value, named: "containers") }
         if let value = fields["sampleEntries"] { settings.sampleEntries = try lists(value, named: "sampleEntries") }
+        if let value = fields["codecs"] { settings.audioCodecs = try lists(value, named: "codecs") }
         if let value = fields["allowed"] {
             guard case .object(let codecs) = value else {
                 throw LintPolicyError(description: "allowed must be an object of codecs, {\"h264\": {\"profiles\": [...], \"maxLevel\": 4.2}}")

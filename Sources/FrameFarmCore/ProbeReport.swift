@@ -122,6 +122,8 @@ public struct ProbeReport: Codable, Sendable, Equatable {
     /// For a multivariant HLS playlist or DASH manifest: the rendition read (position, size, bandwidth) and why
     /// `--rendition` picked it. Absent for other inputs.
     public var rendition: Rendition?
+    /// The file's audio streams, in its order (delivery rules judge their codecs); absent when it has none.
+    public var audio: [AudioTrack]?
 
     public struct PartialPadding: Codable, Sendable, Equatable {
         public var contentRect: Rect
@@ -130,6 +132,22 @@ public struct ProbeReport: Codable, Sendable, Equatable {
         public init(contentRect: Rect, share: Double) {
             self.contentRect = contentRect
             self.share = share
+        }
+    }
+
+    /// An audio stream: its codec and profile as FFmpeg names them ("aac", "LC"; no profile where the codec has
+    /// none), its channels and sample rate.
+    public struct AudioTrack: Codable, Sendable, Equatable {
+        public var codec: String
+        public var profile: String?
+        public var channels: Int
+        public var sampleRate: Int
+
+        public init(codec: String, profile: String? = nil, channels: Int, sampleRate: Int) {
+            self.codec = codec
+            self.profile = profile
+            self.channels = channels
+            self.sampleRate = sampleRate
         }
     }
 

@@ -38,6 +38,8 @@ public struct VideoStreamInfo: Sendable {
     /// Renditions of a multivariant playlist left out of its ladder, each as why (their playlists could not be
     /// read), as players skip them; `rendition` counts those read.
     public var skippedRenditions: [String] = []
+    /// The audio streams beside the video (`MediaFile.audioTracks`).
+    public var audioTracks: [ProbeReport.AudioTrack] = []
 }
 
 /// What `avformat_find_stream_info` learnt about a file's video stream: which stream it is and its codec
@@ -289,7 +291,7 @@ public final class MediaFile {
                    ("primaries", parameters.color_primaries == AVCOL_PRI_UNSPECIFIED),
                    ("transfer", parameters.color_trc == AVCOL_TRC_UNSPECIFIED)].filter(\.1).map(\.0),
             fileFormat: fileFormat, rendition: rendition, leadSeconds: leadSeconds(videoStart: start),
-            skippedRenditions: skippedRenditions.map(\.description))
+            skippedRenditions: skippedRenditions.map(\.description), audioTracks: audioTracks)
     }
 
     /// Of several video streams, the one players show: the first flagged default (an MP4 track enabled), else the

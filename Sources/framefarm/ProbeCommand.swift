@@ -87,13 +87,19 @@ struct ProbeCommand: ParsableCommand {
             "\n  rendition \(rendition.index) of \(rendition.count): \(rendition.width)x\(rendition.height)"
                 + (rendition.bandwidth.map { ", \($0 / 1000) kb/s" } ?? "") + " (\(rendition.reason))"
         } ?? ""
+        let audio = report.audio.map { tracks in
+            "\n  audio: " + tracks.map { track in
+                [track.codec, track.profile].compactMap { $0 }.joined(separator: " ")
+                    + ", \(track.channels) ch, " + String(format: "%g kHz", Double(track.sampleRate) / 1000)
+            }.joined(separator: "; ")
+        } ?? ""
         let skipped = (report.skippedRenditions ?? []).map { "\n  rendition left out (as players leave it): \($0)" }.joined()
         return """
             \(Terminal.oneLine(report.path))
               \(report.fileFormat ?? report.container), \(report.codec)\(profile) \(report.pixelFormat), coded \(report.codedWidth)x\(report.codedHeight), SAR \(report.sampleAspectRatio), rotation \(report.rotation)\(report.mirrored ? " mirrored" : "")
               display \(report.displayWidth)x\(report.displayHeight) (\(String(format: "%.3f", report.aspectRatio)):1), \(report.aspectClass.rawValue)\(report.aspectRatio < 1 ? " (standing up)" : ""), default mode \(report.defaultMode.rawValue) (\(report.policy))
               \(String(format: "%.3f", report.durationSeconds)) s\(report.videoStartSeconds.map { String(format: " (the video from %.3f s)", $0) } ?? ""), \(rate)\(variable), \(keyframes)\(report.interlaced == true ? ", interlaced (shown from its first field)" : "")\(combing)
-              colour \(report.colorMatrix.rawValue) \(report.colorRange.rawValue) range, \(report.colorPrimaries.rawValue) primaries, transfer \(report.colorTransfer.rawValue)\(hdr), chroma \(report.chromaSiting.rawValue)\(untagged)
+              colour \(report.colorMatrix.rawValue) \(report.colorRange.rawValue) range, \(report.colorPrimaries.rawValue) primaries, transfer \(report.colorTransfer.rawValue)\(hdr), chroma \(report.chromaSiting.rawValue)\(untagged)\(audio)
               \(padding)\(cut)\(damage)\(black)\(rendition)\(skipped)
             """
     }
