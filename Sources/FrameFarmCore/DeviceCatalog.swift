@@ -101,7 +101,9 @@ public struct DeviceCatalog: Sendable, Equatable {
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
         return table.map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                // Padded by characters, as the widths count: Foundation's padding(toLength:) counts UTF-16 units, and
+                // cut an emoji's name short.
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
     }

@@ -80,6 +80,23 @@ private let catalog = DeviceCatalog.builtIn
     #expect(lines.contains { $0.hasPrefix("iphone-16-pro ") && $0.contains("0,62,21,62") && $0.contains("1206x2622") })
 }
 
+/// A name of characters wider than one UTF-16 unit (an emoji) is printed whole, and the columns after it line up.
+@Test func textTableKeepsWideCharactersWhole() throws {
+    let name = "Téléphone 📱 \"q\" & co, the longest name in the table"
+    let phone = try #require(catalog.devices.first { $0.kind == .phone })
+    var renamed = phone
+    renamed.id = "my-phone"
+    renamed.name = name
+    let table = try DeviceCatalog(devices: [renamed, catalog.devices[0]]).textTable()
+    let lines = table.split(separator: "\n").map(String.init)
+    #expect(lines[1].contains(name + " "), "\(table)")
+    // Counted in characters, as a terminal shows them (an emoji aside, which takes two cells).
+    let kindAt = Array(lines[0]).firstIndex(of: "K")!
+    for (line, kind) in zip(lines.dropFirst(), ["phone", catalog.devices[0].kind.rawValue]) {
+        #expect(String(Array(line)[kindAt...]).hasPrefix(kind + " "), "\(table)")
+    }
+}
+
 private func emptyCatalog() throws -> DeviceCatalog {
     try DeviceCatalog(devices: [])
 }
