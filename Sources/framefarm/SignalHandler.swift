@@ -3,8 +3,8 @@ import Foundation
 import FrameFarm
 
 /// SIGINT/SIGTERM: the first asks the batch to stop after the inputs in progress (their files are completed and
-/// renamed into place); a second quits at once, deleting temporary files of writes still in progress. Either
-/// way the exit status is 130 (SIGINT) or 143 (SIGTERM).
+/// renamed into place); a second quits at once, deleting temporary files of writes still in progress (once a
+/// `--json` summary being written is out whole). Either way the exit status is 130 (SIGINT) or 143 (SIGTERM).
 final class SignalHandler: Sendable {
     /// Kept only so the sources live as long as the handler; never read after `install`.
     nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
@@ -36,6 +36,8 @@ final class SignalHandler: Sendable {
         } else {
             BatchCancellation.removeTemporaryFiles()
             Terminal.printError("quit at once; finished outputs are kept, partial ones removed")
+            // A summary being written goes out whole: a script reads all of it or none.
+            Terminal.holdResults(upTo: 5)
             // _exit, not exit: other threads are still decoding and rendering, and exit's handlers would unload
             // the Vulkan driver and FFmpeg under them. Nothing is buffered (stderr is written directly).
             _exit(128 + signalNumber)

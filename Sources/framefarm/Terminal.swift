@@ -57,11 +57,28 @@ enum Terminal {
 
     static func report(_ failure: InputFailure) { printError(failure.description) }
 
-    /// Pretty-printed, key-sorted JSON on stdout.
+    /// Pretty-printed, key-sorted JSON on stdout, written whole (`writeResults`).
     static func printJSON<Value: Encodable>(_ value: Value) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        writeResults(try encoder.encode(value) + Data("\n".utf8))
+    }
+
+    /// Held while results are written to stdout (`holdResults`).
+    private static let writingResults = NSLock()
+
+    /// Writes `data` to stdout at once, unbuffered: a summary is out whole before a second signal quits. Written
+    /// through stdio, what its buffer still held was lost when a quit came while a large summary was being written.
+    static func writeResults(_ data: Data) {
+        writingResults.lock()
+        defer { writingResults.unlock() }
+        try? FileHandle.standardOutput.write(contentsOf: data)
+    }
+
+    /// Waits for results being written to stdout to be out whole (at most `seconds`: a reader that stopped reading
+    /// does not keep the process alive), and lets no more start: called before quitting at once.
+    static func holdResults(upTo seconds: Double) {
+        _ = writingResults.lock(before: Date(timeIntervalSinceNow: seconds))
     }
 }
 
