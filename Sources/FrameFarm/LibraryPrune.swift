@@ -39,10 +39,17 @@ extension LibraryReport {
         if let failure { throw failure }
     }
 
-    /// Why `prune` would remove nothing, if it would refuse: no list was given, or no listed input has outputs
-    /// here while some folders are unlisted.
+    /// Why `prune` would remove nothing, if it would refuse: no list was given, some listed inputs map to no folder
+    /// (their outputs could be among the unlisted folders), or no listed input has outputs here while some folders
+    /// are unlisted.
     public var pruneRefusal: String? {
         guard listGiven else { return "--prune needs the list of the library's inputs (--inputs-from)" }
+        if let first = unmapped.first, !unlisted.isEmpty {
+            return "\(unmapped.count) listed input\(unmapped.count == 1 ? "" : "s") (\(first)\(unmapped.count > 1 ? ", ..." : "")) "
+                + "map\(unmapped.count == 1 ? "s" : "") to no folder under \(outputRoot), so \(unmapped.count == 1 ? "its" : "their") "
+                + "outputs may be among the \(unlisted.count) unlisted folders --prune would remove: give --layout and "
+                + "--inputs-root as their batch had them, or leave them out of the list; nothing was removed"
+        }
         let listedWithOutputs = commands.values.contains { $0.done > 0 || !$0.stale.isEmpty }
         guard listedWithOutputs || unlisted.isEmpty else {
             return "none of the \(inputs) listed inputs has outputs under \(outputRoot), so --prune would remove all "

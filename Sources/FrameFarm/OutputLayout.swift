@@ -23,15 +23,12 @@ public enum FolderLayout: Sendable, Hashable {
             while stem.utf8.count > 248 { stem.removeLast() }
             return stem + "-" + OutputLayout.shortHash(OutputLayout.absolutePath(input))
         case .mirror(let root):
-            let rootPath = OutputLayout.absolutePath(root), path = OutputLayout.absolutePath(input)
-            let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
-            guard path.hasPrefix(prefix) else {
+            guard let relative = OutputLayout.relativePath(of: input, under: root) else {
                 throw InputFailure(path: input, reason: "not under --inputs-root \(root)")
             }
             // A URL's folders are percent-decoded. Folders are named as stems are: hidden ones made visible (OUT's
             // walkers skip hidden names), and names that are not UTF-8 read as Latin-1.
-            let relative = String(path.dropFirst(prefix.count))
-            let names = RemoteInput.isRemote(path) ? RemoteInput.folders(in: relative)
+            let names = RemoteInput.isRemote(input) ? RemoteInput.folders(in: relative)
                 : relative.split(separator: "/").dropLast().map(String.init)
             let folders: [String] = names.map(ForeignNames.readable).map { name in
                 name.hasPrefix(".") ? "_" + String(name.dropFirst()) : name
@@ -126,6 +123,27 @@ public struct OutputLayout: Sendable {
 
     /// The path from `/`, without `.` and `..` steps (links are not resolved). Plain absolute paths, what lists of
     /// a million inputs hold, skip Foundation's URL round trip.
+    /// `input`'s path below `root`: as both are written, else with the links in their folders resolved (a library
+    /// reached through a linked folder, `media/` for `/mnt/library/`), so that it is placed, reported and kept by
+    /// `--prune` the same way by either path. Nil when it is not below `root` either way.
+    static func relativePath(of input: String, under root: String) -> String? {
+        func below(_ path: String, _ root: String) -> String? {
+            let prefix = root.hasSuffix("/") ? root : root + "/"
+            return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
+        }
+        let path = absolutePath(input), rootPath = absolutePath(root)
+        if let written = below(path, rootPath) { return written }
+        func resolved(_ path: String) -> String? {
+            guard let real = realpath(path, nil) else { return nil }
+            defer { free(real) }
+            return String(cString: real)
+        }
+        // The file itself is left as it is: a link to a video elsewhere is placed where the link is.
+        guard !RemoteInput.isRemote(path), let slash = path.lastIndex(of: "/"), let realRoot = resolved(rootPath),
+              let folder = resolved(slash == path.startIndex ? "/" : String(path[..<slash])) else { return nil }
+        return below((folder == "/" ? "" : folder) + path[slash...], realRoot)
+    }
+
     static func absolutePath(_ path: String) -> String {
         if RemoteInput.isRemote(path) { return path }
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

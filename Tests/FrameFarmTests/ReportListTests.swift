@@ -87,6 +87,39 @@ import Testing
 
     /// Two batches with their own --inputs-root into one OUT: each input is found where its run put it, not where
     /// the latest run's root would map it; a listed input under neither is named once with what to give.
+    /// A mirrored library listed through a linked folder (`alias/a/clip.mp4` for `library/a/clip.mp4`) is placed in
+    /// the folders its batch made, so `--prune` keeps them; a listed input the layout cannot place at all makes
+    /// `--prune` refuse, as its outputs could be among the folders it would remove. Before, the linked path was "not
+    /// under --inputs-root", counted missing, and its outputs pruned as an unlisted video's.
+    @Test func aLibraryListedThroughALinkedFolderKeepsItsOutputs() throws {
+        let directory = TemporaryDirectory()
+        let library = directory.file("library")
+        try FileManager.default.createDirectory(atPath: library + "/a", withIntermediateDirectories: true)
+        let videos = try ["a/one.mp4", "a/two.mp4", "a/gone.mp4"].map { name in
+            try makeSample(in: directory, name: "library/" + name) { $0.durationSeconds = 1 }
+        }
+        let alias = directory.file("alias")
+        try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: library)
+        let out = directory.file("out")
+        // The batch, too, places an input given through the link (before: "not under --inputs-root").
+        let batch = try CommandLineTests.run(["poster", videos[0], videos[1], alias + "/a/gone.mp4", "--layout", "mirror",
+                                              "--inputs-root", library, "--out", out, "--widths", "160", "--quiet"])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(OutputLayout(root: out).videoFolders() == ["a/gone", "a/one", "a/two"])
+        let list = directory.write("list.txt", Data([alias + "/a/one.mp4", videos[1]].joined(separator: "\n").utf8))
+        let pruned = try report([out, "--inputs-from", list, "--prune"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        #expect(folders(pruned.summary["pruned"]) == ["a/gone"], "\(pruned.summary)")
+        #expect(OutputLayout(root: out).videoFolders() == ["a/one", "a/two"])
+        // A listed input outside the root: nothing is removed.
+        let elsewhere = try makeSample(in: directory, name: "elsewhere.mp4") { $0.durationSeconds = 1 }
+        let outside = directory.write("outside.txt", Data([videos[1], elsewhere].joined(separator: "\n").utf8))
+        let refused = try report([out, "--inputs-from", outside, "--prune"])
+        #expect(refused.status == 2 && refused.stderr.contains("1 listed input (\(elsewhere)) maps to no folder under")
+                && refused.stderr.contains("nothing was removed"), "\(refused.stderr)")
+        #expect(OutputLayout(root: out).videoFolders() == ["a/one", "a/two"])
+    }
+
     @Test func eachListedInputIsFoundWhereItsRunPutIt() throws {
         let directory = TemporaryDirectory()
         let roots = ["films", "shows", "never"].map { directory.file($0) }
