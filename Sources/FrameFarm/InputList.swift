@@ -46,7 +46,8 @@ public enum InputList {
     /// The video files under `folder` (by extension, case-insensitive), sorted. Hidden files and folders are
     /// skipped, and so are FrameFarm's own output folders (a video's folder, holding `manifest.json`; an output
     /// root, holding `.framefarm`; and `skipping`, the batch's `--out`): outputs are never inputs.
-    /// Symbolic links to folders are followed once: a link back to a folder already walked is not.
+    /// Symbolic links to folders are followed once: a link back to a folder already walked is not. A link named
+    /// as a video whose target is gone is listed (the batch fails it, saying so).
     public static func videos(under folder: String, extensions: Set<String> = videoExtensions,
                               skipping outputRoot: String? = nil) throws -> [String] {
         var found: [String] = []
@@ -59,10 +60,16 @@ public enum InputList {
             for name in names.sorted() where !name.hasPrefix(".") {
                 let child = path == "/" ? "/" + name : path + "/" + name
                 var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: ForeignNames.openable(child), isDirectory: &isFolder) else { continue }
+                let isVideo = extensions.contains((name as NSString).pathExtension.lowercased())
+                guard FileManager.default.fileExists(atPath: ForeignNames.openable(child), isDirectory: &isFolder) else {
+                    // A link to a video that is gone is an input that fails with its line, not one left out unsaid.
+                    var status = stat()
+                    if isVideo, lstat(ForeignNames.openable(child), &status) == 0 { found.append(child) }
+                    continue
+                }
                 if isFolder.boolValue {
                     walk(child)
-                } else if extensions.contains((name as NSString).pathExtension.lowercased()) {
+                } else if isVideo {
                     found.append(child)
                 }
             }

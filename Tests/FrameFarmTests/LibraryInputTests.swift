@@ -29,8 +29,11 @@ import Testing
         // A link back up (a loop) and a second path to a folder already walked.
         try FileManager.default.createSymbolicLink(atPath: root + "/b/y/loop", withDestinationPath: root + "/b")
         try FileManager.default.createSymbolicLink(atPath: root + "/again", withDestinationPath: root + "/a")
+        // Links whose target is gone: one named as a video is an input (which fails, saying so), another is not.
+        try FileManager.default.createSymbolicLink(atPath: root + "/b/gone.mp4", withDestinationPath: root + "/nowhere.mp4")
+        try FileManager.default.createSymbolicLink(atPath: root + "/b/gone.txt", withDestinationPath: root + "/nowhere.txt")
         let found = try InputList.videos(under: root, skipping: root + "/out")
-        #expect(found == ["a/deep/two.MOV", "a/one.mp4", "b/three.mkv", "b/y/seven.webm"].map { root + "/" + $0 })
+        #expect(found == ["a/deep/two.MOV", "a/one.mp4", "b/gone.mp4", "b/three.mkv", "b/y/seven.webm"].map { root + "/" + $0 })
         #expect(try InputList.videos(under: root + "/", extensions: ["mkv"], skipping: nil) == [root + "/b/three.mkv"])
         #expect(try InputList.parseExtensions("MP4, .mov") == ["mp4", "mov"])
         #expect(throws: InputListError.self) { try InputList.videos(under: root + "/a/one.mp4") }
