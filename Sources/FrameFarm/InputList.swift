@@ -107,7 +107,7 @@ public struct InputListError: Error, CustomStringConvertible, Sendable {
 }
 
 /// A file's device and inode: the same folder reached through two paths (a symbolic link) is one identity.
-private struct FileIdentity: Hashable {
+struct FileIdentity: Hashable {
     var device: UInt64
     var inode: UInt64
 

@@ -9,18 +9,19 @@ extension LibraryReport {
         public var description: String
     }
 
-    /// Removes the unlisted folders (`unlisted`) and records their removal, so that a report without a list no
-    /// longer names their inputs. Each folder is first renamed under `OUT/.framefarm/` (atomic: it is there whole
-    /// or gone), then deleted, then any parent folder it leaves empty (mirror layout). Refused when no listed input
-    /// has outputs here (`pruneRefusal`).
+    /// Removes the unlisted folders (`unlisted`) but those holding a listed video's only outputs (`onlyOutputsOf`),
+    /// and records their removal, so that a report without a list no longer names their inputs. Each folder is
+    /// first renamed under `OUT/.framefarm/` (atomic: it is there whole or gone), then deleted, then any parent
+    /// folder it leaves empty (mirror layout). Refused where `pruneRefusal` says.
     public mutating func prune() throws {
         if let pruneRefusal { throw PruneRefusal(description: pruneRefusal) }
-        guard !unlisted.isEmpty else { return }
+        let removable = unlisted.filter { $0.onlyOutputsOf == nil }
+        guard !removable.isEmpty else { return }
         let trash = outputRoot + "/.framefarm/pruning-\(getpid())"
         try FileManager.default.createDirectory(atPath: trash, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: trash) }
         var failure: PruneRefusal?
-        for (index, entry) in unlisted.enumerated() {
+        for (index, entry) in removable.enumerated() {
             let folder = outputRoot + "/" + entry.folder
             guard rename(folder, trash + "/\(index)") == 0 else {
                 failure = PruneRefusal(description: "\(folder): cannot remove (\(String(cString: strerror(errno))))")
@@ -30,7 +31,7 @@ extension LibraryReport {
             removeEmptyParents(of: entry.folder)
             pruned.append(entry)
         }
-        unlisted.removeFirst(pruned.count)
+        unlisted.removeAll { pruned.contains($0) }
         // What was removed is recorded even when a folder could not be.
         if !pruned.isEmpty {
             try RunRecord(pruned: pruned.map(\.path)).write(outputRoot: outputRoot)

@@ -44,6 +44,9 @@ public struct LibraryReport: Encodable, Sendable {
         /// For an unlisted folder made from an input the list does name: the folder that input maps to now (it
         /// was made under another layout or inputs root).
         public var listedFolder: String?
+        /// For an unlisted folder of a video the list names, by this path or another (a link), that has no outputs
+        /// where it maps now: that listed path. `prune` keeps the folder: it holds the video's only outputs.
+        public var onlyOutputsOf: String?
     }
     /// Nothing failed, missing, stale or not run. Shards never run count only without a list: with one, their
     /// inputs are missing if they were not done since (a library sharded again with another count).
@@ -101,6 +104,7 @@ public struct LibraryReport: Encodable, Sendable {
         if commandNames.isEmpty { notRun = judged.keys.sorted() }
         if let listed {
             unlisted = Self.unlistedFolders(out: out, listed: listed, lastRun: lastRun)
+            Self.markOnlyOutputs(in: &unlisted, listed: listed, judged: judged)
         }
     }
 
@@ -136,6 +140,21 @@ public struct LibraryReport: Encodable, Sendable {
         return out.videoFolders().filter { !folders.contains($0) }.map { folder in
             let path = runInputs[folder] ?? ManifestStore.read(out.manifestPath(folder)).map(\.input.path) ?? "?"
             return OutputFolder(folder: folder, path: path, listedFolder: listedFolders[OutputLayout.absolutePath(path)])
+        }
+    }
+
+    /// Sets `onlyOutputsOf` on the folders made from a file a listed input without outputs names (the same file by
+    /// device and inode, whatever the path: a link, another layout).
+    private static func markOnlyOutputs(in folders: inout [OutputFolder], listed: [(path: String, folder: String?)],
+                                        judged: [String: [String: Bool]]) {
+        guard !folders.isEmpty else { return }
+        var withoutOutputs: [FileIdentity: String] = [:]
+        for (path, _) in listed where judged[path]?.isEmpty ?? true {
+            if let identity = FileIdentity(path: path), withoutOutputs[identity] == nil { withoutOutputs[identity] = path }
+        }
+        guard !withoutOutputs.isEmpty else { return }
+        for index in folders.indices {
+            folders[index].onlyOutputsOf = FileIdentity(path: folders[index].path).flatMap { withoutOutputs[$0] }
         }
     }
 

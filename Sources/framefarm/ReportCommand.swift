@@ -128,7 +128,8 @@ struct ReportCommand: ParsableCommand {
         }
         if !report.pruned.isEmpty { lines.append("removed \(report.pruned.count) folder\(report.pruned.count == 1 ? "" : "s") no listed input maps to:") }
         let folders = (report.unlisted + report.pruned).map {
-            "  \($0.folder)/ (\($0.path)\($0.listedFolder.map { ", listed: now mapped to \($0)/" } ?? ""))"
+            "  \($0.folder)/ (\($0.path)\($0.listedFolder.map { ", listed: now mapped to \($0)/" } ?? "")"
+                + "\($0.onlyOutputsOf.map { "; kept by --prune: the only outputs of the listed \($0)" } ?? ""))"
         }
         lines += folders.prefix(Self.namedPerKind)
         if folders.count > Self.namedPerKind { lines.append("  ... and \(folders.count - Self.namedPerKind) more") }

@@ -120,6 +120,37 @@ import Testing
         #expect(OutputLayout(root: out).videoFolders() == ["a/one", "a/two"])
     }
 
+    /// A hashed folder is named by the path as written: a video listed through a linked folder maps elsewhere and is
+    /// missing there, while its outputs sit in an unlisted folder. `--prune` keeps that folder, the video's only
+    /// outputs, until the video has outputs where it maps now; then it is an old copy, and goes.
+    @Test func aListedVideosOnlyOutputsAreNotPruned() throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("library"), withIntermediateDirectories: true)
+        let videos = try ["library/x.mp4", "library/y.mp4"].map { name in
+            try makeSample(in: directory, name: name) { $0.durationSeconds = 1 }
+        }
+        let alias = directory.file("alias")
+        try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: directory.file("library"))
+        let out = directory.file("out")
+        func poster(_ inputs: [String]) throws {
+            let run = try CommandLineTests.run(["poster"] + inputs + ["--layout", "hashed", "--out", out, "--widths", "160", "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        try poster(videos)
+        let original = try FolderLayout.hashed.folder(for: videos[0])
+        let list = directory.write("list.txt", Data([alias + "/x.mp4", videos[1]].joined(separator: "\n").utf8))
+        let kept = try report([out, "--inputs-from", list, "--prune"])
+        let entry = ((kept.summary["unlisted"] as? [[String: String]]) ?? []).first
+        #expect(entry?["folder"] == original && entry?["onlyOutputsOf"] == alias + "/x.mp4", "\(kept.summary)")
+        #expect(kept.summary["pruned"] == nil && kept.stderr.contains("kept by --prune: the only outputs of the listed"), "\(kept.stderr)")
+        #expect(OutputLayout(root: out).videoFolders().contains(original))
+        // Made where the listed path maps, the old folder is a copy, and goes.
+        try poster([alias + "/x.mp4"])
+        let pruned = try report([out, "--inputs-from", list, "--prune"])
+        #expect(pruned.status == 0 && folders(pruned.summary["pruned"]) == [original], "\(pruned.stderr)")
+        #expect(OutputLayout(root: out).videoFolders().count == 2)
+    }
+
     @Test func eachListedInputIsFoundWhereItsRunPutIt() throws {
         let directory = TemporaryDirectory()
         let roots = ["films", "shows", "never"].map { directory.file($0) }
