@@ -100,7 +100,11 @@ public struct ThumbnailTrack: Sendable, Equatable {
         case .count(let requested):
             guard requested > 0 else { throw ThumbnailTrackError.invalidCount(requested) }
             let count = min(requested, max(1, Int((covered / minimumInterval).rounded(.down))))
-            return (covered, covered / Double(count), count)
+            // In whole milliseconds, as WebVTT times cues: a tile is then taken at the time its cue starts (at
+            // 6.6733 s it showed the frame after the one on screen at the cue's 6.673), and HLS's and DASH's tile
+            // durations place every cue start in its own tile. The last cue runs on to the end.
+            let interval = max(minimumInterval, (covered / Double(count) * 1000 + 1e-6).rounded(.down) / 1000)
+            return (covered, interval, count)
         }
     }
 

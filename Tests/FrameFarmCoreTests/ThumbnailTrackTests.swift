@@ -66,6 +66,15 @@ func track(_ duration: Double, _ spacing: ThumbnailSpacing, _ columns: Int, _ ro
     #expect(hundred.thumbnails.count == 100 && abs(hundred.interval - 10.01) < 1e-12)
     let tiny = try track(0.005, .count(100), 10, 10)
     #expect(tiny.thumbnails.count == 5)
+    // 20.02 s in 3 (29.97 fps): every tile is taken at the millisecond its WebVTT cue starts, HLS's tile duration
+    // (DURATION, to the microsecond) puts each cue start in its own tile, and the last cue ends at the end.
+    let thirds = try track(20.02, .count(3), 3, 2)
+    let cueStarts = thirds.thumbnails.map { TimeFormatting.milliseconds($0.startTime) }
+    #expect(zip(thirds.thumbnails, cueStarts).allSatisfy { abs($0.startTime - Double($1) / 1000) < 1e-9 },
+            "\(thirds.thumbnails.map(\.startTime))")
+    let tileSeconds = try #require(Double(TimeFormatting.microsecondsUp(thirds.interval)))
+    #expect(cueStarts.map { Int((Double($0) / 1000 / tileSeconds).rounded(.down)) } == [0, 1, 2])
+    #expect(thirds.thumbnails.last?.endTime == 20.02)
 }
 
 @Test func oneByOneGridMakesASheetPerThumbnail() throws {
