@@ -72,13 +72,22 @@ public struct LintVocabulary: Sendable {
     /// Whether a container may be called this (`probe`'s `fileFormat`).
     public var isFileFormat: @Sendable (String) -> Bool
 
+    /// Whether it takes every name (`anything`): then no profile is unknown either.
+    let takesAnything: Bool
+
     public init(profiles: @escaping @Sendable (String) -> [String]?, isFileFormat: @escaping @Sendable (String) -> Bool) {
+        self.init(profiles: profiles, isFileFormat: isFileFormat, takesAnything: false)
+    }
+
+    private init(profiles: @escaping @Sendable (String) -> [String]?, isFileFormat: @escaping @Sendable (String) -> Bool,
+                 takesAnything: Bool) {
         self.profiles = profiles
         self.isFileFormat = isFileFormat
+        self.takesAnything = takesAnything
     }
 
     /// Takes every name (where FFmpeg is not at hand).
-    public static let anything = LintVocabulary(profiles: { _ in [] }, isFileFormat: { _ in true })
+    public static let anything = LintVocabulary(profiles: { _ in [] }, isFileFormat: { _ in true }, takesAnything: true)
 }
 
 /// A lint policy file: JSON, `{"profile": NAME, "rules": {RULE: {"enabled": Bool, "severity": S, thresholds...}}}`.
@@ -154,9 +163,11 @@ public enum LintPolicy {
             let named = rule == .codec ? settings.codecs.mapValues(\.profiles) : settings.audioCodecs
             for (codec, listed) in named.sorted(by: { $0.key < $1.key }) {
                 let known = try profiles(codec)
-                if !known.isEmpty, let unknown = listed.first(where: { !known.contains($0) }) {
-                    throw LintPolicyError(description: "unknown \(codec) profile \"\(unknown)\" (FFmpeg names \(codec)'s "
-                                          + known.joined(separator: ", ") + ")")
+                if !vocabulary.takesAnything, let unknown = listed.first(where: { !known.contains($0) }) {
+                    // A profile of a codec that has none would be read by no stream, which would then pass.
+                    let names = known.isEmpty ? "FFmpeg names no \(codec) profiles: give an empty list"
+                        : "FFmpeg names \(codec)'s " + known.joined(separator: ", ")
+                    throw LintPolicyError(description: "unknown \(codec) profile \"\(unknown)\" (\(names))")
                 }
             }
         case .container:

@@ -86,6 +86,9 @@ import Testing
              ":1: rule \"audio-codec\": enabled with no limits, it would pass every input: give codecs"),
             ("{\"rules\": {\"audio-codec\": {\"enabled\": true, \"codecs\": {\"aac\": [\"LCC\"]}}}}",
              ":1: rule \"audio-codec\": unknown aac profile \"LCC\" (FFmpeg names aac's LC, HE-AAC,"),
+            // A profile for a codec that has none: no stream would carry it, and every one would pass.
+            ("{\"rules\": {\"audio-codec\": {\"enabled\": true, \"codecs\": {\"opus\": [\"HE-AAC\"]}}}}",
+             ":1: rule \"audio-codec\": unknown opus profile \"HE-AAC\" (FFmpeg names no opus profiles: give an empty list)"),
             ("{\"rules\": {\"audio-codec\": {\"enabled\": true, \"codecs\": {\"aac\": \"LC\"}}}}",
              ":1: rule \"audio-codec\": codecs \"aac\" must be a list of strings"),
             ("{\"rules\": {\"audio-codec\": {\"codecs\": {\"aac\": []}}}}",
