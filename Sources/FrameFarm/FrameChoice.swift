@@ -102,6 +102,11 @@ public enum FrameChoice: Sendable, Hashable, CustomStringConvertible {
             }
             warnings.append(.cutShort(atSeconds: cut, ofSeconds: facts.durationSeconds, consequence: consequence))
         }
+        // Past the end (not a cut, which says so above): shown all the same, as the last frame, and said.
+        if case .seconds(let asked) = self, facts.cutShortAtSeconds == nil, asked > facts.timelineSeconds + 5e-4 {
+            let shown = decoded.frame.timeSeconds - facts.timelineOriginSeconds
+            warnings.append(.frameAskedPastEnd(askedSeconds: asked, endSeconds: facts.timelineSeconds, shownSeconds: shown))
+        }
         if let score = decoded.score, score.value <= 0 {
             // A still (one frame, no durations between frames) has no other time to pick.
             let onlyFrame = facts.frameTiming == nil && (facts.keyframeTimes?.count ?? 1) <= 1

@@ -27,6 +27,9 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
     /// The auto poster's every candidate, the video's first and last seconds included, was black, washed out or
     /// flat: the poster (of mean `brightness`, 0 black to 1 white) shows little.
     case posterShowsLittle(brightness: Double, onlyFrame: Bool)
+    /// A preview or poster asked for a frame (`--at`) past the video's end (`endSeconds`, the file's timeline):
+    /// its last frame, at `shownSeconds`, is shown.
+    case frameAskedPastEnd(askedSeconds: Double, endSeconds: Double, shownSeconds: Double)
     /// The outputs were replaced, but the earlier set could not be removed (a folder of it made read-only).
     case oldOutputsLeft(folder: String, leftAt: String)
 
@@ -59,6 +62,9 @@ public enum InputWarning: Sendable, Hashable, Encodable, CustomStringConvertible
             (onlyFrame ? "its only frame is " : "every frame looked at for the poster is ")
                 + (brightness < 0.08 ? "black" : brightness > 0.97 ? "washed out" : "flat") + ": the poster shows little"
                 + (onlyFrame ? "" : "; pick a time with --at (--poster-at for thumbnails --poster)")
+        case .frameAskedPastEnd(let asked, let end, let shown):
+            String(format: "the frame at %.3f s was asked for (--at), past the video's end at %.3f s: its last frame "
+                   + "(%.3f s) is shown", asked, end, shown)
         case .missingTimestamps(let note):
             note
         case .renditionSkipped(let reason):
