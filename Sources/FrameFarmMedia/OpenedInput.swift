@@ -45,6 +45,15 @@ struct OpenedInput {
             }
             return
         }
+        // A ladder an earlier open found renditions of that cannot be read: without them, from its text.
+        if dash == nil, let ladder = LadderRepair.known(path) {
+            (context, playlistReader) = try Self.openPlaylist(ladder.text, name: base, isManifest: false)
+            NestedOpener.skippedRenditions.withLock { $0[base, default: []] += ladder.skipped }
+            remoteReader = nil
+            watchesSegments = true
+            segmentedPlaylist = nil
+            return
+        }
         playlistReader = nil
         segmentedPlaylist = nil
         // A one-file representation's manifest reader (and its connection) is done with once the manifest is read.

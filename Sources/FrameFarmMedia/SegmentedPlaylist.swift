@@ -48,8 +48,9 @@ struct SegmentedPlaylist: Sendable {
     static func read(by file: MediaFile) -> SegmentedPlaylist? {
         if let own = file.segmentedPlaylist { return own }
         let context = file.context, path = file.path
+        // A ladder read without renditions that cannot be read numbers its variants as FFmpeg read them.
         guard String(cString: context.pointee.iformat.pointee.name) == "hls",
-              let (text, base) = PlaylistScan.text(path) else { return nil }
+              let (text, base) = LadderRepair.known(path).map({ ($0.text, $0.base) }) ?? PlaylistScan.text(path) else { return nil }
         var name = base, media = text
         if text.contains("#EXT-X-STREAM-INF") {
             // FFmpeg's hls demuxer makes a program per variant, numbered in the playlist's order.

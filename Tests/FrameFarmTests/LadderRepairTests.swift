@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import FrameFarm
+
+/// A ladder with a rendition that cannot be read past its playlist (its first segment gone): FFmpeg's hls demuxer
+/// opens every rendition's first segment and failed the whole input on it; players leave the rendition out and
+/// play the others, and so does FrameFarm, saying so.
+@Suite struct LadderRepairTests {
+    @Test(arguments: [false, true]) func aRenditionThatCannotBeReadIsLeftOutAsPlayersDo(remote: Bool) throws {
+        let server = remote ? try WebServer() : nil
+        let directory = TemporaryDirectory()
+        let folder = server.map { $0.root + "/videos/show" } ?? directory.file("show")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var master = "#EXTM3U\n"
+        for (index, size) in ["640x360", "320x180"].enumerated() {
+            try HLSInputTests.samplePlaylist(folder + "/v\(index).m3u8", ["--size", size])
+            master += "#EXT-X-STREAM-INF:BANDWIDTH=\(2_000_000 / (index + 1)),RESOLUTION=\(size)\nv\(index).m3u8\n"
+        }
+        try master.write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: folder + "/v0-000.ts")
+        let input = server?.url("videos/show/master.m3u8") ?? folder + "/master.m3u8"
+        let out = directory.file("out")
+        let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", "1", "--rendition", "highest"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: a rendition is left out of the ladder, as players leave it: cannot read ")
+                && run.stderr.contains("v0-000.ts, which the playlist lists"), "\(run.stderr)")
+        // The rendition read is the other one, whole: every tile its own frame, with parallel decoding and seeks.
+        #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: out + "/master/thumbnails/", fps: 10).count == 6)
+        let probe = try #require(ManifestStore.read(out + "/master/manifest.json")).probe
+        #expect(probe.displayWidth == 320 && probe.rendition == nil, "\(probe)")
+        #expect(probe.skippedRenditions?.count == 1 && probe.skippedRenditions?.first?.contains("v0-000.ts") == true)
+        // Nothing left to read: one line, naming a segment.
+        try FileManager.default.removeItem(atPath: folder + "/v1-000.ts")
+        let none = try CommandLineTests.run(["poster", input, "--out", directory.file("none")])
+        #expect(none.status == 1 && none.stderr.contains("-000.ts, which the playlist lists"), "\(none.stderr)")
+    }
+}
