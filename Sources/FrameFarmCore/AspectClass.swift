@@ -41,7 +41,7 @@ extension PixelSize {
     }
 }
 
-/// How `--modes auto` picks fit or fill for a video on a screen (`--auto-policy hig|max-crop:P`).
+/// How `--modes auto` picks fit or fill for a video on a screen (`--policy hig|max-crop:P`).
 public enum ModePolicy: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
     /// What system players do (Human Interface Guidelines): fill wide video, fit standard and ultra-wide video,
     /// and fit video whose orientation differs from the screen's.

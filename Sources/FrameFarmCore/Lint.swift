@@ -260,8 +260,12 @@ public enum Lint {
         if let worst = settings.fillScreens.map({ screen in
             (screen.name, Placement.fillCroppedFraction(content: content, screen: screen.size.oriented(content.orientation)).area * 100)
         }).max(by: { $0.1 < $1.1 }), worst.1 > settings.fillCropPercent {
+            // Said of custom players: the page's default mode is `--policy`'s, hig's by default, which fills wide
+            // video as system players do, so "fit is the better default" read as the page contradicting itself.
             findings.append(LintFinding(.fillCropsTooMuch, String(format: "fill crops %.1f%% of the picture on %@ (limit %g%%): "
-                                                                  + "fit is the better default", worst.1, worst.0, settings.fillCropPercent)))
+                                                                  + "a custom player should default to fit here (as --policy "
+                                                                  + "max-crop:%g picks)", worst.1, worst.0, settings.fillCropPercent,
+                                                                  settings.fillCropPercent)))
         }
         findings.append(LintFinding(.aspectClass, String(format: "%@ content, %.3f:1", report.aspectClass.rawValue,
                                                          report.contentAspectRatio)))
