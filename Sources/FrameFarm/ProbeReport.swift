@@ -26,7 +26,9 @@ extension ProbeReport {
         mirrored = geometry.transform.mirrored
         displayWidth = display.width
         displayHeight = display.height
-        aspectRatio = ProbeReport.rounded(display.aspectRatio)
+        // Shapes from the exact display aspect: the sizes are rounded to whole pixels, and 720x480 at 32:27 (16:9)
+        // read as 853x480, 1.7771.
+        aspectRatio = ProbeReport.rounded(geometry.displayAspect(ofCoded: geometry.codedSize).aspectRatio)
         aspectClass = AspectClass(displaySize: contentSize)
         defaultMode = ProbeReport.defaultMode(of: contentSize, policy: policy)
         self.policy = policy
@@ -64,7 +66,7 @@ extension ProbeReport {
         combing = facts.combing
         damagedData = facts.damage
         self.contentRect = contentRect
-        contentAspectRatio = ProbeReport.rounded(contentSize.aspectRatio)
+        contentAspectRatio = ProbeReport.rounded(geometry.displayAspect(ofCoded: facts.codedContentRect.size).aspectRatio)
         paddingDetected = facts.codedContentRect.size != geometry.codedSize
         padding = facts.padding.kind
         paddingSamples = facts.padding.usableSamples

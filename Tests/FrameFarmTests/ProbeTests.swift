@@ -33,6 +33,19 @@ import FrameFarmMedia
         #expect(abs(report.durationSeconds - 2) < 0.1)
     }
 
+    /// NTSC DV's 720x480 at 32:27 is 16:9 exactly: its shape is reported as that, not as the 853x480 it rounds to.
+    @Test func anAnamorphicShapeIsReportedExactly() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeSample(in: directory) {
+            $0.size = PixelSize(width: 720, height: 480)
+            $0.sampleAspectRatio = SampleAspectRatio(32, 27)
+        }
+        let report = try Prober.probe(paths: [path]).first!.get()
+        #expect(report.displayWidth == 853 && report.displayHeight == 480)
+        let sixteenNinths = (16.0 / 9 * 10_000).rounded() / 10_000
+        #expect(report.aspectRatio == sixteenNinths && report.contentAspectRatio == sixteenNinths, "\(report.aspectRatio)")
+    }
+
     /// `sample` refuses in one line, writing nothing, what it cannot write: a rotation in a container other than
     /// MP4 and MOV, the only ones that carry a display matrix here (it wrote videos that play unturned), and a
     /// start between two frames (FFmpeg failed with "Operation not permitted").
