@@ -39,7 +39,7 @@ enum LadderRepair {
                 // Its first segment is read with its first packet (FFmpeg opens the playlist without it).
                 guard try MediaFile(path: name).readVideoPacket() != nil else { throw InputError.noVideoStream }
             } catch {
-                broken[address] = error as? InputError ?? .unreadable("\(address): \(error)")
+                broken[address] = .renditionFailed(rendition: address, reason: "\(error)")
             }
         }
         guard !broken.isEmpty, broken.count < addresses.count else { return nil }

@@ -76,6 +76,9 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A segment (or rendition playlist) a playlist, or a DASH manifest (`inManifest`), lists could not be used, for
     /// `reason`; `unreadable` when its bytes could not be had (missing, a server's error), not bytes that are no media.
     case segmentFailed(segment: String, reason: String, inManifest: Bool = false, unreadable: Bool = false)
+    /// A rendition of a multivariant playlist (its address as the playlist gives it) that cannot be read past its
+    /// playlist, for `reason`: it is left out of the ladder (`LadderRepair`).
+    case renditionFailed(rendition: String, reason: String)
     /// A live playlist or manifest (still growing: no `#EXT-X-ENDLIST`, or a dynamic MPD), which has no end to read.
     case livePlaylist
     /// A DASH manifest FrameFarm cannot read, for the reason given.
@@ -121,6 +124,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable, Equatable {
                 + "not streams that need a license server; give it the unprotected source"
         case .segmentFailed(let segment, let reason, let inManifest, _):
             "cannot read \(segment), which the \(inManifest ? "manifest" : "playlist") lists: \(reason)"
+        case .renditionFailed(let rendition, let reason): "\(rendition): \(reason)"
         case .livePlaylist:
             "a live stream (an HLS playlist without #EXT-X-ENDLIST, or a dynamic DASH manifest): it has no end to read; "
                 + "give the finished recording or its VOD playlist"

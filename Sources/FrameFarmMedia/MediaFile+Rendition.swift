@@ -4,9 +4,11 @@ import FrameFarmCore
 extension MediaFile {
     /// The rendition `request` picks, when `context` is a multivariant HLS playlist (a video stream per rendition;
     /// the others are discarded after the analysis). A later open of the same input (`known`) takes the stream the
-    /// first one picked. Nil for other inputs (a DASH manifest's representation is picked by `DASHInput`).
+    /// first one picked. Nil for other inputs (a DASH manifest's representation is picked by `DASHInput`). A request
+    /// no rendition answers names those `skipped` (left out of the ladder) and why: it may be one of them.
     static func pickRendition(in context: UnsafeMutablePointer<AVFormatContext>, known: StreamAnalysis?, path: String,
-                              request: RenditionRequest?, analyse: () -> Void) throws -> (stream: Int32, rendition: Rendition)? {
+                              request: RenditionRequest?, skipped: [InputError],
+                              analyse: () -> Void) throws -> (stream: Int32, rendition: Rendition)? {
         guard String(cString: context.pointee.iformat.pointee.name) == "hls" else { return nil }
         func videoStreams() -> [Int32] {
             (0..<context.pointee.nb_streams).map { Int32($0) }.filter { index in
@@ -43,7 +45,9 @@ extension MediaFile {
         do {
             choice = try (request ?? RenditionRequest(choice: .highest)).pick(candidates)
         } catch {
-            throw InputError.noSuchRendition(error.description)
+            let leftOut = skipped.isEmpty ? ""
+                : "; left out of the ladder, as players leave them: " + skipped.map(\.description).joined(separator: "; ")
+            throw InputError.noSuchRendition(error.description + leftOut)
         }
         let picked = candidates[choice.index]
         return (streams[choice.index], Rendition(index: choice.index, count: streams.count, width: picked.width,

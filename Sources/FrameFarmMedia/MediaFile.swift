@@ -151,7 +151,7 @@ public final class MediaFile {
             let picked: (stream: Int32, rendition: Rendition)?
             do {
                 picked = try MediaFile.pickRendition(in: opened, known: part == nil ? known : nil, path: path,
-                                                     request: request, analyse: analyse)
+                                                     request: request, skipped: skippedRenditions, analyse: analyse)
             } catch {
                 var toClose: UnsafeMutablePointer<AVFormatContext>? = opened
                 avformat_close_input(&toClose)

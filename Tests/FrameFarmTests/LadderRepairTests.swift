@@ -12,7 +12,7 @@ import Testing
         let folder = server.map { $0.root + "/videos/show" } ?? directory.file("show")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var master = "#EXTM3U\n"
-        for (index, size) in ["640x360", "320x180"].enumerated() {
+        for (index, size) in ["640x360", "320x180", "480x270"].enumerated() {
             try HLSInputTests.samplePlaylist(folder + "/v\(index).m3u8", ["--size", size])
             master += "#EXT-X-STREAM-INF:BANDWIDTH=\(2_000_000 / (index + 1)),RESOLUTION=\(size)\nv\(index).m3u8\n"
         }
@@ -22,15 +22,20 @@ import Testing
         let out = directory.file("out")
         let run = try CommandLineTests.run(["thumbnails", input, "--out", out, "--interval", "1", "--rendition", "highest"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("warning: a rendition is left out of the ladder, as players leave it: cannot read ")
+        #expect(run.stderr.contains("warning: a rendition is left out of the ladder, as players leave it: v0.m3u8: cannot read ")
                 && run.stderr.contains("v0-000.ts, which the playlist lists"), "\(run.stderr)")
-        // The rendition read is the other one, whole: every tile its own frame, with parallel decoding and seeks.
+        // The rendition read is the highest of the others, whole: every tile its own frame, with parallel decoding and seeks.
         #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: out + "/master/thumbnails/", fps: 10).count == 6)
         let probe = try #require(ManifestStore.read(out + "/master/manifest.json")).probe
-        #expect(probe.displayWidth == 320 && probe.rendition == nil, "\(probe)")
+        #expect(probe.displayWidth == 480 && probe.rendition?.count == 2, "\(probe)")
         #expect(probe.skippedRenditions?.count == 1 && probe.skippedRenditions?.first?.contains("v0-000.ts") == true)
+        // Asked for by its size, the rendition left out says why it is not there.
+        let asked = try CommandLineTests.run(["poster", input, "--out", directory.file("asked"), "--rendition", "640x360"])
+        #expect(asked.status == 1 && asked.stderr.contains("no 640x360 rendition (the input has 0: 320x180, 1: 480x270); left out of the "
+                                                           + "ladder, as players leave them: v0.m3u8: cannot read "), "\(asked.stderr)")
         // Nothing left to read: one line, naming a segment.
         try FileManager.default.removeItem(atPath: folder + "/v1-000.ts")
+        try FileManager.default.removeItem(atPath: folder + "/v2-000.ts")
         let none = try CommandLineTests.run(["poster", input, "--out", directory.file("none")])
         #expect(none.status == 1 && none.stderr.contains("-000.ts, which the playlist lists"), "\(none.stderr)")
     }
