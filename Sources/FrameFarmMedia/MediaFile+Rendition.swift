@@ -50,8 +50,10 @@ extension MediaFile {
             throw InputError.noSuchRendition(error.description + leftOut)
         }
         let picked = candidates[choice.index]
+        // An index counts the renditions read: with some left out, it names another than the playlist's own order.
+        let reason = choice.reason + (skipped.isEmpty ? "" : " (of the \(streams.count) renditions read, \(skipped.count) left out)")
         return (streams[choice.index], Rendition(index: choice.index, count: streams.count, width: picked.width,
-                                                 height: picked.height, bandwidth: picked.bandwidth, reason: choice.reason))
+                                                 height: picked.height, bandwidth: picked.bandwidth, reason: reason))
     }
 
     /// A rendition's declared bits per second: the demuxer's `variant_bitrate`, on the stream or its program.

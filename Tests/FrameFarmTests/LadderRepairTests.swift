@@ -28,6 +28,7 @@ import Testing
         #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: out + "/master/thumbnails/", fps: 10).count == 6)
         let probe = try #require(ManifestStore.read(out + "/master/manifest.json")).probe
         #expect(probe.displayWidth == 480 && probe.rendition?.count == 2, "\(probe)")
+        #expect(probe.rendition?.reason == "highest: the largest picture (of the 2 renditions read, 1 left out)")
         #expect(probe.skippedRenditions?.count == 1 && probe.skippedRenditions?.first?.contains("v0-000.ts") == true)
         // Asked for by its size, the rendition left out says why it is not there.
         let asked = try CommandLineTests.run(["poster", input, "--out", directory.file("asked"), "--rendition", "640x360"])
