@@ -94,6 +94,15 @@ struct BenchCommand: ParsableCommand {
             try ChildScenario.run(scenario: scenario, options: child, gpu: gpu)
             return
         }
+        // These time the framefarm CLI, which `swift run bench` does not build: said once, before any clip is made,
+        // rather than as every row's "file doesn't exist".
+        let timesCLI = try selectedScenarios().filter { [.library, .lint, .shortclips].contains($0) }
+        let cli = BenchRunner.framefarmExecutable()
+        if !timesCLI.isEmpty, !FileManager.default.isExecutableFile(atPath: cli) {
+            throw ValidationError("\(timesCLI.map(\.rawValue).joined(separator: ", ")) time\(timesCLI.count == 1 ? "s" : "") the "
+                                  + "framefarm CLI, which is not built (\(cli)): run `swift build -c release --product "
+                                  + "framefarm` first (`make bench` does)")
+        }
         let settings = BenchSettings(
             quick: quick, repeats: repeats ?? (quick ? 1 : 3), gpu: gpu, scenarios: try selectedScenarios(),
             cache: absolute(cache), work: absolute(work), inputsFolder: inputs.map(absolute), clipFilter: clipFilter,
