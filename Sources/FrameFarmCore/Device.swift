@@ -131,6 +131,13 @@ extension Device {
             }
             problems += insetProblems(insets, field: field, orientation: orientation)
         }
+        // Insets for an orientation the device is never shown in: a mistake in the file (the other orientation's
+        // field, or the orientation left out), which no render would ever show.
+        for orientation in [Orientation.portrait, .landscape] where !orientations.contains(orientation) {
+            let given = orientation == .portrait ? safeAreaPortrait : safeAreaLandscape
+            check(given == nil, orientation == .portrait ? "safeAreaPortrait" : "safeAreaLandscape",
+                  "is given but orientations has no \(orientation.rawValue): no render would use it")
+        }
         return problems
     }
 
