@@ -47,9 +47,9 @@ struct DevicesCommand: ParsableCommand {
     func run() throws {
         let catalog = try catalogOptions.catalog()
         if json {
-            print(String(decoding: try catalog.jsonData(), as: UTF8.self))
+            try Terminal.writeResults(try catalog.jsonData() + Data("\n".utf8))
         } else {
-            print(catalog.textTable(), terminator: "")
+            try Terminal.writeLine(catalog.textTable(), terminator: "")
         }
     }
 }

@@ -19,6 +19,6 @@ struct FrameFarmCommand: ParsableCommand {
 
     func run() throws {
         guard version else { throw CleanExit.helpRequest(self) }
-        print(FrameFarmVersion.report(configuration: ProcessConfiguration.current))
+        try Terminal.writeLine(FrameFarmVersion.report(configuration: ProcessConfiguration.current))
     }
 }

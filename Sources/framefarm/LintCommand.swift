@@ -50,7 +50,7 @@ struct LintCommand: ParsableCommand {
 
     func run() throws {
         if let printProfile {
-            print(LintPolicy.document(printProfile.settings, profile: printProfile), terminator: "")
+            try Terminal.writeLine(LintPolicy.document(printProfile.settings, profile: printProfile), terminator: "")
             return
         }
         let (settings, inputs) = try exitingOnUsageError { (try self.settings(), try input.resolve(skipping: nil)) }
@@ -61,10 +61,10 @@ struct LintCommand: ParsableCommand {
         } else {
             for result in results {
                 for finding in result.findings {
-                    print("\(Terminal.oneLine(result.path)): \(finding.severity.rawValue) \(finding.rule.rawValue): \(finding.message)")
+                    try Terminal.writeLine("\(Terminal.oneLine(result.path)): \(finding.severity.rawValue) \(finding.rule.rawValue): \(finding.message)")
                 }
             }
-            print(Self.count(results, failOn: failOn))
+            try Terminal.writeLine(Self.count(results, failOn: failOn))
         }
         if let junit {
             do {

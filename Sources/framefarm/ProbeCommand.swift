@@ -47,7 +47,7 @@ struct ProbeCommand: ParsableCommand {
         if json {
             try Terminal.printJSON(reports)
         } else {
-            reports.forEach { print(ProbeCommand.describe($0)) }
+            if !reports.isEmpty { try Terminal.writeLine(reports.map(ProbeCommand.describe).joined(separator: "\n")) }
         }
         if reports.count < results.count { throw ExitCode(ExitStatus.someInputsFailed) }
     }

@@ -254,7 +254,7 @@ struct SampleCommand: ParsableCommand {
             Terminal.report(InputFailure(path: out, error: error))
             throw ExitCode(ExitStatus.someInputsFailed)
         }
-        print(out)
+        try Terminal.writeLine(out)
     }
 }
 

@@ -61,18 +61,34 @@ enum Terminal {
     static func printJSON<Value: Encodable>(_ value: Value) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        writeResults(try encoder.encode(value) + Data("\n".utf8))
+        try writeResults(try encoder.encode(value) + Data("\n".utf8))
     }
 
     /// Held while results are written to stdout (`holdResults`).
     private static let writingResults = NSLock()
 
-    /// Writes `data` to stdout at once, unbuffered: a summary is out whole before a second signal quits. Written
-    /// through stdio, what its buffer still held was lost when a quit came while a large summary was being written.
-    static func writeResults(_ data: Data) {
+    /// Writes `data` to stdout at once, unbuffered (every result FrameFarm prints goes through here, never through
+    /// stdio's buffer): a summary is out whole before a second signal quits (through stdio, what its buffer still
+    /// held was lost when a quit came while a large summary was being written), and a write stdout refuses (a full
+    /// disk) is an error, not results cut short with exit status 0.
+    static func writeResults(_ data: Data) throws(StandardOutputError) {
         writingResults.lock()
         defer { writingResults.unlock() }
-        try? FileHandle.standardOutput.write(contentsOf: data)
+        let failure: Int32? = data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0, errno != EINTR { return errno }
+                offset += max(0, written)
+            }
+            return nil
+        }
+        if let failure { throw StandardOutputError(code: failure) }
+    }
+
+    /// `text` and `terminator` on stdout (`writeResults`).
+    static func writeLine(_ text: String, terminator: String = "\n") throws(StandardOutputError) {
+        try writeResults(Data((text + terminator).utf8))
     }
 
     /// Waits for results being written to stdout to be out whole (at most `seconds`: a reader that stopped reading
@@ -115,6 +131,12 @@ func parsePixelLimit(_ text: String) throws -> Int {
 }
 
 /// Exit statuses shared by every subcommand.
+/// Stdout would not take the results: they are not all there.
+struct StandardOutputError: Error, CustomStringConvertible {
+    let code: Int32
+    var description: String { "cannot write the results to standard output: \(String(cString: strerror(code)))" }
+}
+
 enum ExitStatus {
     static let someInputsFailed: Int32 = 1
     static let usage: Int32 = 2

@@ -42,4 +42,26 @@ import Testing
         let summary = try JSONDecoder().decode(Summary.self, from: data)
         #expect(summary.failed == 400 && summary.inputs.map(\.path) == inputs)
     }
+
+    /// Results stdout will not take (a full disk: /dev/full) are an error, one line and exit status 1, in every
+    /// command that prints them: they exited 0 with the results lost.
+    @Test func resultsStdoutRefusesAreAnError() throws {
+        let directory = TemporaryDirectory()
+        let video = try makeSample(in: directory) { $0.durationSeconds = 1 }
+        let commands: [[String]] = [["probe", video], ["probe", "--json", video], ["lint", video], ["lint", "--json", video],
+                                    ["devices"], ["devices", "--json"], ["--version"],
+                                    ["poster", "--json", video, "--out", directory.file("out"), "--widths", "160"]]
+        for arguments in commands {
+            let process = CommandLineTests.process(arguments)
+            let errors = Pipe()
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+            process.standardError = errors
+            try process.run()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1
+                    && stderr.hasSuffix("framefarm: cannot write the results to standard output: No space left on device\n"),
+                    "\(arguments): \(process.terminationStatus) \(stderr)")
+        }
+    }
 }
