@@ -72,22 +72,27 @@ public struct LintVocabulary: Sendable {
     /// Whether a container may be called this (`probe`'s `fileFormat`).
     public var isFileFormat: @Sendable (String) -> Bool
 
+    /// Whether a codec is one of audio (true) or of video (false); nil for other codecs (subtitles, data).
+    public var isAudio: @Sendable (String) -> Bool?
     /// Whether it takes every name (`anything`): then no profile is unknown either.
     let takesAnything: Bool
 
-    public init(profiles: @escaping @Sendable (String) -> [String]?, isFileFormat: @escaping @Sendable (String) -> Bool) {
-        self.init(profiles: profiles, isFileFormat: isFileFormat, takesAnything: false)
+    public init(profiles: @escaping @Sendable (String) -> [String]?, isFileFormat: @escaping @Sendable (String) -> Bool,
+                isAudio: @escaping @Sendable (String) -> Bool?) {
+        self.init(profiles: profiles, isFileFormat: isFileFormat, isAudio: isAudio, takesAnything: false)
     }
 
     private init(profiles: @escaping @Sendable (String) -> [String]?, isFileFormat: @escaping @Sendable (String) -> Bool,
-                 takesAnything: Bool) {
+                 isAudio: @escaping @Sendable (String) -> Bool?, takesAnything: Bool) {
         self.profiles = profiles
         self.isFileFormat = isFileFormat
+        self.isAudio = isAudio
         self.takesAnything = takesAnything
     }
 
     /// Takes every name (where FFmpeg is not at hand).
-    public static let anything = LintVocabulary(profiles: { _ in [] }, isFileFormat: { _ in true }, takesAnything: true)
+    public static let anything = LintVocabulary(profiles: { _ in [] }, isFileFormat: { _ in true }, isAudio: { _ in nil },
+                                                takesAnything: true)
 }
 
 /// A lint policy file: JSON, `{"profile": NAME, "rules": {RULE: {"enabled": Bool, "severity": S, thresholds...}}}`.
@@ -163,6 +168,11 @@ public enum LintPolicy {
             let named = rule == .codec ? settings.codecs.mapValues(\.profiles) : settings.audioCodecs
             for (codec, listed) in named.sorted(by: { $0.key < $1.key }) {
                 let known = try profiles(codec)
+                // A video codec among audio ones (or the other way) is read by no stream, so every one fails.
+                if let isAudio = vocabulary.isAudio(codec), isAudio != (rule == .audioCodec) {
+                    throw LintPolicyError(description: "\(codec) is \(isAudio ? "an audio" : "a video") codec; \(rule.rawValue) "
+                                          + "names \(rule == .audioCodec ? "audio codecs (aac, opus, mp3, ...)" : "video codecs (h264, hevc, vp9, av1, ...)")")
+                }
                 if !vocabulary.takesAnything, let unknown = listed.first(where: { !known.contains($0) }) {
                     // A profile of a codec that has none would be read by no stream, which would then pass.
                     let names = known.isEmpty ? "FFmpeg names no \(codec) profiles: give an empty list"

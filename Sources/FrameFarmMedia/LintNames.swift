@@ -2,8 +2,8 @@ import CFFmpeg
 import FrameFarmCore
 
 extension LintVocabulary {
-    /// FFmpeg's codec and profile names (those `probe` reports), and the container names `probe` gives as
-    /// `fileFormat` or FFmpeg's demuxer names.
+    /// FFmpeg's codec and profile names (those `probe` reports) and its codecs' media types, and the container
+    /// names `probe` gives as `fileFormat` or FFmpeg's demuxer names.
     public static let ffmpeg = LintVocabulary(profiles: { codec in
         guard let descriptor = avcodec_descriptor_get_by_name(codec) else { return nil }
         var names: [String] = []
@@ -15,5 +15,11 @@ extension LintVocabulary {
         return names
     }, isFileFormat: { format in
         ["mp4", "mov", "mpegts", "webm", "matroska"].contains(format) || av_find_input_format(format) != nil
+    }, isAudio: { codec in
+        switch avcodec_descriptor_get_by_name(codec)?.pointee.type {
+        case AVMEDIA_TYPE_AUDIO: true
+        case AVMEDIA_TYPE_VIDEO: false
+        default: nil
+        }
     })
 }

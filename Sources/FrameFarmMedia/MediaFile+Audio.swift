@@ -14,8 +14,12 @@ extension MediaFile {
             guard all.contains(index) else { return nil }
             let parameters = context.pointee.streams[index]!.pointee.codecpar.pointee
             guard parameters.codec_type == AVMEDIA_TYPE_AUDIO else { return nil }
+            // A codec FFmpeg does not know is named by its tag in the file, where it has one ("unknown 'zzzz'").
+            let codec = parameters.codec_id == AV_CODEC_ID_NONE
+                ? "unknown" + (Self.fourCharacterCode(parameters.codec_tag).map { " '\($0)'" } ?? "")
+                : avcodec_get_name(parameters.codec_id).map { String(cString: $0) } ?? "unknown"
             return ProbeReport.AudioTrack(
-                codec: avcodec_get_name(parameters.codec_id).map { String(cString: $0) } ?? "unknown",
+                codec: codec,
                 profile: avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) },
                 channels: Int(parameters.ch_layout.nb_channels), sampleRate: Int(parameters.sample_rate))
         }

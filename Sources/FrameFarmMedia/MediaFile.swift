@@ -332,7 +332,7 @@ public final class MediaFile {
     }
 
     /// A container's codec tag as its four characters, when they are printable.
-    private static func fourCharacterCode(_ tag: UInt32) -> String? {
+    static func fourCharacterCode(_ tag: UInt32) -> String? {
         let bytes = (0..<4).map { UInt8((tag >> (8 * $0)) & 0xFF) }
         guard tag != 0, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         return String(decoding: bytes, as: UTF8.self)

@@ -199,7 +199,15 @@ struct OpenedInput {
     private static func checkReadable(_ name: String) throws {
         let path = ForeignNames.openable(name)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InputError.notFound }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            // A link that leads nowhere is not a file that is missing: say which.
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                let loops = realpath(path, nil).map { free($0); return false } ?? (errno == ELOOP)
+                throw InputError.unreadable(loops ? "a symbolic link that loops (\(target))"
+                                                  : "a symbolic link to \(target), which does not exist")
+            }
+            throw InputError.notFound
+        }
         if isDirectory.boolValue { throw InputError.isDirectory }
         guard FileManager.default.isReadableFile(atPath: path) else { throw InputError.unreadable("permission denied") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil

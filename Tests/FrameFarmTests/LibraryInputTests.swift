@@ -34,6 +34,12 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: root + "/b/gone.txt", withDestinationPath: root + "/nowhere.txt")
         let found = try InputList.videos(under: root, skipping: root + "/out")
         #expect(found == ["a/deep/two.MOV", "a/one.mp4", "b/gone.mp4", "b/three.mkv", "b/y/seven.webm"].map { root + "/" + $0 })
+        // Each says what it is: a link to nothing, a link that loops.
+        try FileManager.default.createSymbolicLink(atPath: root + "/b/loop.mp4", withDestinationPath: root + "/b/loop.mp4")
+        let probed = try CommandLineTests.run(["probe", root + "/b/gone.mp4", root + "/b/loop.mp4"])
+        #expect(probed.status == 1
+                && probed.stderr.contains("\(root)/b/gone.mp4: cannot read file: a symbolic link to \(root)/nowhere.mp4, which does not exist")
+                && probed.stderr.contains("\(root)/b/loop.mp4: cannot read file: a symbolic link that loops"), "\(probed.stderr)")
         #expect(try InputList.videos(under: root + "/", extensions: ["mkv"], skipping: nil) == [root + "/b/three.mkv"])
         #expect(try InputList.parseExtensions("MP4, .mov") == ["mp4", "mov"])
         #expect(throws: InputListError.self) { try InputList.videos(under: root + "/a/one.mp4") }

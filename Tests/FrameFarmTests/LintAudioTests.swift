@@ -86,6 +86,11 @@ import Testing
              ":1: rule \"audio-codec\": enabled with no limits, it would pass every input: give codecs"),
             ("{\"rules\": {\"audio-codec\": {\"enabled\": true, \"codecs\": {\"aac\": [\"LCC\"]}}}}",
              ":1: rule \"audio-codec\": unknown aac profile \"LCC\" (FFmpeg names aac's LC, HE-AAC,"),
+            // A video codec where audio ones are named: no audio stream is h264, so every one would fail.
+            ("{\"rules\": {\"audio-codec\": {\"enabled\": true, \"codecs\": {\"h264\": []}}}}",
+             ":1: rule \"audio-codec\": h264 is a video codec; audio-codec names audio codecs (aac, opus, mp3, ...)"),
+            ("{\"rules\": {\"codec\": {\"enabled\": true, \"allowed\": {\"aac\": {}}}}}",
+             ":1: rule \"codec\": aac is an audio codec; codec names video codecs (h264, hevc, vp9, av1, ...)"),
             // A profile for a codec that has none: no stream would carry it, and every one would pass.
             ("{\"rules\": {\"audio-codec\": {\"enabled\": true, \"codecs\": {\"opus\": [\"HE-AAC\"]}}}}",
              ":1: rule \"audio-codec\": unknown opus profile \"HE-AAC\" (FFmpeg names no opus profiles: give an empty list)"),
