@@ -22,6 +22,52 @@ enum DASHInput {
         var source: Source
         /// The representation read, when the manifest has several.
         var rendition: Rendition?
+        /// The representations left out, each as why (`unreadable`).
+        var skipped: [InputError] = []
+    }
+
+    /// Per manifest (by the input's path or name), its video representations that cannot be read (a missing
+    /// initialization section or first segment), by their place in the manifest, each with why: left out as players
+    /// leave them, and as a ladder's renditions are (`LadderRepair`). Found by `leaveOutUnreadable`.
+    private static let unreadable = Locked<[String: [Int: InputError]]>([:])
+
+    /// Notes the video representations of the manifest at `path` whose first parts (initialization section and
+    /// first segment, or its one file) cannot be had; true when some can and some cannot (the manifest is then read
+    /// without them), false otherwise. Only the first parts: a representation that fails later fails its input, as a
+    /// playlist's missing middle segment does.
+    static func leaveOutUnreadable(_ path: String) -> Bool {
+        guard unreadable.withLock({ $0[path] }) == nil, let (text, base) = PlaylistScan.text(path),
+              let manifest = try? DASHManifest(parsing: Data(text.utf8), location: RemoteInput.isRemote(base) ? base
+                                                : URL(fileURLWithPath: base).standardizedFileURL.path, baseURLChoice: 0),
+              manifest.representations.count > 1 else { return false }
+        var failed: [Int: InputError] = [:]
+        for (index, representation) in manifest.representations.enumerated() {
+            let firstParts: Int = if case .segments = representation.media { 2 } else { 1 }
+            for location in locations(of: representation).prefix(firstParts) {
+                guard let why = missing(location, within: base) else { continue }
+                failed[index] = .renditionFailed(rendition: "representation \(representation.id) (\(representation.width)x"
+                                                 + "\(representation.height))",
+                                                 reason: InputError.segmentFailed(segment: location, reason: why.description,
+                                                                                  inManifest: true).description)
+                break
+            }
+        }
+        guard !failed.isEmpty, failed.count < manifest.representations.count else { return false }
+        unreadable.withLock { $0[path] = failed }
+        return true
+    }
+
+    /// Why the part at `location` (of the manifest at `base`) cannot be had, or nil when it can.
+    private static func missing(_ location: String, within base: String) -> InputError? {
+        if RemoteInput.isRemote(location) {
+            guard case .failure(let failure) = RangeClient.answers(RemoteInput.registerNested(location, within: base)) else {
+                return nil
+            }
+            return failure
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: ForeignNames.openable(location), isDirectory: &isFolder) else { return .notFound }
+        return isFolder.boolValue ? .isDirectory : nil
     }
 
     /// Whether `path` (a file, or a remote input's name read through `reader`) is a DASH manifest: by its
@@ -64,15 +110,17 @@ enum DASHInput {
             }
         }
         // Every open of the input (analysis, seeks, parallel readers) reads through the copy the first one found.
+        let left = unreadable.withLock { $0[path] } ?? [:]
         if let chosen = chosenBaseURL.withLock({ $0[base] }) {
-            return try open(try parsed(choice: chosen), base: base, remote: true, request: request, known: known).opening
+            return try open(try parsed(choice: chosen), base: base, remote: true, request: request, known: known,
+                            leftOut: left).opening
         }
         let first = try parsed(choice: 0)
-        let opening = try open(first, base: base, remote: reader != nil, request: request, known: known)
+        let opening = try open(first, base: base, remote: reader != nil, request: request, known: known, leftOut: left)
         guard reader != nil, first.baseURLAlternatives > 1 else { return opening.opening }
         for choice in 0..<first.baseURLAlternatives {
             let alternative = choice == 0 ? opening : try open(try parsed(choice: choice), base: base, remote: true,
-                                                               request: request, known: known)
+                                                               request: request, known: known, leftOut: left)
             guard let part = alternative.firstPart,
                   case .failure = RangeClient.answers(RemoteInput.registerNested(part, within: base))
             else {
@@ -88,24 +136,30 @@ enum DASHInput {
 
     /// The representation of `manifest` to read, and the address of its first part (initialization segment,
     /// first segment or the one file).
+    /// `leftOut`: the representations not to read (`unreadable`); an index (`--rendition N`, `known`) counts the others.
     private static func open(_ manifest: DASHManifest, base: String, remote: Bool, request: RenditionRequest?,
-                             known: Rendition?) throws(InputError) -> (opening: Opening, firstPart: String?) {
+                             known: Rendition?, leftOut: [Int: InputError]) throws(InputError) -> (opening: Opening, firstPart: String?) {
         let videos = manifest.representations
-        guard !videos.isEmpty else { throw .noVideoStream }
-        var index = 0, rendition: Rendition?
-        if videos.count > 1 {
-            let candidates = videos.map { Rendition.Candidate(width: $0.width, height: $0.height, bandwidth: $0.bandwidth) }
-            if let known, known.index < videos.count {
-                (index, rendition) = (known.index, known)
+        let usable = videos.indices.filter { leftOut[$0] == nil }
+        guard !usable.isEmpty else { throw .noVideoStream }
+        let skipped = leftOut.sorted { $0.key < $1.key }.map(\.value)
+        var index = usable[0], rendition: Rendition?
+        if usable.count > 1 {
+            let candidates = usable.map { Rendition.Candidate(width: videos[$0].width, height: videos[$0].height,
+                                                              bandwidth: videos[$0].bandwidth) }
+            if let known, known.index < usable.count {
+                (index, rendition) = (usable[known.index], known)
             } else {
                 let choice: (index: Int, reason: String)
                 do { choice = try (request ?? RenditionRequest(choice: .highest)).pick(candidates) } catch {
-                    throw .noSuchRendition(error.description)
+                    let why = skipped.isEmpty ? "" : "; left out, as players leave them: " + skipped.map(\.description).joined(separator: "; ")
+                    throw .noSuchRendition(error.description + why)
                 }
                 let picked = candidates[choice.index]
-                index = choice.index
-                rendition = Rendition(index: index, count: videos.count, width: picked.width, height: picked.height,
-                                      bandwidth: picked.bandwidth, reason: choice.reason)
+                index = usable[choice.index]
+                let reason = choice.reason + (skipped.isEmpty ? "" : " (of the \(usable.count) renditions read, \(skipped.count) left out)")
+                rendition = Rendition(index: choice.index, count: usable.count, width: picked.width, height: picked.height,
+                                      bandwidth: picked.bandwidth, reason: reason)
             }
         }
         // A remote manifest names remote segments only: a local path in it must not read this machine's files. Every
@@ -128,17 +182,18 @@ enum DASHInput {
                 throw .unreadableManifest("it has \(periods.count) periods and one of them is a single file (SegmentBase); "
                                           + "FrameFarm joins periods of segments (SegmentTemplate, SegmentList)")
             }
-            return (Opening(source: .playlist(playlist, periods: periods.map(\.timing)), rendition: rendition), firstPart)
+            return (Opening(source: .playlist(playlist, periods: periods.map(\.timing)), rendition: rendition, skipped: skipped),
+                    firstPart)
         }
         switch representation.media {
         case .file(let part):
             return (Opening(source: .file(remote ? RemoteInput.registerNested(part.location, within: base) : part.location),
-                            rendition: rendition), firstPart)
+                            rendition: rendition, skipped: skipped), firstPart)
         case .segments:
             // One period is placed as each of several is: a clip cut from a live programme starts at its
             // `@presentationTimeOffset`, inside its first segment.
             return (Opening(source: .playlist(representation.hlsMediaPlaylist!, periods: [representation.timing]),
-                            rendition: rendition), firstPart)
+                            rendition: rendition, skipped: skipped), firstPart)
         }
     }
 

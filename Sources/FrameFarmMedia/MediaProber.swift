@@ -112,15 +112,18 @@ public enum MediaProber {
 
     /// The stream's facts, from the container and a demux-only scan. A job that decodes the file anyway starts
     /// its decoding from these and finds the padding in its own frames; `probe` decodes keyframes for it. A
-    /// multivariant playlist that fails on a rendition's segment is read again without the renditions that cannot
-    /// be read alone, as players leave them out (`LadderRepair`); every later open of it reads that ladder.
+    /// multivariant playlist or DASH manifest that fails on a rendition's segment is read again without the
+    /// renditions that cannot be read alone, as players leave them out (`LadderRepair`,
+    /// `DASHInput.leaveOutUnreadable`); every later open of it reads without them.
     public static func open(path: String, maxPixels: Int = MediaFile.defaultMaxPixels,
                             rendition: RenditionRequest? = nil) throws -> StreamFacts {
         do {
             return try openOnce(path: path, maxPixels: maxPixels, rendition: rendition)
-        } catch InputError.segmentFailed(let segment, let reason, false, let unreadable) {
-            guard PlaylistScan.isPlaylist(path), LadderRepair.known(path) == nil, LadderRepair.repaired(path) != nil else {
-                throw InputError.segmentFailed(segment: segment, reason: reason, inManifest: false, unreadable: unreadable)
+        } catch InputError.segmentFailed(let segment, let reason, let inManifest, let unreadable) {
+            let repaired = inManifest ? DASHInput.leaveOutUnreadable(path)
+                : PlaylistScan.isPlaylist(path) && LadderRepair.known(path) == nil && LadderRepair.repaired(path) != nil
+            guard repaired else {
+                throw InputError.segmentFailed(segment: segment, reason: reason, inManifest: inManifest, unreadable: unreadable)
             }
             // What the failed open noted (FFmpeg tries the segment again as it closes) would fail the next one.
             _ = RemoteReader.takeNestedFailure(within: path)

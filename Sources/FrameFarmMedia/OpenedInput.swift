@@ -36,6 +36,9 @@ struct OpenedInput {
         segmentParent = base
         isDASH = dash != nil
         rendition = dash?.rendition
+        if let skipped = dash?.skipped, !skipped.isEmpty {
+            NestedOpener.skippedRenditions.withLock { $0[base, default: []] += skipped }
+        }
         if case .playlist(let text, let periods) = dash?.source {
             (context, playlistReader) = try Self.openPlaylist(text, name: base, isManifest: true)
             remoteReader = nil

@@ -40,4 +40,38 @@ import Testing
         let none = try CommandLineTests.run(["poster", input, "--out", directory.file("none")])
         #expect(none.status == 1 && none.stderr.contains("-000.ts, which the playlist lists"), "\(none.stderr)")
     }
+
+    /// A DASH representation that cannot be read (its initialization section gone) is left out the same way.
+    @Test func aDASHRepresentationThatCannotBeReadIsLeftOut() throws {
+        let directory = TemporaryDirectory()
+        var representations = ""
+        for (index, (width, height)) in [(640, 360), (1280, 720), (320, 180)].enumerated() {
+            try HLSInputTests.samplePlaylist(directory.file("r\(index).m3u8"), ["--size", "\(width)x\(height)", "--fmp4"])
+            let segments = (0..<3).map { "<SegmentURL media=\"r\(index)-\(String(format: "%03d", $0)).m4s\"/>" }.joined()
+            representations += """
+                <Representation id="v\(index)" mimeType="video/mp4" codecs="avc1.42c01e" width="\(width)" height="\(height)" \
+                bandwidth="\((index + 1) * 500_000)"><SegmentList timescale="10" duration="20">\
+                <Initialization sourceURL="r\(index)-init.mp4"/>\(segments)</SegmentList></Representation>
+
+                """
+        }
+        let manifest = directory.write("show.mpd", Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT6S" minBufferTime="PT2S" \
+            profiles="urn:mpeg:dash:profile:isoff-on-demand:2011"><Period><AdaptationSet contentType="video" segmentAlignment="true">
+            \(representations)</AdaptationSet></Period></MPD>
+
+            """.utf8))
+        try FileManager.default.removeItem(atPath: directory.file("r1-init.mp4"))
+        let out = directory.file("out")
+        let run = try CommandLineTests.run(["thumbnails", manifest, "--out", out, "--interval", "0.7", "--rendition", "highest"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: a rendition is left out of the ladder, as players leave it: representation v1 "
+                                    + "(1280x720): cannot read ") && run.stderr.contains("r1-init.mp4, which the manifest lists"),
+                "\(run.stderr)")
+        #expect(try ThumbnailTests.expectTilesOnTheirFrames(in: out + "/show/thumbnails/", fps: 10).count == 9)
+        let probe = try #require(ManifestStore.read(out + "/show/manifest.json")).probe
+        #expect(probe.codedWidth == 640 && probe.rendition?.count == 2
+                && probe.rendition?.reason == "highest: the largest picture (of the 2 renditions read, 1 left out)", "\(probe)")
+    }
 }
