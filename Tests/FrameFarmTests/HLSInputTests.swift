@@ -15,6 +15,30 @@ import Testing
         try #require(made.status == 0, "\(made.stderr)")
     }
 
+    /// `show.mpd` in `directory`: three representations (640x360, 1280x720, 320x180, bandwidth rising in that
+    /// order, ids v0 to v2) of `samplePlaylist`'s video in fragmented MP4 segments listed one by one, `rN-init.mp4`
+    /// and `rN-000.m4s` to `rN-002.m4s`.
+    static func sampleManifest(in directory: TemporaryDirectory) throws -> String {
+        var representations = ""
+        for (index, (width, height)) in [(640, 360), (1280, 720), (320, 180)].enumerated() {
+            try samplePlaylist(directory.file("r\(index).m3u8"), ["--size", "\(width)x\(height)", "--fmp4"])
+            let segments = (0..<3).map { "<SegmentURL media=\"r\(index)-\(String(format: "%03d", $0)).m4s\"/>" }.joined()
+            representations += """
+                <Representation id="v\(index)" mimeType="video/mp4" codecs="avc1.42c01e" width="\(width)" height="\(height)" \
+                bandwidth="\((index + 1) * 500_000)"><SegmentList timescale="10" duration="20">\
+                <Initialization sourceURL="r\(index)-init.mp4"/>\(segments)</SegmentList></Representation>
+
+                """
+        }
+        return directory.write("show.mpd", Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT6S" minBufferTime="PT2S" \
+            profiles="urn:mpeg:dash:profile:isoff-on-demand:2011"><Period><AdaptationSet contentType="video" segmentAlignment="true">
+            \(representations)</AdaptationSet></Period></MPD>
+
+            """.utf8))
+    }
+
     @Test(arguments: ["libx264", "mpeg4"]) func aPlaylistIsOneVideoWithExactTimesAcrossSegments(encoder: String) throws {
         let directory = TemporaryDirectory()
         let playlist = directory.file("made/show.m3u8")
@@ -108,27 +132,7 @@ import Testing
     /// are renditions, picked the same way, with every tile on its frame.
     @Test func aDASHManifestIsOneVideoReadAtTheRenditionAsked() throws {
         let directory = TemporaryDirectory()
-        var representations = ""
-        for (index, (width, height)) in [(640, 360), (1280, 720), (320, 180)].enumerated() {
-            let made = try CommandLineTests.run(["sample", "--out", directory.file("r\(index).m3u8"), "--duration", "6",
-                                                 "--size", "\(width)x\(height)", "--fps", "10", "--keyframe-interval", "2",
-                                                 "--preset", "ultrafast", "--fmp4"])
-            #expect(made.status == 0, "\(made.stderr)")
-            let segments = (0..<3).map { "<SegmentURL media=\"r\(index)-\(String(format: "%03d", $0)).m4s\"/>" }.joined()
-            representations += """
-                <Representation id="\(index)" mimeType="video/mp4" codecs="avc1.42c01e" width="\(width)" height="\(height)" \
-                bandwidth="\((index + 1) * 500_000)"><SegmentList timescale="10" duration="20">\
-                <Initialization sourceURL="r\(index)-init.mp4"/>\(segments)</SegmentList></Representation>
-
-                """
-        }
-        let manifest = directory.write("show.mpd", Data("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT6S" minBufferTime="PT2S" \
-            profiles="urn:mpeg:dash:profile:isoff-on-demand:2011"><Period><AdaptationSet contentType="video" segmentAlignment="true">
-            \(representations)</AdaptationSet></Period></MPD>
-
-            """.utf8))
+        let manifest = try Self.sampleManifest(in: directory)
         for (asked, width) in [("auto", 320), ("highest", 1280)] {
             let out = directory.file("out-\(asked)")
             let run = try CommandLineTests.run(["thumbnails", manifest, "--out", out, "--interval", "0.7", "--rendition", asked])

@@ -44,24 +44,7 @@ import Testing
     /// A DASH representation that cannot be read (its initialization section gone) is left out the same way.
     @Test func aDASHRepresentationThatCannotBeReadIsLeftOut() throws {
         let directory = TemporaryDirectory()
-        var representations = ""
-        for (index, (width, height)) in [(640, 360), (1280, 720), (320, 180)].enumerated() {
-            try HLSInputTests.samplePlaylist(directory.file("r\(index).m3u8"), ["--size", "\(width)x\(height)", "--fmp4"])
-            let segments = (0..<3).map { "<SegmentURL media=\"r\(index)-\(String(format: "%03d", $0)).m4s\"/>" }.joined()
-            representations += """
-                <Representation id="v\(index)" mimeType="video/mp4" codecs="avc1.42c01e" width="\(width)" height="\(height)" \
-                bandwidth="\((index + 1) * 500_000)"><SegmentList timescale="10" duration="20">\
-                <Initialization sourceURL="r\(index)-init.mp4"/>\(segments)</SegmentList></Representation>
-
-                """
-        }
-        let manifest = directory.write("show.mpd", Data("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT6S" minBufferTime="PT2S" \
-            profiles="urn:mpeg:dash:profile:isoff-on-demand:2011"><Period><AdaptationSet contentType="video" segmentAlignment="true">
-            \(representations)</AdaptationSet></Period></MPD>
-
-            """.utf8))
+        let manifest = try HLSInputTests.sampleManifest(in: directory)
         try FileManager.default.removeItem(atPath: directory.file("r1-init.mp4"))
         let out = directory.file("out")
         let run = try CommandLineTests.run(["thumbnails", manifest, "--out", out, "--interval", "0.7", "--rendition", "highest"])
