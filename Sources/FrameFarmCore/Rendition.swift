@@ -55,6 +55,20 @@ public struct RenditionRequest: Sendable, Hashable {
         self.purpose = purpose
     }
 
+    /// `pick` among the renditions read, where `leftOut` says why each of the others was left out of the ladder (an
+    /// HLS rendition, a DASH representation that cannot be read): the reason says how many were (an index counts
+    /// those read), and a request no rendition answers names them, as the one asked for may be among them.
+    public func pick(_ candidates: [Rendition.Candidate], leftOut: [String]) throws(RenditionError) -> (index: Int, reason: String) {
+        guard !leftOut.isEmpty else { return try pick(candidates) }
+        do {
+            let choice = try pick(candidates)
+            return (choice.index, choice.reason + " (of the \(candidates.count) renditions read, \(leftOut.count) left out)")
+        } catch {
+            throw RenditionError(description: error.description + "; left out of the ladder, as players leave them: "
+                                 + leftOut.joined(separator: "; "))
+        }
+    }
+
     /// The rendition `request` picks among `candidates` (in playlist order), and why; the reason goes into the
     /// manifest. Throws when a size or index names no rendition, listing those there are.
     public func pick(_ candidates: [Rendition.Candidate]) throws(RenditionError) -> (index: Int, reason: String) {

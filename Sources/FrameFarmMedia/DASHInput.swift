@@ -151,15 +151,15 @@ enum DASHInput {
                 (index, rendition) = (usable[known.index], known)
             } else {
                 let choice: (index: Int, reason: String)
-                do { choice = try (request ?? RenditionRequest(choice: .highest)).pick(candidates) } catch {
-                    let why = skipped.isEmpty ? "" : "; left out, as players leave them: " + skipped.map(\.description).joined(separator: "; ")
-                    throw .noSuchRendition(error.description + why)
+                do {
+                    choice = try (request ?? RenditionRequest(choice: .highest)).pick(candidates, leftOut: skipped.map(\.description))
+                } catch {
+                    throw .noSuchRendition(error.description)
                 }
                 let picked = candidates[choice.index]
                 index = usable[choice.index]
-                let reason = choice.reason + (skipped.isEmpty ? "" : " (of the \(usable.count) renditions read, \(skipped.count) left out)")
                 rendition = Rendition(index: choice.index, count: usable.count, width: picked.width, height: picked.height,
-                                      bandwidth: picked.bandwidth, reason: reason)
+                                      bandwidth: picked.bandwidth, reason: choice.reason)
             }
         }
         // A remote manifest names remote segments only: a local path in it must not read this machine's files. Every

@@ -43,17 +43,13 @@ extension MediaFile {
         }
         let choice: (index: Int, reason: String)
         do {
-            choice = try (request ?? RenditionRequest(choice: .highest)).pick(candidates)
+            choice = try (request ?? RenditionRequest(choice: .highest)).pick(candidates, leftOut: skipped.map(\.description))
         } catch {
-            let leftOut = skipped.isEmpty ? ""
-                : "; left out of the ladder, as players leave them: " + skipped.map(\.description).joined(separator: "; ")
-            throw InputError.noSuchRendition(error.description + leftOut)
+            throw InputError.noSuchRendition(error.description)
         }
         let picked = candidates[choice.index]
-        // An index counts the renditions read: with some left out, it names another than the playlist's own order.
-        let reason = choice.reason + (skipped.isEmpty ? "" : " (of the \(streams.count) renditions read, \(skipped.count) left out)")
         return (streams[choice.index], Rendition(index: choice.index, count: streams.count, width: picked.width,
-                                                 height: picked.height, bandwidth: picked.bandwidth, reason: reason))
+                                                 height: picked.height, bandwidth: picked.bandwidth, reason: choice.reason))
     }
 
     /// A rendition's declared bits per second: the demuxer's `variant_bitrate`, on the stream or its program.
